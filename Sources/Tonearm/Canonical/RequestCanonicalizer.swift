@@ -1,0 +1,148 @@
+/// Turns requests into their ``CanonicalRequest`` and ``RequestKey`` under one ``MatchingConfiguration``.
+///
+/// This is the hot path of every match: it works on UTF-8 bytes and builds one output buffer. Recorded
+/// tracks and live requests must go through the same canonicalizer for their keys to be comparable.
+public struct RequestCanonicalizer: Sendable, Hashable {
+    /// The configuration the keys are built under.
+    public let configuration: MatchingConfiguration
+
+    private let includesMethod: Bool
+    private let includesURL: Bool
+    private let includesPath: Bool
+    private let includesQuery: Bool
+    private let includesBody: Bool
+    private let headerNames: [String]
+    private let ignoredParameters: Set<String>
+    private let json: JSONCanonicalizer
+
+    /// Creates a canonicalizer for `configuration`.
+    public init(_ configuration: MatchingConfiguration = .default) {
+        self.configuration = configuration
+        let attributes = configuration.attributes
+        includesMethod = attributes.contains(.method)
+        includesURL = attributes.contains(.url)
+        includesPath = attributes.contains(.path) && !attributes.contains(.url)
+        includesQuery = attributes.contains(.query)
+        includesBody = attributes.contains(.body)
+        headerNames = configuration.headerNames
+        ignoredParameters = Set(configuration.ignoredQueryParameters.map(FormEncoding.canonicalName))
+        json = JSONCanonicalizer(ignoring: configuration.ignoredJSONFields)
+    }
+
+    /// The canonical form of `request`.
+    public func canonicalize(_ request: Request) -> CanonicalRequest {
+        let url = NormalizedURL(request.url)
+        let method = request.method.asciiUppercased
+        var output: [UInt8] = []
+        output.reserveCapacity(request.url.utf8.count + request.body.count + 48)
+        var notes: [CanonicalRequest.Note] = []
+        var bodyKind: BodyKind?
+
+        if includesMethod { Self.appendField("method", method, to: &output) }
+        if includesURL { Self.appendField("url", url.withoutQuery, to: &output) }
+        if includesPath { Self.appendField("path", url.path, to: &output) }
+        if includesQuery { appendQuery(url.query, to: &output) }
+        for name in headerNames {
+            for value in request.headers.values(named: name) {
+                Self.appendField("header:" + name, value.trimmingHTTPWhitespace, to: &output)
+            }
+        }
+        if includesBody {
+            bodyKind = appendBody(of: request, to: &output, notes: &notes)
+        }
+        return CanonicalRequest(bytes: output, url: url, method: method, bodyKind: bodyKind, notes: notes)
+    }
+
+    /// The key of `request`: the hash of its canonical form.
+    public func key(for request: Request) -> RequestKey {
+        RequestKey(canonicalBytes: canonicalize(request).bytes)
+    }
+
+    private func appendQuery(_ query: String?, to output: inout [UInt8]) {
+        Self.appendField("query", to: &output) { output in
+            guard var query, !query.isEmpty else { return }
+            query.withUTF8 { utf8 in
+                let pairs = FormEncoding.canonicalPairs(UnsafeRawBufferPointer(utf8), ignoring: ignoredParameters)
+                FormEncoding.serialize(pairs, appendingTo: &output)
+            }
+        }
+    }
+
+    private func appendBody(
+        of request: Request, to output: inout [UInt8], notes: inout [CanonicalRequest.Note]
+    ) -> BodyKind {
+        let body = request.body
+        var kind = body.isEmpty
+            ? BodyKind.raw
+            : BodyKind.forContentType(
+                request.headers.first(named: "content-type"),
+                additionalJSON: configuration.additionalJSONMediaTypes)
+        if kind == .json {
+            var failure: JSONSyntaxError?
+            let fieldStart = output.count
+            Self.appendField("body:json", to: &output) { output in
+                body.withUnsafeBytes { buffer in
+                    do throws(JSONSyntaxError) {
+                        try json.canonicalize(buffer, appendingTo: &output)
+                    } catch {
+                        failure = error
+                    }
+                }
+            }
+            guard let failure else { return .json }
+            output.removeSubrange(fieldStart...)
+            notes.append(.init(message: "JSON body did not parse (\(failure)); matched as raw bytes"))
+            kind = .raw
+        }
+        switch kind {
+        case .form:
+            Self.appendField("body:form", to: &output) { output in
+                body.withUnsafeBytes { buffer in
+                    FormEncoding.serialize(
+                        FormEncoding.canonicalPairs(buffer, ignoring: ignoredParameters), appendingTo: &output)
+                }
+            }
+        case .raw, .json:
+            Self.appendField("body:raw", to: &output) { $0.append(contentsOf: body) }
+        }
+        return kind
+    }
+
+    /// Appends `label SP length SP value LF`.
+    static func appendField(_ label: String, _ value: String, to output: inout [UInt8]) {
+        output.append(contentsOf: label.utf8)
+        output.append(0x20)
+        appendDecimal(value.utf8.count, to: &output)
+        output.append(0x20)
+        output.append(contentsOf: value.utf8)
+        output.append(0x0A)
+    }
+
+    /// Appends a field whose value `writeValue` appends; the length is inserted once the value is known,
+    /// so large bodies are written once instead of through a temporary buffer.
+    static func appendField(_ label: String, to output: inout [UInt8], _ writeValue: (inout [UInt8]) -> Void) {
+        output.append(contentsOf: label.utf8)
+        output.append(0x20)
+        let valueStart = output.count
+        writeValue(&output)
+        var length: [UInt8] = []
+        appendDecimal(output.count - valueStart, to: &length)
+        length.append(0x20)
+        output.insert(contentsOf: length, at: valueStart)
+        output.append(0x0A)
+    }
+
+    private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        if value < 10 {
+            output.append(UInt8(truncatingIfNeeded: value) + 0x30)
+            return
+        }
+        var digits: [UInt8] = []
+        var remaining = value
+        while remaining > 0 {
+            digits.append(UInt8(truncatingIfNeeded: remaining % 10) + 0x30)
+            remaining /= 10
+        }
+        output.append(contentsOf: digits.reversed())
+    }
+}

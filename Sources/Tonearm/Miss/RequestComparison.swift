@@ -1,0 +1,102 @@
+/// Field-by-field comparison of two canonical requests made under the same configuration: only the
+/// attributes in the key are compared, because only they can explain a miss.
+enum RequestComparison {
+    static func differences(recorded: CanonicalRequest, received: CanonicalRequest) -> [FieldDifference] {
+        let recordedFields = CanonicalFields(recorded), receivedFields = CanonicalFields(received)
+        var differences: [FieldDifference] = []
+        if let left = recordedFields.single("method"), let right = receivedFields.single("method"), left != right {
+            differences.append(.method(recorded: text(left), received: text(right)))
+        }
+        if recordedFields.has("url") || receivedFields.has("url") {
+            if recorded.url.origin != received.url.origin {
+                differences.append(.origin(recorded: recorded.url.origin, received: received.url.origin))
+            }
+        }
+        if (recordedFields.has("url") || recordedFields.has("path")), recorded.url.path != received.url.path {
+            differences.append(.path(recorded: recorded.url.path, received: received.url.path))
+        }
+        if let left = recordedFields.single("query"), let right = receivedFields.single("query"), left != right {
+            differences += pairDifferences(left, right) { .queryParameter(name: $0, recorded: $1, received: $2) }
+        }
+        differences += headerDifferences(recordedFields, receivedFields)
+        differences += bodyDifferences(recordedFields, receivedFields)
+        return differences
+    }
+
+    private static func headerDifferences(_ recorded: CanonicalFields, _ received: CanonicalFields) -> [FieldDifference] {
+        let names = Set(recorded.headerNames + received.headerNames).sorted()
+        return names.compactMap { name in
+            let left = recorded.all("header:" + name).map(text), right = received.all("header:" + name).map(text)
+            return left == right ? nil : .header(name: name, recorded: left, received: right)
+        }
+    }
+
+    private static func bodyDifferences(_ recorded: CanonicalFields, _ received: CanonicalFields) -> [FieldDifference] {
+        guard let (leftKind, left) = recorded.body, let (rightKind, right) = received.body, left != right else {
+            return []
+        }
+        guard leftKind == rightKind else { return [.bodyKind(recorded: leftKind, received: rightKind)] }
+        switch leftKind {
+        case .json:
+            guard let leftValue = try? JSONValue(parsing: left), let rightValue = try? JSONValue(parsing: right) else {
+                return [rawDifference(left, right)]
+            }
+            return leftValue.differences(to: rightValue).map(FieldDifference.jsonBody)
+        case .form:
+            return pairDifferences(left, right) { .formField(name: $0, recorded: $1, received: $2) }
+        case .raw:
+            return [rawDifference(left, right)]
+        }
+    }
+
+    private static func rawDifference(_ left: [UInt8], _ right: [UInt8]) -> FieldDifference {
+        let offset = zip(left, right).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(left.count, right.count)
+        return .rawBody(recordedLength: left.count, receivedLength: right.count, firstDifference: offset)
+    }
+
+    /// Compares two canonical `a=1&b=2` serialisations name by name.
+    private static func pairDifferences(
+        _ left: [UInt8], _ right: [UInt8], make: (String, [String], [String]) -> FieldDifference
+    ) -> [FieldDifference] {
+        let recorded = grouped(left), received = grouped(right)
+        let names = Set(recorded.keys).union(received.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return names.compactMap { name in
+            let leftValues = recorded[name] ?? [], rightValues = received[name] ?? []
+            return leftValues == rightValues ? nil : make(name, leftValues, rightValues)
+        }
+    }
+
+    private static func grouped(_ serialized: [UInt8]) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        serialized.withUnsafeBytes { buffer in
+            for pair in FormEncoding.pairs(buffer) { result[pair.decodedName, default: []].append(pair.decodedValue) }
+        }
+        return result
+    }
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// The lines of a canonical form, looked up by label.
+private struct CanonicalFields {
+    let fields: [(label: String, value: [UInt8])]
+
+    init(_ canonical: CanonicalRequest) {
+        fields = canonical.fields
+    }
+
+    func has(_ label: String) -> Bool { fields.contains { $0.label == label } }
+    func single(_ label: String) -> [UInt8]? { fields.first { $0.label == label }?.value }
+    func all(_ label: String) -> [[UInt8]] { fields.filter { $0.label == label }.map(\.value) }
+
+    var headerNames: [String] {
+        fields.compactMap { $0.label.hasPrefix("header:") ? String($0.label.dropFirst(7)) : nil }
+    }
+
+    var body: (BodyKind, [UInt8])? {
+        for field in fields where field.label.hasPrefix("body:") {
+            if let kind = BodyKind(rawValue: String(field.label.dropFirst(5))) { return (kind, field.value) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,39 @@
+/// One recorded exchange: the request that was sent and what came back (a response or a transport
+/// error), with optional metadata for replay.
+public struct Track: Sendable, Hashable {
+    /// What a replayed track produces.
+    public enum Outcome: Sendable, Hashable {
+        /// An HTTP response.
+        case response(Response)
+        /// A simulated network failure; no response is delivered.
+        case transportError(TransportError)
+    }
+
+    /// The recorded request; its canonical form is the track's key.
+    public var request: Request
+    /// What replaying the track produces.
+    public var outcome: Outcome
+    /// An optional human-readable name, shown in miss reports and listings.
+    public var name: String?
+    /// How long to wait before delivering the outcome, to simulate latency.
+    public var delay: Duration?
+
+    /// Creates a track that answers `request` with `response`.
+    public init(request: Request, response: Response, name: String? = nil, delay: Duration? = nil) {
+        self.init(request: request, outcome: .response(response), name: name, delay: delay)
+    }
+
+    /// Creates a track with any outcome, including a simulated transport error.
+    public init(request: Request, outcome: Outcome, name: String? = nil, delay: Duration? = nil) {
+        self.request = request
+        self.outcome = outcome
+        self.name = name
+        self.delay = delay
+    }
+
+    /// The response, or `nil` when the track simulates a transport error.
+    public var response: Response? {
+        if case .response(let response) = outcome { return response }
+        return nil
+    }
+}

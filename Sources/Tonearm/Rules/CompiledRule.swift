@@ -1,0 +1,88 @@
+/// A rule with its expressions compiled and its prefilter facts worked out, once, at load time.
+struct CompiledRule: @unchecked Sendable {
+    // @unchecked: `Regex<AnyRegexOutput>` is not declared Sendable, but a compiled Regex is an immutable
+    // program; these values are created at load time, never mutated, and matching only reads them.
+    let rule: Rule
+    /// Position in the declared list.
+    let declaredIndex: Int
+    let regex: Regex<AnyRegexOutput>
+    let uppercasedMethod: String?
+    let literalPrefix: String
+    let headerRegexes: [Regex<AnyRegexOutput>?]
+    let bodyRegexes: [Regex<AnyRegexOutput>?]
+
+    init(_ rule: Rule, declaredIndex: Int) throws(RuleError) {
+        func compile(_ pattern: String) throws(RuleError) -> Regex<AnyRegexOutput> {
+            do {
+                return try Regex(pattern)
+            } catch {
+                throw RuleError(
+                    ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: "\(error)")
+            }
+        }
+        func compileCondition(_ condition: TextCondition) throws(RuleError) -> Regex<AnyRegexOutput>? {
+            guard case .matches(let pattern) = condition else { return nil }
+            return try compile(pattern)
+        }
+        self.rule = rule
+        self.declaredIndex = declaredIndex
+        regex = try compile(rule.pattern)
+        uppercasedMethod = rule.method?.asciiUppercased
+        literalPrefix = LiteralPrefix.of(rule.pattern)
+        var headerRegexes: [Regex<AnyRegexOutput>?] = []
+        for header in rule.headers { headerRegexes.append(try compileCondition(header.condition)) }
+        self.headerRegexes = headerRegexes
+        var bodyRegexes: [Regex<AnyRegexOutput>?] = []
+        for condition in rule.body { bodyRegexes.append(try compileCondition(condition.condition)) }
+        self.bodyRegexes = bodyRegexes
+    }
+
+    /// Whether the rule answers `request`, whose pattern target is `target`.
+    func matches(_ request: IncomingRequest, target: String, body: inout LazyJSONBody) -> Bool {
+        if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
+        if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
+        guard target.contains(regex) else { return false }
+        for (offset, header) in rule.headers.enumerated() {
+            let value = request.request.headers.first(named: header.name)?.trimmingHTTPWhitespace
+            guard Self.holds(header.condition, regex: headerRegexes[offset], for: value) else { return false }
+        }
+        for (offset, condition) in rule.body.enumerated() {
+            guard let document = body.value else { return false }
+            let text = document.value(at: condition.pointer).map { value -> String in
+                if case .string(let string) = value { return string }
+                return value.canonicalText
+            }
+            guard Self.holds(condition.condition, regex: bodyRegexes[offset], for: text) else { return false }
+        }
+        return true
+    }
+
+    private static func holds(_ condition: TextCondition, regex: Regex<AnyRegexOutput>?, for value: String?) -> Bool {
+        switch condition {
+        case .present: return value != nil
+        case .absent: return value == nil
+        case .equals(let expected): return value.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+        case .matches: return value.map { text in regex.map { text.contains($0) } ?? false } ?? false
+        }
+    }
+}
+
+/// The request body parsed as JSON at most once per request, and only if a rule asks.
+struct LazyJSONBody {
+    private let bytes: [UInt8]
+    private var parsed: JSONValue??
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The body as JSON, or `nil` when it does not parse.
+    var value: JSONValue? {
+        mutating get {
+            if let parsed { return parsed }
+            let value = try? JSONValue(parsing: bytes)
+            parsed = .some(value)
+            return value
+        }
+    }
+}

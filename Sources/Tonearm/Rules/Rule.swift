@@ -1,0 +1,109 @@
+/// One stub rule: which requests it answers (method, a regular expression over the normalised URL or
+/// path, optional header and JSON-body conditions) and what it answers with.
+public struct Rule: Sendable {
+    /// What the pattern is matched against.
+    public enum Target: String, Sendable, Hashable {
+        /// The normalised URL: `scheme://host[:port]/path`, then `?` and the canonical sorted query
+        /// when there is one.
+        case url
+        /// The normalised path alone, without query.
+        case path
+    }
+
+    /// A name for reports and errors; defaults to `rule N`.
+    public var name: String
+    /// The method the rule answers (any when `nil`), compared case-insensitively.
+    public var method: String?
+    /// A regular expression (Swift `Regex` syntax) searched for in the target; anchor it with `^`/`$`
+    /// to match the whole target. A literal `^https://host/...` prefix lets the rule set skip the rule
+    /// for requests elsewhere without running the expression.
+    public var pattern: String
+    /// What `pattern` is matched against.
+    public var target: Target
+    /// Header conditions that must all hold.
+    public var headers: [HeaderCondition]
+    /// JSON body conditions that must all hold (the body must parse as JSON when there are any).
+    public var body: [BodyCondition]
+    /// Lower numbers are tried first (1 before 5); rules of equal priority keep their declared order.
+    /// Rules without one have priority ``Rule/defaultPriority``, as in WireMock.
+    public var priority: Int?
+    /// What the rule answers with: a response or a simulated transport error.
+    public var outcome: Track.Outcome
+    /// Simulated latency before answering.
+    public var delay: Duration?
+    /// Where the response body was read from, for reports (the loader reads the file; the core does no I/O).
+    public var bodyFile: String?
+
+    /// The priority of a rule that declares none.
+    public static let defaultPriority = 5
+
+    /// Creates a rule answering with `response`.
+    public init(
+        name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
+        headers: [HeaderCondition] = [], body: [BodyCondition] = [], priority: Int? = nil,
+        response: Response, delay: Duration? = nil, bodyFile: String? = nil
+    ) {
+        self.init(
+            name: name, method: method, pattern: pattern, target: target, headers: headers, body: body,
+            priority: priority, outcome: .response(response), delay: delay, bodyFile: bodyFile)
+    }
+
+    /// Creates a rule with any outcome.
+    public init(
+        name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
+        headers: [HeaderCondition] = [], body: [BodyCondition] = [], priority: Int? = nil,
+        outcome: Track.Outcome, delay: Duration? = nil, bodyFile: String? = nil
+    ) {
+        self.name = name ?? ""
+        self.method = method
+        self.pattern = pattern
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.priority = priority
+        self.outcome = outcome
+        self.delay = delay
+        self.bodyFile = bodyFile
+    }
+}
+
+/// A condition on a header's value.
+public struct HeaderCondition: Sendable {
+    /// The header name, compared case-insensitively.
+    public var name: String
+    /// What must hold of its value.
+    public var condition: TextCondition
+
+    /// Creates a header condition.
+    public init(_ name: String, _ condition: TextCondition) {
+        self.name = name
+        self.condition = condition
+    }
+}
+
+/// A condition on the value at a JSON Pointer in the request body.
+public struct BodyCondition: Sendable {
+    /// Where in the body.
+    public var pointer: JSONPointer
+    /// What must hold there. For `.equals` and `.matches`, a JSON string is compared by its text and
+    /// any other value by its RFC 8785 canonical text (`.equals("42")` holds for the number 42).
+    public var condition: TextCondition
+
+    /// Creates a body condition.
+    public init(_ pointer: JSONPointer, _ condition: TextCondition) {
+        self.pointer = pointer
+        self.condition = condition
+    }
+}
+
+/// What must hold of a header value or a JSON value.
+public enum TextCondition: Sendable, Hashable {
+    /// The value equals this text exactly.
+    case equals(String)
+    /// The regular expression is found in the value.
+    case matches(String)
+    /// The value is present, whatever it is.
+    case present
+    /// The value is absent.
+    case absent
+}

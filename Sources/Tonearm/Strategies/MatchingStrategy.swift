@@ -1,0 +1,75 @@
+/// Decides which recorded or stubbed answer a request gets.
+///
+/// The engine canonicalises and hashes each request once and hands the strategy an ``IncomingRequest``.
+/// Conform to this protocol to plug in your own policy; wrap it with ``Strategy/custom(_:)`` to use it
+/// in an engine or inside a ``Strategy/chain(_:)``.
+///
+/// `match(_:)` is called concurrently from many tasks: a stateful strategy keeps its state behind a
+/// `Mutex` or atomics, and a request must never be answered twice by a track meant to play once.
+public protocol MatchingStrategy: Sendable {
+    /// The answer for `request`, or why there is none.
+    func match(_ request: IncomingRequest) -> StrategyOutcome
+
+    /// Returns the strategy to its initial state (every queue full, every cursor at the start).
+    func reset()
+}
+
+extension MatchingStrategy {
+    /// Stateless strategies have nothing to reset.
+    public func reset() {}
+}
+
+/// A live request as strategies see it: the request, its canonical form and its key, computed once.
+public struct IncomingRequest: Sendable {
+    /// The request as sent.
+    public let request: Request
+    /// Its canonical form under the engine's configuration.
+    public let canonical: CanonicalRequest
+    /// The hash of `canonical`.
+    public let key: RequestKey
+
+    /// Creates an incoming request; `canonical` and `key` must come from the engine's canonicalizer.
+    public init(request: Request, canonical: CanonicalRequest, key: RequestKey) {
+        self.request = request
+        self.canonical = canonical
+        self.key = key
+    }
+}
+
+/// A strategy's answer.
+public enum StrategyOutcome: Sendable {
+    /// A track answers the request.
+    case hit(Hit)
+    /// Nothing answers; the reason feeds the miss report.
+    case miss(MissReason)
+}
+
+/// What answered a request.
+public struct Hit: Sendable {
+    /// Where an answer came from.
+    public enum Source: Sendable, Hashable {
+        /// A recorded track, by its position in the engine's tracks.
+        case track(position: Int)
+        /// A regex rule, by its name and its position in the declared rules.
+        case rule(name: String, position: Int)
+        /// A custom strategy's own source, named for reports.
+        case custom(String)
+    }
+
+    /// The track to replay (for rules, a track made from the rule's response).
+    public var track: Track
+    /// Where it came from.
+    public var source: Source
+
+    /// Creates a hit.
+    public init(track: Track, source: Source) {
+        self.track = track
+        self.source = source
+    }
+
+    /// The track's position in the engine's tracks, when the answer is a recorded track.
+    public var trackPosition: Int? {
+        if case .track(let position) = source { return position }
+        return nil
+    }
+}

@@ -3,9 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "Tonearm",
+    // Mutex and Atomic (Synchronization) set the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // The embeddable matching core: depends on nothing but the system libxxhash.
         .library(name: "Tonearm", targets: ["Tonearm"]),
+        // Seeded REST traffic for benchmarking matchers, shared by `tonearm bench` and Benchmarks/.
+        .library(name: "TonearmWorkloads", targets: ["TonearmWorkloads"]),
         .executable(name: "tonearm", targets: ["TonearmCLI"]),
     ],
     dependencies: [
@@ -22,10 +26,15 @@ let package = Package(
             name: "Tonearm",
             dependencies: ["CXXHash"]
         ),
+        .target(
+            name: "TonearmWorkloads",
+            dependencies: ["Tonearm"]
+        ),
         .executableTarget(
             name: "TonearmCLI",
             dependencies: [
                 "Tonearm",
+                "TonearmWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -33,6 +42,7 @@ let package = Package(
             name: "TonearmTests",
             dependencies: [
                 "Tonearm",
+                "TonearmWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]

@@ -23,7 +23,7 @@ public struct MissReport: Sendable, CustomStringConvertible {
             "  canonical form:",
         ]
         lines += canonical.description.split(separator: "\n", omittingEmptySubsequences: false)
-            .dropLast().map { "    " + $0 }
+            .dropLast().map { "    " + Self.abbreviated($0) }
         lines += canonical.notes.map { "  note: \($0)" }
         if nearest.isEmpty {
             lines.append("  no recorded track shares this request's host")
@@ -34,5 +34,11 @@ public struct MissReport: Sendable, CustomStringConvertible {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Long canonical lines (big bodies) are cut so the differences stay readable.
+    static func abbreviated(_ line: Substring, limit: Int = 160) -> String {
+        guard line.count > limit else { return String(line) }
+        return line.prefix(limit) + "… (\(line.utf8.count) bytes in all)"
     }
 }

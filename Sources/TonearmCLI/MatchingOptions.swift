@@ -1,0 +1,48 @@
+import ArgumentParser
+import Tonearm
+
+/// The flags that choose a ``MatchingConfiguration``, shared by every command that computes keys.
+struct MatchingOptions: ParsableArguments {
+    @Option(
+        name: .customLong("match"),
+        help: "Attributes in the key, comma-separated: method,url,path,query,body,header:NAME (default: method,url,query,body).")
+    var attributes: String = "method,url,query,body"
+
+    @Option(name: .customLong("ignore-query"), help: "A query/form parameter to leave out of the key (repeatable).")
+    var ignoredQueryParameters: [String] = []
+
+    @Option(name: .customLong("ignore-json"), help: "A JSON Pointer to leave out of the key, e.g. /meta/requestId (repeatable).")
+    var ignoredJSONFields: [String] = []
+
+    func configuration() throws -> MatchingConfiguration {
+        var attributes = Set<MatchAttribute>()
+        for item in self.attributes.split(separator: ",") {
+            let name = item.trimmingCharacters(in: " ")
+            switch name {
+            case "method": attributes.insert(.method)
+            case "url": attributes.insert(.url)
+            case "path": attributes.insert(.path)
+            case "query": attributes.insert(.query)
+            case "body": attributes.insert(.body)
+            case _ where name.hasPrefix("header:"): attributes.insert(.header(String(name.dropFirst(7))))
+            default: throw ValidationError("unknown attribute '\(name)' in --match; expected method, url, path, query, body or header:NAME")
+            }
+        }
+        var pointers: [JSONPointer] = []
+        for pointer in ignoredJSONFields {
+            do {
+                pointers.append(try JSONPointer(pointer))
+            } catch {
+                throw ValidationError("--ignore-json \(pointer): \(error)")
+            }
+        }
+        return MatchingConfiguration(
+            attributes: attributes, ignoredQueryParameters: Set(ignoredQueryParameters), ignoredJSONFields: pointers)
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `tonearm` command.
+@main
+struct TonearmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tonearm",
+        abstract: "HTTP record/replay with a fast, explainable request matcher.",
+        subcommands: [KeyCommand.self, DemoCommand.self]
+    )
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Locates `../shared/conformance/`, the corpus of outside test data that lives beside the project root.
 ///

@@ -1,0 +1,36 @@
+import Testing
+@testable import Tonearm
+
+@Suite("Key collisions")
+struct KeyCollisionTests {
+    @Test("two canonical forms whose 64-bit keys collide stay apart: the check hash decides")
+    func collidingKeysStayApart() {
+        // Same table hash for all three, different check hashes: a collision of XXH3-64 alone.
+        let grouping = TrackGrouping(hashes: [7, 7, 7, 9], checks: [100, 200, 100, 100])
+        #expect(grouping.groupCount == 3)
+        let first = grouping.group(for: 7, check: 100)
+        let second = grouping.group(for: 7, check: 200)
+        #expect(first != nil && second != nil && first != second)
+        #expect(first.map { Array(grouping.members(of: $0)) } == [0, 2])
+        #expect(second.map { Array(grouping.members(of: $0)) } == [1])
+        #expect(grouping.group(for: 7, check: 300) == nil, "a key hit with a different check is a miss")
+    }
+
+    @Test("the key table finds every entry under heavy probing")
+    func keyTableProbing() {
+        var table = KeyTable(capacityFor: 1_000)
+        // Keys that all land in the same slot force long probe chains.
+        for value in 0..<1_000 { table.insert(UInt64(value) << 32, group: Int32(value)) }
+        for value in 0..<1_000 {
+            #expect(table.group(for: UInt64(value) << 32) == Int32(value))
+        }
+        #expect(table.group(for: 12_345) == nil)
+    }
+
+    @Test("the index keeps the key hash and check hash independent")
+    func checkIsIndependent() {
+        let key = RequestKey(canonicalBytes: Array("method 3 GET\n".utf8))
+        #expect(key.value != key.check)
+        #expect(key.hex.count == 16)
+    }
+}

@@ -1,0 +1,104 @@
+import Testing
+import TonearmWorkloads
+@testable import Tonearm
+
+@Suite("Miss reports")
+struct MissReportTests {
+    @Test("a changed query parameter is named, with recorded and received values")
+    func queryParameterDifference() throws {
+        let engine = ReplayEngine(tracks: [
+            Fixtures.track(Fixtures.get("https://api.example.com/users?page=1&sort=name"), status: 200, name: "page one"),
+            Fixtures.track(Fixtures.get("https://api.example.com/orders"), status: 200),
+        ])
+        let report = try #require(engine.match(Fixtures.get("https://api.example.com/users?sort=name&page=2")).missReport)
+        #expect(report.reason == .notRecorded)
+        let closest = try #require(report.nearest.first)
+        #expect(closest.position == 0)
+        #expect(closest.differences == [.queryParameter(name: "page", recorded: ["1"], received: ["2"])])
+        #expect(report.description.contains(#"query parameter "page": recorded "1", received "2""#))
+        #expect(report.description.contains("\"page one\""))
+    }
+
+    @Test("added and removed parameters are told apart")
+    func addedAndRemovedParameters() throws {
+        let engine = ReplayEngine(tracks: [Fixtures.track(Fixtures.get("https://h.example/a?keep=1&old=x"), status: 200)])
+        let report = try #require(engine.match(Fixtures.get("https://h.example/a?keep=1&new=y")).missReport)
+        #expect(report.nearest.first?.differences == [
+            .queryParameter(name: "new", recorded: [], received: ["y"]),
+            .queryParameter(name: "old", recorded: ["x"], received: []),
+        ])
+    }
+
+    @Test("method and path differences are named; an id change finds the route's tracks")
+    func methodAndPath() throws {
+        let engine = ReplayEngine(tracks: [
+            Fixtures.track(Fixtures.get("https://api.example.com/users/42"), status: 200),
+            Fixtures.track(Fixtures.get("https://other.example.com/x"), status: 200),
+        ])
+        let report = try #require(engine.match(Fixtures.get("https://api.example.com/users/43")).missReport)
+        #expect(report.nearest.first?.differences == [.path(recorded: "/users/42", received: "/users/43")])
+        var delete = Fixtures.get("https://api.example.com/users/42")
+        delete.method = "DELETE"
+        let methodReport = try #require(engine.match(delete).missReport)
+        #expect(methodReport.nearest.first?.differences == [.method(recorded: "GET", received: "DELETE")])
+    }
+
+    @Test("JSON bodies differ by path: /user/email")
+    func jsonBodyPath() throws {
+        let recorded = Fixtures.postJSON("https://api.example.com/signup", #"{"user":{"name":"Ann","email":"ann@example.com"}}"#)
+        let engine = ReplayEngine(tracks: [Fixtures.track(recorded, status: 201)])
+        let live = Fixtures.postJSON("https://api.example.com/signup", #"{"user":{"email":"bob@example.com","name":"Ann"}}"#)
+        let report = try #require(engine.match(live).missReport)
+        let differences = try #require(report.nearest.first?.differences)
+        #expect(differences.count == 1)
+        guard case .jsonBody(let difference) = differences.first else {
+            Issue.record("expected a JSON body difference, got \(differences)")
+            return
+        }
+        #expect(difference.pointer == "/user/email")
+        #expect(report.description.contains("/user/email"))
+    }
+
+    @Test("header differences appear only for headers in the key")
+    func headerDifference() throws {
+        let configuration = MatchingConfiguration(attributes: [.method, .url, .header("Accept")])
+        let engine = ReplayEngine(
+            tracks: [Fixtures.track(Fixtures.get("https://h.example/a", headers: [HTTPField("Accept", "text/html"), HTTPField("X-Trace", "1")]), status: 200)],
+            configuration: configuration)
+        let live = Fixtures.get("https://h.example/a", headers: [HTTPField("accept", "application/json"), HTTPField("X-Trace", "2")])
+        let report = try #require(engine.match(live).missReport)
+        #expect(report.nearest.first?.differences == [.header(name: "accept", recorded: ["text/html"], received: ["application/json"])])
+    }
+
+    @Test("an exhausted key reports its own track with no differences")
+    func exhaustedShowsSameKey() throws {
+        let request = Fixtures.get("https://h.example/once")
+        let engine = ReplayEngine(tracks: [Fixtures.track(request, status: 200)], strategy: .uniquePlay)
+        _ = engine.match(request)
+        let report = try #require(engine.match(request).missReport)
+        #expect(report.nearest.first?.differences == [])
+        #expect(report.description.contains("same key"))
+    }
+
+    @Test("at most three closest tracks, closest first, from a bounded shortlist even at 20,000 tracks")
+    func boundedShortlist() throws {
+        let workload = Workload(trackCount: 20_000, seed: 7)
+        let engine = ReplayEngine(tracks: workload.tracks)
+        let misses = workload.stream(count: 50, mix: .missesOnly, seed: 8)
+        for item in misses {
+            let report = try #require(engine.match(item.request).missReport)
+            #expect(report.nearest.count <= 3)
+            #expect(report.candidatesCompared <= NearMissFinder.candidateLimit)
+            let distances = report.nearest.map(\.distance)
+            #expect(distances == distances.sorted())
+        }
+    }
+
+    @Test("a request to a host nobody recorded says so")
+    func unknownHost() throws {
+        let engine = ReplayEngine(tracks: [Fixtures.track(Fixtures.get("https://h.example/a"), status: 200)])
+        let report = try #require(engine.match(Fixtures.get("https://elsewhere.example/zzz")).missReport)
+        #expect(report.nearest.isEmpty)
+        #expect(report.description.contains("no recorded track shares this request's host"))
+    }
+}

@@ -8,6 +8,8 @@ let package = Package(
     products: [
         // The embeddable matching core: depends on nothing but the system libxxhash.
         .library(name: "Tonearm", targets: ["Tonearm"]),
+        // Cassette formats (native, HAR, VCR, Vinyl, DVR, WireMock, rule files, stub folders) and recording to disk.
+        .library(name: "TonearmCassettes", targets: ["TonearmCassettes"]),
         // Seeded REST traffic for benchmarking matchers, shared by `tonearm bench` and Benchmarks/.
         .library(name: "TonearmWorkloads", targets: ["TonearmWorkloads"]),
         .executable(name: "tonearm", targets: ["TonearmCLI"]),
@@ -15,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -27,6 +30,13 @@ let package = Package(
             dependencies: ["CXXHash"]
         ),
         .target(
+            name: "TonearmCassettes",
+            dependencies: [
+                "Tonearm",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(
             name: "TonearmWorkloads",
             dependencies: ["Tonearm"]
         ),
@@ -34,6 +44,7 @@ let package = Package(
             name: "TonearmCLI",
             dependencies: [
                 "Tonearm",
+                "TonearmCassettes",
                 "TonearmWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -46,6 +57,14 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "TonearmCassettesTests",
+            dependencies: [
+                "Tonearm",
+                "TonearmCassettes",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,1 @@
+// Cassette formats and recording to disk; see docs/cassette-format.md.

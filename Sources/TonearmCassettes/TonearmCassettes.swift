@@ -1,1 +1,0 @@
-// Cassette formats and recording to disk; see docs/cassette-format.md.

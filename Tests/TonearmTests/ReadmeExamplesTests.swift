@@ -1,0 +1,50 @@
+import Testing
+import Tonearm
+
+/// The code blocks of README.md, kept compiling and true. Change both together.
+@Suite("README examples")
+struct ReadmeExamplesTests {
+    let tracks = [
+        Track(
+            request: Request(method: "GET", url: "https://api.example.com/users/42?fields=name,email"),
+            response: Response(status: 200, headers: [HTTPField("Content-Type", "application/json")],
+                               body: #"{"id":42,"name":"Ann"}"#)),
+    ]
+
+    @Test("using the core: a differently written request hits")
+    func usingTheCore() {
+        let engine = ReplayEngine(tracks: tracks, strategy: .uniquePlay)
+        let live = Request(method: "get", url: "HTTPS://API.example.com:443/users/42?fields=name%2Cemail")
+        switch engine.match(live) {
+        case .hit(let hit):
+            #expect(hit.track.response?.status == 200)
+        case .miss(let report):
+            Issue.record("expected a hit: \(report)")
+        }
+    }
+
+    @Test("choosing what makes the key")
+    func configuration() throws {
+        let configuration = MatchingConfiguration(
+            attributes: [.method, .url, .query, .body, .header("Accept")],
+            ignoredQueryParameters: ["timestamp", "_"],
+            ignoredJSONFields: [try JSONPointer("/meta/requestId")])
+        let strict = ReplayEngine(tracks: tracks, strategy: .repeat, configuration: configuration)
+        let withoutAccept = Request(url: "https://api.example.com/users/42?fields=name,email&_=123")
+        #expect(strict.match(withoutAccept).hit != nil, "the track has no Accept header either; _ is ignored")
+        let withAccept = Request(url: "https://api.example.com/users/42?fields=name,email", headers: [HTTPField("Accept", "text/html")])
+        #expect(strict.match(withAccept).hit == nil)
+    }
+
+    @Test("strategies: tracks first, then rules")
+    func strategies() throws {
+        let rules = try RuleSet([
+            Rule(name: "any user", method: "GET", pattern: #"^https://api\.example\.com/users/\d+$"#,
+                 response: Response(status: 200, body: #"{"id":0}"#)),
+            Rule(name: "slow search", pattern: "/search", outcome: .transportError(.timedOut), delay: .seconds(2)),
+        ])
+        let stubbed = ReplayEngine(tracks: tracks, strategy: .chain(.uniquePlay, .rules(rules)))
+        #expect(stubbed.match(Request(url: "https://api.example.com/users/7")).hit?.source == .rule(name: "any user", position: 0))
+        #expect(stubbed.match(Request(url: "https://api.example.com/search?q=1")).hit?.track.outcome == .transportError(.timedOut))
+    }
+}

@@ -10,6 +10,10 @@ let package = Package(
         .library(name: "Tonearm", targets: ["Tonearm"]),
         // Cassette formats (native, HAR, VCR, Vinyl, DVR, WireMock, rule files, stub folders) and recording to disk.
         .library(name: "TonearmCassettes", targets: ["TonearmCassettes"]),
+        // URLSession interception: record, replay and stub through a URLProtocol.
+        .library(name: "TonearmURLSession", targets: ["TonearmURLSession"]),
+        // Swift Testing traits and XCTest helpers that scope cassettes and stubs to a test.
+        .library(name: "TonearmTesting", targets: ["TonearmTesting"]),
         // Seeded REST traffic for benchmarking matchers, shared by `tonearm bench` and Benchmarks/.
         .library(name: "TonearmWorkloads", targets: ["TonearmWorkloads"]),
         .executable(name: "tonearm", targets: ["TonearmCLI"]),
@@ -37,6 +41,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "TonearmURLSession",
+            dependencies: ["Tonearm", "TonearmCassettes"]
+        ),
+        .target(
+            name: "TonearmTesting",
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession"]
+        ),
+        .target(
             name: "TonearmWorkloads",
             dependencies: ["Tonearm"]
         ),
@@ -57,6 +69,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "TonearmURLSessionTests",
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting"]
         ),
         .testTarget(
             name: "TonearmCassettesTests",

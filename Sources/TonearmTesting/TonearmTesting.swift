@@ -1,0 +1,1 @@
+// Test-framework integration; see README "Testing".

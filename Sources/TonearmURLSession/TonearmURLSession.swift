@@ -1,0 +1,1 @@
+// URLSession interception; see README "URLSession".

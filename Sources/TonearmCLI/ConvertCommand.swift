@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Tonearm
+import TonearmCassettes
+
+/// `tonearm convert IN OUT`: reads any supported recording format and writes native, HAR or a stub folder.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a recording between formats (HAR, VCR, DVR, Vinyl, WireMock, rules → native, HAR, stubs).",
+        discussion: """
+            Formats come from the file names: .har is HAR, .yml/.yaml is VCR, a folder is a stub folder, and a
+            .json file is recognised by its content (native, DVR, Vinyl, WireMock, rules). Override with --from/--to.
+            Output formats: native (default for .json), har, stubs (a folder with one file per request).
+            """
+    )
+
+    @Argument(help: "The file (or stub folder) to read.") var input: String
+    @Argument(help: "The file (or folder) to write.") var output: String
+    @Option(help: "Input format: \(CassetteFormat.allCases.map(\.rawValue).joined(separator: ", ")).") var from: String?
+    @Option(help: "Output format: native, har or stubs.") var to: String?
+    @Flag(help: "Redact Authorization, Cookie, Set-Cookie and Proxy-Authorization before writing.") var redact = false
+
+    func run() throws {
+        let inputURL = URL(fileURLWithPath: input), outputURL = URL(fileURLWithPath: output)
+        let imported = try CassetteFile.load(inputURL, format: try CLIFormat.parse(from, option: "--from"))
+        let format = try CLIFormat.parse(to, option: "--to") ?? CassetteFile.outputFormat(for: outputURL)
+        var cassette = imported.cassette
+        if redact {
+            for index in cassette.entries.indices {
+                cassette.entries[index].track = Redaction.default.redact(cassette.entries[index].track)
+            }
+        }
+        try CassetteFile.save(cassette, to: outputURL, format: format)
+        for warning in imported.warnings { CLIFormat.printError("warning: \(warning)") }
+        if !imported.rules.isEmpty {
+            CLIFormat.printError("warning: \(imported.rules.count) pattern rule(s) cannot be written as tracks and were not converted")
+        }
+        print("wrote \(cassette.entries.count) track(s) to \(output) (\(format.rawValue))")
+    }
+}
+
+/// Shared helpers for the cassette commands.
+enum CLIFormat {
+    static func parse(_ name: String?, option: String) throws -> CassetteFormat? {
+        guard let name else { return nil }
+        guard let format = CassetteFormat(rawValue: name.lowercased()) else {
+            throw ValidationError("\(option) \(name): expected one of \(CassetteFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return format
+    }
+
+    static func strategy(_ name: String) throws -> StrategyHint {
+        guard let hint = StrategyHint(rawValue: name) else {
+            throw ValidationError("--strategy \(name): expected one of \(StrategyHint.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return hint
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Tonearm
+
+extension HARFormat {
+    /// The cassette as a HAR 1.2 log that browser devtools and HAR viewers open.
+    ///
+    /// Binary bodies are written base64 with `encoding: "base64"` (for request bodies too, which HAR
+    /// viewers show as text); transport errors become status 0 with Chrome's `_error` name
+    /// (plus `_errorCode` for errors that have no Chrome name, so they import back unchanged).
+    public static func encode(_ cassette: Cassette, creatorVersion: String = "1") -> [UInt8] {
+        let log: JSONOutput = .object([
+            ("version", .string("1.2")),
+            ("creator", .object([("name", .string("Tonearm")), ("version", .string(creatorVersion))])),
+            ("entries", .array(cassette.entries.map(entryOutput))),
+        ])
+        return JSONOutput.object([("log", log)]).prettyPrinted()
+    }
+
+    private static func entryOutput(_ entry: CassetteEntry) -> JSONOutput {
+        let started = Timestamp.iso8601(entry.recordedAt ?? Date(timeIntervalSince1970: 0))
+        let wait = entry.track.delay.map(NativeTrackCodec.milliseconds) ?? 0
+        var members: [(String, JSONOutput)] = [
+            ("startedDateTime", .string(started)),
+            ("time", .int(wait)),
+            ("request", requestOutput(entry.track.request)),
+            ("response", responseOutput(entry.track.outcome)),
+            ("cache", .object([])),
+            ("timings", .object([("send", .int(0)), ("wait", .int(wait)), ("receive", .int(0))])),
+        ]
+        if let name = entry.track.name { members.append(("comment", .string(name))) }
+        return .object(members)
+    }
+
+    private static func requestOutput(_ request: Request) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [
+            ("method", .string(request.method)),
+            ("url", .string(request.url)),
+            ("httpVersion", .string("HTTP/1.1")),
+            ("cookies", .array([])),
+            ("headers", headersOutput(request.headers)),
+            ("queryString", .array(queryPairs(request.url).map { pairOutput($0.name, $0.value) })),
+        ]
+        if !request.body.isEmpty {
+            var postData: [(String, JSONOutput)] = [("mimeType", .string(request.headers.first(named: "Content-Type") ?? ""))]
+            postData += textMembers(request.body)
+            members.append(("postData", .object(postData)))
+        }
+        members += [("headersSize", .int(-1)), ("bodySize", .int(request.body.count))]
+        return .object(members)
+    }
+
+    private static func responseOutput(_ outcome: Track.Outcome) -> JSONOutput {
+        switch outcome {
+        case .transportError(let error):
+            var code: [(String, JSONOutput)] = []
+            if case .other(let number, _) = error { code = [("_errorCode", .int(number))] }
+            return .object([
+                ("status", .int(0)), ("statusText", .string("")), ("httpVersion", .string("")),
+                ("cookies", .array([])), ("headers", .array([])),
+                ("content", .object([("size", .int(0)), ("mimeType", .string("x-unknown"))])),
+                ("redirectURL", .string("")), ("headersSize", .int(-1)), ("bodySize", .int(-1)),
+                ("_error", .string(ChromeNetError.name(error))),
+            ] + code)
+        case .response(let response):
+            var content: [(String, JSONOutput)] = [
+                ("size", .int(response.body.count)),
+                ("mimeType", .string(response.headers.first(named: "Content-Type") ?? "x-unknown")),
+            ]
+            if !response.body.isEmpty { content += textMembers(response.body) }
+            return .object([
+                ("status", .int(response.status)), ("statusText", .string("")), ("httpVersion", .string("HTTP/1.1")),
+                ("cookies", .array([])), ("headers", headersOutput(response.headers)), ("content", .object(content)),
+                ("redirectURL", .string(response.headers.first(named: "Location") ?? "")),
+                ("headersSize", .int(-1)), ("bodySize", .int(response.body.count)),
+            ])
+        }
+    }
+
+    private static func textMembers(_ body: [UInt8]) -> [(String, JSONOutput)] {
+        if let text = BodyStorage.readableText(body) { return [("text", .string(text))] }
+        return [("text", .string(Base64.encode(body))), ("encoding", .string("base64"))]
+    }
+
+    private static func headersOutput(_ headers: [HTTPField]) -> JSONOutput {
+        .array(headers.map { pairOutput($0.name, $0.value) })
+    }
+
+    private static func pairOutput(_ name: String, _ value: String) -> JSONOutput {
+        .object([("name", .string(name)), ("value", .string(value))])
+    }
+
+    /// The query of `url` as decoded pairs, for HAR's informational `queryString`.
+    private static func queryPairs(_ url: String) -> [(name: String, value: String)] {
+        guard let start = url.firstIndex(of: "?") else { return [] }
+        var query = url[url.index(after: start)...]
+        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+}

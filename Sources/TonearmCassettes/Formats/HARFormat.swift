@@ -1,0 +1,145 @@
+import Foundation
+import Tonearm
+
+/// HTTP Archive 1.2, as browser devtools, Charles, Proxyman, mitmproxy, Playwright and Polly.JS write it.
+///
+/// Import: `request.url` is taken as sent (its query already holds `queryString`), `postData.text` is
+/// the body (or `postData.params` form-encoded when there is no text), `content.encoding: base64` is
+/// decoded, and an entry with status 0 and an `_error` becomes a simulated transport error. HAR stores
+/// response content decoded, so a `Content-Encoding` header is dropped (with a warning) to keep
+/// replayed responses consistent. HTTP/2 pseudo-headers (`:authority`...) are not real fields and are
+/// left out.
+public enum HARFormat {
+    /// Reads a HAR file; `file` names it in errors.
+    public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> CassetteImport {
+        let source = DocumentSource(file: file, bytes: bytes)
+        let root = DocumentCursor(root: try JSONDocumentParser.parse(source), source: source)
+        let log = try root.required("log", expected: "the HAR \"log\" object")
+        var entries: [CassetteEntry] = []
+        var warnings: [ImportWarning] = []
+        for entry in try log.required("entries", expected: "an array of entries").elements() {
+            entries.append(try readEntry(entry, file: file, warnings: &warnings))
+        }
+        return CassetteImport(cassette: Cassette(entries: entries), warnings: warnings)
+    }
+
+    private static func readEntry(_ entry: DocumentCursor, file: String?, warnings: inout [ImportWarning]) throws(CassetteError) -> CassetteEntry {
+        let request = try readRequest(try entry.required("request", expected: "a request object"))
+        let response = try entry.required("response", expected: "a response object")
+        let outcome = try readOutcome(response, file: file, path: entry.path, warnings: &warnings)
+        let recordedAt = try entry.optionalString("startedDateTime").flatMap(Timestamp.parseISO8601)
+        let name = try entry.optionalString("comment")  // Tonearm's HAR export writes track names here
+        return CassetteEntry(Track(request: request, outcome: outcome, name: name), recordedAt: recordedAt)
+    }
+
+    private static func readRequest(_ cursor: DocumentCursor) throws(CassetteError) -> Request {
+        let method = try cursor.required("method", expected: "a method string").string()
+        var url = try cursor.required("url", expected: "a URL string").string()
+        let headers = try readHeaders(cursor.member("headers"))
+        if !url.contains("?"), let query = try cursor.member("queryString"), let pairs = try readPairs(query), !pairs.isEmpty {
+            url += "?" + FormEncoder.encode(pairs)
+        }
+        var body: [UInt8] = []
+        if let postData = try cursor.member("postData") {
+            if let text = try postData.optionalString("text") {
+                body = try decodeText(text, encoding: postData.optionalString("encoding"), at: postData)
+            } else if let params = try postData.member("params"), let pairs = try readPairs(params) {
+                body = Array(FormEncoder.encode(pairs).utf8)
+            }
+        }
+        return Request(method: method, url: url, headers: headers, body: body)
+    }
+
+    private static func readOutcome(
+        _ cursor: DocumentCursor, file: String?, path: DocumentPath, warnings: inout [ImportWarning]
+    ) throws(CassetteError) -> Track.Outcome {
+        let status = try cursor.required("status", expected: "a status code").int()
+        let chromeError = try cursor.member("_error")?.scalarText()
+        if let code = try cursor.optionalInt("_errorCode") {
+            return .transportError(.other(code: code, message: chromeError ?? ""))
+        }
+        if status == 0 || chromeError != nil {
+            return .transportError(ChromeNetError.transportError(chromeError))
+        }
+        var headers = try readHeaders(cursor.member("headers"))
+        var body: [UInt8] = []
+        if let content = try cursor.member("content"), let text = try content.optionalString("text") {
+            body = try decodeText(text, encoding: content.optionalString("encoding"), at: content)
+            if let encoding = headers.first(named: "Content-Encoding"), encoding.lowercased() != "identity" {
+                headers.removeAll { $0.name.lowercased() == "content-encoding" }
+                warnings.append(ImportWarning(
+                    file: file, path: path.description,
+                    message: "dropped \"Content-Encoding: \(encoding)\": HAR stores content decoded, so it is replayed decoded"))
+            }
+        }
+        return .response(Response(status: status, headers: headers, body: body))
+    }
+
+    private static func decodeText(_ text: String, encoding: String?, at cursor: DocumentCursor) throws(CassetteError) -> [UInt8] {
+        guard encoding?.lowercased() == "base64" else { return Array(text.utf8) }
+        guard let bytes = Base64.decode(text, ignoringWhitespace: true) else {
+            throw cursor.error(expected: "base64 text in \"text\" (encoding is base64)", found: "other text")
+        }
+        return bytes
+    }
+
+    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
+        (try readPairs(cursor) ?? []).filter { !$0.name.hasPrefix(":") }.map { HTTPField($0.name, $0.value) }
+    }
+
+    /// `[{"name": …, "value": …}]` as pairs.
+    private static func readPairs(_ cursor: DocumentCursor?) throws(CassetteError) -> [(name: String, value: String)]? {
+        guard let cursor else { return nil }
+        var pairs: [(name: String, value: String)] = []
+        for item in try cursor.elements() {
+            let name = try item.required("name", expected: "a name").string()
+            let value = try item.member("value")?.scalarText() ?? ""
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+}
+
+/// Chrome's `net::ERR_*` names as transport errors.
+enum ChromeNetError {
+    static func transportError(_ name: String?) -> TransportError {
+        guard let name else { return .other(code: 0, message: "aborted: no response was received") }
+        let code = name.replacingOccurrences(of: "net::", with: "")
+        switch code {
+        case "ERR_INTERNET_DISCONNECTED": return .notConnectedToInternet
+        case "ERR_TIMED_OUT", "ERR_CONNECTION_TIMED_OUT": return .timedOut
+        case "ERR_NAME_NOT_RESOLVED", "ERR_NAME_RESOLUTION_FAILED": return .cannotFindHost
+        case "ERR_CONNECTION_REFUSED", "ERR_ADDRESS_UNREACHABLE": return .cannotConnectToHost
+        case "ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED", "ERR_CONNECTION_ABORTED", "ERR_EMPTY_RESPONSE":
+            return .networkConnectionLost
+        case _ where code.hasPrefix("ERR_SSL") || code.hasPrefix("ERR_CERT"): return .secureConnectionFailed
+        default: return .other(code: 0, message: name)
+        }
+    }
+
+    /// The Chrome name written for a transport error on HAR export.
+    static func name(_ error: TransportError) -> String {
+        switch error {
+        case .notConnectedToInternet: "net::ERR_INTERNET_DISCONNECTED"
+        case .timedOut: "net::ERR_TIMED_OUT"
+        case .cannotFindHost: "net::ERR_NAME_NOT_RESOLVED"
+        case .cannotConnectToHost: "net::ERR_CONNECTION_REFUSED"
+        case .networkConnectionLost: "net::ERR_CONNECTION_RESET"
+        case .secureConnectionFailed: "net::ERR_SSL_PROTOCOL_ERROR"
+        case .other(_, let message): message
+        }
+    }
+}
+
+/// `application/x-www-form-urlencoded` serialisation for pairs given decoded.
+enum FormEncoder {
+    static func encode(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
+    }
+
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Tonearm
+
+/// Writes and reads one track of the native format (also the content of a stub-folder file).
+enum NativeTrackCodec {
+    // MARK: Writing
+
+    static func output(_ entry: CassetteEntry) -> JSONOutput {
+        let track = entry.track
+        var members: [(String, JSONOutput)] = []
+        if let name = track.name { members.append(("name", .string(name))) }
+        if let recordedAt = entry.recordedAt { members.append(("recordedAt", .string(Timestamp.iso8601(recordedAt)))) }
+        members.append(("request", requestOutput(track.request)))
+        switch track.outcome {
+        case .response(let response): members.append(("response", responseOutput(response)))
+        case .transportError(let error): members.append(("transportError", transportErrorOutput(error)))
+        }
+        if let delay = track.delay { members.append(("delayMilliseconds", .int(milliseconds(delay)))) }
+        if !entry.hints.isEmpty { members.append(("hints", hintsOutput(entry.hints))) }
+        return .object(members)
+    }
+
+    static func requestOutput(_ request: Request) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [("method", .string(request.method)), ("url", .string(request.url))]
+        appendHeadersAndBody(request.headers, request.body, to: &members)
+        return .object(members)
+    }
+
+    static func responseOutput(_ response: Response) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [("status", .int(response.status))]
+        appendHeadersAndBody(response.headers, response.body, to: &members)
+        return .object(members)
+    }
+
+    private static func appendHeadersAndBody(_ headers: [HTTPField], _ body: [UInt8], to members: inout [(String, JSONOutput)]) {
+        if !headers.isEmpty {
+            members.append(("headers", .array(headers.map { .inlineArray([.string($0.name), .string($0.value)]) })))
+        }
+        if let body = BodyStorage.choose(for: body, contentType: headers.first(named: "Content-Type")).output {
+            members.append(("body", body))
+        }
+    }
+
+    private static func transportErrorOutput(_ error: TransportError) -> JSONOutput {
+        if case .other(let code, let message) = error {
+            return .object([("code", .int(code)), ("message", .string(message))])
+        }
+        return .string(error.identifier)
+    }
+
+    private static func hintsOutput(_ hints: TrackHints) -> JSONOutput {
+        var members: [(String, JSONOutput)] = []
+        if let sequence = hints.sequence { members.append(("sequence", .string(sequence))) }
+        if let state = hints.requiredState { members.append(("requiredState", .string(state))) }
+        if let state = hints.nextState { members.append(("nextState", .string(state))) }
+        return .object(members)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int((Double(attoseconds) / 1e15).rounded())
+    }
+
+    // MARK: Reading
+
+    static func read(_ cursor: DocumentCursor) throws(CassetteError) -> CassetteEntry {
+        let request = try readRequest(try cursor.required("request", expected: "a request object"))
+        let outcome: Track.Outcome
+        if let response = try cursor.member("response") {
+            outcome = .response(try readResponse(response))
+        } else if let error = try cursor.member("transportError") {
+            outcome = .transportError(try readTransportError(error))
+        } else {
+            throw cursor.missing("response", expected: "a \"response\" or a \"transportError\"")
+        }
+        var delay: Duration?
+        if let value = try cursor.member("delayMilliseconds") {
+            let milliseconds = try value.int()
+            guard milliseconds >= 0 else { throw value.error(expected: "a delay of 0 or more milliseconds", found: "\(milliseconds)") }
+            delay = .milliseconds(milliseconds)
+        }
+        var recordedAt: Date?
+        if let value = try cursor.member("recordedAt") {
+            guard let date = Timestamp.parseISO8601(try value.string()) else {
+                throw value.error(expected: "an ISO 8601 time such as 2024-01-19T11:41:09.123Z", found: "\(try value.string().debugDescription)")
+            }
+            recordedAt = date
+        }
+        let track = Track(request: request, outcome: outcome, name: try cursor.optionalString("name"), delay: delay)
+        return CassetteEntry(track, recordedAt: recordedAt, hints: try readHints(cursor.member("hints")))
+    }
+
+    static func readRequest(_ cursor: DocumentCursor) throws(CassetteError) -> Request {
+        let method = try cursor.required("method", expected: "a method string").string()
+        let url = try cursor.required("url", expected: "a URL string").string()
+        let headers = try readHeaders(cursor.member("headers"))
+        let body = try cursor.member("body").map { (body) throws(CassetteError) in try BodyStorage.read(body) } ?? []
+        return Request(method: method, url: url, headers: headers, body: body)
+    }
+
+    static func readResponse(_ cursor: DocumentCursor) throws(CassetteError) -> Response {
+        let statusCursor = try cursor.required("status", expected: "a status code")
+        let status = try statusCursor.int()
+        guard (0...999).contains(status) else { throw statusCursor.error(expected: "a status code from 0 to 999", found: "\(status)") }
+        let headers = try readHeaders(cursor.member("headers"))
+        let body = try cursor.member("body").map { (body) throws(CassetteError) in try BodyStorage.read(body) } ?? []
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
+        guard let cursor else { return [] }
+        var fields: [HTTPField] = []
+        for pair in try cursor.elements() {
+            let items = try pair.elements()
+            guard items.count == 2 else { throw pair.error(expected: "a [name, value] pair", found: "\(items.count) elements") }
+            fields.append(HTTPField(try items[0].string(), try items[1].string()))
+        }
+        return fields
+    }
+
+    private static func readTransportError(_ cursor: DocumentCursor) throws(CassetteError) -> TransportError {
+        if case .string(let identifier) = cursor.node.value {
+            guard let error = TransportError(identifier: identifier) else {
+                throw cursor.error(
+                    expected: "one of timedOut, notConnectedToInternet, networkConnectionLost, cannotFindHost, cannotConnectToHost, secureConnectionFailed, or {\"code\", \"message\"}",
+                    found: identifier.debugDescription)
+            }
+            return error
+        }
+        let code = try cursor.required("code", expected: "an error code").int()
+        let message = try cursor.required("message", expected: "an error message").string()
+        return .other(code: code, message: message)
+    }
+
+    private static func readHints(_ cursor: DocumentCursor?) throws(CassetteError) -> TrackHints {
+        guard let cursor else { return TrackHints() }
+        return TrackHints(
+            sequence: try cursor.optionalString("sequence"), requiredState: try cursor.optionalString("requiredState"),
+            nextState: try cursor.optionalString("nextState"))
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Tonearm
+
+/// Per-test stub folders: one folder per test, one JSON file per request inside it, named so that
+/// a directory listing reads in recording order (`001-GET-users-42.json`).
+///
+/// Each file holds one native-format track plus `formatVersion`, so stubs are readable and editable
+/// on their own and convert losslessly to and from cassettes.
+public enum StubFolder {
+    /// Reads every test folder directly inside `root`, by folder name; files are taken in name order.
+    public static func read(_ root: URL) throws(CassetteError) -> [(test: String, cassette: Cassette)] {
+        var result: [(test: String, cassette: Cassette)] = []
+        for folder in try contents(of: root) where isDirectory(folder) {
+            result.append((folder.lastPathComponent, try readTest(folder)))
+        }
+        return result
+    }
+
+    /// Reads one test's folder.
+    public static func readTest(_ folder: URL) throws(CassetteError) -> Cassette {
+        var entries: [CassetteEntry] = []
+        for file in try contents(of: folder) where file.pathExtension == "json" {
+            let bytes = try FileAccess.read(file)
+            let source = DocumentSource(file: file.path, bytes: bytes)
+            let root = DocumentCursor(root: try NativeFormat.parse(source), source: source)
+            try NativeFormat.checkVersion(root)
+            entries.append(try NativeTrackCodec.read(root))
+        }
+        return Cassette(name: folder.lastPathComponent, entries: entries)
+    }
+
+    /// Writes each cassette as a test folder under `root`, replacing stub files left from earlier runs.
+    public static func write(_ tests: [(test: String, cassette: Cassette)], to root: URL) throws(CassetteError) {
+        for (test, cassette) in tests {
+            try writeTest(cassette, to: root.appendingPathComponent(test, isDirectory: true))
+        }
+    }
+
+    /// Writes one test's folder.
+    public static func writeTest(_ cassette: Cassette, to folder: URL) throws(CassetteError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CassetteError(file: folder.path, expected: "a folder that can be created", found: "\(error)")
+        }
+        var written: Set<String> = []
+        for (index, entry) in cassette.entries.enumerated() {
+            let name = fileName(index: index, request: entry.track.request)
+            written.insert(name)
+            guard case .object(let members) = NativeTrackCodec.output(entry) else { continue }
+            let document = JSONOutput.object([("formatVersion", .int(NativeFormat.formatVersion))] + members)
+            try AtomicFile.write(document.prettyPrinted(), to: folder.appendingPathComponent(name))
+        }
+        for stale in try contents(of: folder) where isStubFile(stale.lastPathComponent) && !written.contains(stale.lastPathComponent) {
+            try? FileManager.default.removeItem(at: stale)
+        }
+    }
+
+    /// `NNN-METHOD-path-slug.json`.
+    static func fileName(index: Int, request: Request) -> String {
+        let number = String(index + 1)
+        let padded = String(repeating: "0", count: max(0, 3 - number.count)) + number
+        let path = NormalizedURL(request.url).path
+        let slug = path.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-").prefix(48)
+        return "\(padded)-\(request.method.uppercased())\(slug.isEmpty ? "" : "-" + slug).json"
+    }
+
+    private static func isStubFile(_ name: String) -> Bool {
+        name.hasSuffix(".json") && name.prefix { $0.isNumber }.count >= 3
+    }
+
+    private static func contents(of folder: URL) throws(CassetteError) -> [URL] {
+        do {
+            return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        } catch {
+            throw CassetteError(file: folder.path, expected: "a readable folder", found: "\((error as NSError).localizedDescription)")
+        }
+    }
+
+    private static func isDirectory(_ url: URL) -> Bool {
+        var flag: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &flag) && flag.boolValue
+    }
+}

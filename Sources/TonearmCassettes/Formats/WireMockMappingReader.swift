@@ -1,0 +1,250 @@
+import Foundation
+import Tonearm
+
+/// Reads WireMock mappings one by one into tracks, rules and warnings.
+struct WireMockMappingReader {
+    let file: String?
+    let bodyFiles: URL?
+    private(set) var entries: [CassetteEntry] = []
+    private(set) var rules: [Rule] = []
+    private(set) var warnings: [ImportWarning] = []
+
+    private static let knownMappingKeys: Set<String> = [
+        "request", "response", "priority", "id", "uuid", "name", "scenarioName", "requiredScenarioState",
+        "newScenarioState", "metadata", "persistent", "insertionIndex",
+    ]
+    private static let knownRequestKeys: Set<String> = [
+        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "bodyPatterns",
+    ]
+    private static let knownResponseKeys: Set<String> = [
+        "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
+        "fixedDelayMilliseconds", "fault", "transformers", "transformerParameters",
+    ]
+    private static let methodsWithoutBody: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE"]
+
+    init(file: String?, bodyFiles: URL?) {
+        self.file = file
+        self.bodyFiles = bodyFiles
+    }
+
+    mutating func read(_ mapping: DocumentCursor, index: Int) throws(CassetteError) {
+        let request = try mapping.required("request", expected: "a request pattern")
+        let responseCursor = try mapping.required("response", expected: "a response definition")
+        warnUnknownKeys(mapping, known: Self.knownMappingKeys, what: "mapping")
+        warnUnknownKeys(request, known: Self.knownRequestKeys, what: "request matcher")
+        warnUnknownKeys(responseCursor, known: Self.knownResponseKeys, what: "response field")
+        let name = try mappingName(mapping, index: index)
+        let hints = try scenarioHints(mapping)
+        let outcome = try readOutcome(responseCursor)
+        let delay = try responseCursor.optionalInt("fixedDelayMilliseconds").map { Duration.milliseconds($0) }
+        let method = try request.optionalString("method").map { $0.uppercased() }.flatMap { $0 == "ANY" ? nil : $0 }
+
+        if let method, let exact = try exactRequest(request, method: method) {
+            let track = Track(request: exact, outcome: outcome, name: name, delay: delay)
+            entries.append(CassetteEntry(track, hints: hints))
+            return
+        }
+        if !hints.isEmpty {
+            warn(mapping, "scenario state (\(hints.sequence ?? "")) is not enforced for pattern stubs; the stub always answers")
+        }
+        let pattern = try urlPattern(request)
+        try checkCompiles(pattern.pattern, at: request)
+        let rule = Rule(
+            name: name, method: method, pattern: pattern.pattern, target: pattern.target,
+            headers: try headerConditions(request.member("headers")), body: try bodyConditions(request.member("bodyPatterns")),
+            priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay)
+        rules.append(rule)
+    }
+
+    private func mappingName(_ mapping: DocumentCursor, index: Int) throws(CassetteError) -> String {
+        if let name = try mapping.optionalString("name") { return name }
+        if let id = try mapping.optionalString("id") { return id }
+        return defaultName(index)
+    }
+
+    private func defaultName(_ index: Int) -> String {
+        let stem = file.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "mapping"
+        return "\(stem)[\(index)]"
+    }
+
+    // MARK: Exact mappings
+
+    /// The one request a mapping names exactly, or `nil` when it has to be a rule.
+    private mutating func exactRequest(_ request: DocumentCursor, method: String) throws(CassetteError) -> Request? {
+        guard let url = try request.optionalString("url"), !request.has("headers"), !request.has("queryParameters"),
+            Set(try request.members().map(\.key)).isSubset(of: ["method", "url", "bodyPatterns"])
+        else { return nil }
+        guard let patterns = try request.member("bodyPatterns") else {
+            return Self.methodsWithoutBody.contains(method) ? Request(method: method, url: url) : nil
+        }
+        let list = try patterns.elements()
+        guard list.count == 1, let only = list.first, try only.members().count == 1 else { return nil }
+        if let json = try only.member("equalToJson") {
+            let body: [UInt8] = if case .string(let text) = json.node.value { Array(text.utf8) } else { JSONOutput(json.node).compact() }
+            return Request(method: method, url: url, headers: [HTTPField("Content-Type", "application/json")], body: body)
+        }
+        if let text = try only.member("equalTo") {
+            return Request(method: method, url: url, body: try text.string())
+        }
+        return nil
+    }
+
+    // MARK: Rules
+
+    private func urlPattern(_ request: DocumentCursor) throws(CassetteError) -> WireMockRequestPattern {
+        var query: [(name: String, condition: WireMockRequestPattern.QueryCondition)] = []
+        for (name, matcher) in try request.member("queryParameters")?.members() ?? [] {
+            if let value = try matcher.optionalString("equalTo") { query.append((name, .equalTo(value))) }
+            else if let value = try matcher.optionalString("matches") { query.append((name, .matches(value))) }
+            else if let value = try matcher.optionalString("contains") { query.append((name, .contains(value))) }
+            else if try matcher.member("absent")?.bool() == true { query.append((name, .absent)) }
+            else { throw matcher.error(expected: "a query matcher: equalTo, matches, contains or absent", found: try matcher.members().first.map { "\"\($0.key)\"" }) }
+        }
+        return WireMockRequestPattern.make(
+            url: try request.optionalString("url"), urlPath: try request.optionalString("urlPath"),
+            urlPattern: try request.optionalString("urlPattern"), urlPathPattern: try request.optionalString("urlPathPattern"),
+            query: query)
+    }
+
+    private mutating func headerConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderCondition] {
+        var conditions: [HeaderCondition] = []
+        for (name, matcher) in try cursor?.members() ?? [] {
+            if let value = try matcher.optionalString("equalTo") { conditions.append(HeaderCondition(name, .equals(value))) }
+            else if let value = try matcher.optionalString("matches") {
+                try checkCompiles(value, at: matcher)
+                conditions.append(HeaderCondition(name, .matches("^(?:\(value))$")))
+            }
+            else if let value = try matcher.optionalString("contains") { conditions.append(HeaderCondition(name, .matches(WireMockRequestPattern.escape(value)))) }
+            else if try matcher.member("absent")?.bool() == true { conditions.append(HeaderCondition(name, .absent)) }
+            else { warn(matcher, "header matcher \(try matcher.members().map(\.key)) is not supported; the header is not checked") }
+        }
+        return conditions
+    }
+
+    private mutating func bodyConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [BodyCondition] {
+        var conditions: [BodyCondition] = []
+        for pattern in try cursor?.elements() ?? [] {
+            if let json = try pattern.member("equalToJson") {
+                conditions.append(try wholeBodyCondition(json))
+            } else if let path = try pattern.member("matchesJsonPath"), case .string(let expression) = path.node.value,
+                let pointer = JSONPathPointer.pointer(forSimplePath: expression)
+            {
+                conditions.append(BodyCondition(pointer, .present))
+            } else {
+                let kind = try pattern.members().first?.key ?? "?"
+                warn(pattern, "body matcher \"\(kind)\" is not supported; the body is not checked for it")
+            }
+        }
+        return conditions
+    }
+
+    /// `equalToJson` as a condition on the whole document (pointer ""), compared by RFC 8785 text.
+    private mutating func wholeBodyCondition(_ json: DocumentCursor) throws(CassetteError) -> BodyCondition {
+        let bytes: [UInt8] = if case .string(let text) = json.node.value { Array(text.utf8) } else { JSONOutput(json.node).compact() }
+        let root: JSONPointer
+        do { root = try JSONPointer("") } catch { throw json.error(expected: "a JSON Pointer", found: "\(error)") }
+        do {
+            let value = try JSONValue(parsing: bytes)
+            return BodyCondition(root, .equals(value.canonicalText))
+        } catch {
+            throw json.error(expected: "JSON in equalToJson", found: "\(error)")
+        }
+    }
+
+    private func checkCompiles(_ pattern: String, at cursor: DocumentCursor) throws(CassetteError) {
+        do {
+            _ = try Regex(pattern)
+        } catch {
+            throw cursor.error(expected: "a regular expression Swift can compile", found: "\(pattern.debugDescription) (\(error))")
+        }
+    }
+
+    // MARK: Responses
+
+    private mutating func readOutcome(_ response: DocumentCursor) throws(CassetteError) -> Track.Outcome {
+        if let fault = try response.optionalString("fault") { return .transportError(Self.transportError(forFault: fault)) }
+        if try response.member("transformers") != nil {
+            warn(response, "response transformers (templating) are not applied; the body is replayed as written")
+        }
+        let status = try response.optionalInt("status") ?? 200
+        var headers: [HTTPField] = []
+        for (name, value) in try response.member("headers")?.members() ?? [] {
+            if case .array = value.node.value {
+                for item in try value.elements() { headers.append(HTTPField(name, try item.scalarText())) }
+            } else {
+                headers.append(HTTPField(name, try value.scalarText()))
+            }
+        }
+        return .response(Response(status: status, headers: headers, body: try readBody(response)))
+    }
+
+    private mutating func readBody(_ response: DocumentCursor) throws(CassetteError) -> [UInt8] {
+        if let body = try response.optionalString("body") { return Array(body.utf8) }
+        if let json = try response.member("jsonBody") { return JSONOutput(json.node).compact() }
+        if let base64 = try response.member("base64Body") {
+            guard let bytes = Base64.decode(try base64.string(), ignoringWhitespace: true) else {
+                throw base64.error(expected: "base64 text", found: "text that is not base64")
+            }
+            return bytes
+        }
+        guard let fileName = try response.optionalString("bodyFileName") else { return [] }
+        guard let bodyFiles, let data = FileManager.default.contents(atPath: bodyFiles.appendingPathComponent(fileName).path) else {
+            warn(response, "bodyFileName \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is left empty")
+            return []
+        }
+        return Array(data)
+    }
+
+    static func transportError(forFault fault: String) -> TransportError {
+        switch fault {
+        case "CONNECTION_RESET_BY_PEER", "EMPTY_RESPONSE": .networkConnectionLost
+        default: .other(code: 0, message: fault)
+        }
+    }
+
+    // MARK: Scenarios and warnings
+
+    private func scenarioHints(_ mapping: DocumentCursor) throws(CassetteError) -> TrackHints {
+        TrackHints(
+            sequence: try mapping.optionalString("scenarioName"),
+            requiredState: try mapping.optionalString("requiredScenarioState"),
+            nextState: try mapping.optionalString("newScenarioState"))
+    }
+
+    private mutating func warnUnknownKeys(_ cursor: DocumentCursor, known: Set<String>, what: String) {
+        guard let members = try? cursor.members() else { return }
+        for (key, value) in members where !known.contains(key) {
+            warn(value, "\(what) \"\(key)\" is not supported and was not imported")
+        }
+    }
+
+    private mutating func warn(_ cursor: DocumentCursor, _ message: String) {
+        warnings.append(ImportWarning(file: file, path: cursor.path.description, message: message))
+    }
+}
+
+/// Simple JSONPath expressions (`$.a.b`, `$.items[0]`) as JSON Pointers; filters are not supported.
+enum JSONPathPointer {
+    static func pointer(forSimplePath path: String) -> JSONPointer? {
+        guard path.hasPrefix("$") else { return nil }
+        var tokens: [String] = []
+        var rest = Substring(path.dropFirst())
+        while !rest.isEmpty {
+            if rest.hasPrefix(".") {
+                let name = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+                guard !name.isEmpty else { return nil }
+                tokens.append(String(name))
+                rest = rest.dropFirst(1 + name.count)
+            } else if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+                let index = rest[rest.index(after: rest.startIndex)..<close]
+                guard Int(index) != nil else { return nil }
+                tokens.append(String(index))
+                rest = rest[rest.index(after: close)...]
+            } else {
+                return nil
+            }
+        }
+        let text = tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        return try? JSONPointer(text)
+    }
+}

@@ -1,0 +1,67 @@
+import Tonearm
+
+/// Checks a loaded cassette or rule set for mistakes that make replays surprising or leak secrets.
+public enum CassetteLinter {
+    /// Query parameter and JSON member names that usually hold credentials.
+    public static let secretNames: Set<String> = [
+        "access_token", "api_key", "apikey", "auth", "client_secret", "password", "passwd", "refresh_token",
+        "secret", "signature", "sig", "token", "key",
+    ]
+
+    /// Every finding for `imported`: tracks shadowed under `strategy`, rules that can never fire,
+    /// secrets that `redaction` would have hidden, and the importer's own warnings.
+    public static func lint(_ imported: CassetteImport, strategy: StrategyHint = .repeat, redaction: Redaction = .default) -> [LintFinding] {
+        var findings = imported.warnings.map { LintFinding(kind: .importWarning, subject: $0.path, message: $0.message) }
+        findings += shadowedTracks(imported.cassette.tracks, configuration: imported.configuration, strategy: strategy)
+        findings += unreachableRules(imported.rules)
+        findings += SecretScanner(redaction: redaction).scan(imported.cassette.tracks)
+        return findings
+    }
+
+    /// Under `repeat` only the first track recorded for a key ever answers; the others are dead.
+    static func shadowedTracks(_ tracks: [Track], configuration: MatchingConfiguration, strategy: StrategyHint) -> [LintFinding] {
+        guard strategy == .repeat else { return [] }
+        let canonicalizer = RequestCanonicalizer(configuration)
+        var firstByKey: [RequestKey: Int] = [:]
+        var findings: [LintFinding] = []
+        for (position, track) in tracks.enumerated() {
+            let key = canonicalizer.key(for: track.request)
+            guard let first = firstByKey[key] else {
+                firstByKey[key] = position
+                continue
+            }
+            let same = tracks[first].outcome == track.outcome
+            findings.append(LintFinding(
+                kind: .shadowedTrack, subject: "track \(position) (\(track.request.method) \(track.request.url))",
+                message: "has the same key as track \(first), which always answers under the repeat strategy"
+                    + (same ? " (same response: a duplicate)" : "; replay with --strategy fifo to play both in order")))
+        }
+        return findings
+    }
+
+    /// Rules after a catch-all, or after an identical unconditional rule, in the order the rule set tries them.
+    static func unreachableRules(_ rules: [Rule]) -> [LintFinding] {
+        let ordered = rules.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.priority ?? Rule.defaultPriority, right = rhs.element.priority ?? Rule.defaultPriority
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+        var findings: [LintFinding] = []
+        for (index, rule) in ordered.enumerated() {
+            guard let blocker = ordered[..<index].first(where: { always(answersBefore: rule, $0) }) else { continue }
+            findings.append(LintFinding(
+                kind: .unreachableRule, subject: "rule \"\(rule.name)\"",
+                message: "can never fire: rule \"\(blocker.name)\" (pattern \(blocker.pattern.debugDescription)) matches every request it would and is tried first"))
+        }
+        return findings
+    }
+
+    private static let catchAll: Set<String> = ["", ".*", "^.*", "^.*$", "^(?:.*)$", ".+", "^.+$"]
+
+    /// Whether `earlier` answers every request `rule` could answer.
+    private static func always(answersBefore rule: Rule, _ earlier: Rule) -> Bool {
+        guard earlier.headers.isEmpty, earlier.body.isEmpty else { return false }
+        guard earlier.method == nil || earlier.method?.uppercased() == rule.method?.uppercased() else { return false }
+        if catchAll.contains(earlier.pattern) { return true }
+        return earlier.pattern == rule.pattern && earlier.target == rule.target
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Tonearm
+
+/// What to hide before anything is written: header values, query parameter values and JSON body
+/// fields, each replaced by a visible placeholder so reviewers see that something was there.
+///
+/// Apply the same redaction to live requests (``redact(_:)-(Request)``) and matching keeps working on
+/// redacted fields: both sides then carry the placeholder.
+public struct Redaction: Sendable, Hashable {
+    /// Header names (any case) whose values are replaced, in requests and responses.
+    public var headers: Set<String>
+    /// Query parameter names whose values are replaced in request URLs.
+    public var queryParameters: Set<String>
+    /// JSON body locations replaced in request and response bodies; a `*` token stands for every
+    /// element or member at that level.
+    public var jsonFields: [JSONPointer]
+    /// The text put in place of a secret.
+    public var placeholder: String
+
+    /// The headers redacted by default: `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`.
+    public static let defaultHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+    /// Creates a redaction; by default it hides the ``defaultHeaders`` only.
+    public init(
+        headers: Set<String> = Redaction.defaultHeaders, queryParameters: Set<String> = [],
+        jsonFields: [JSONPointer] = [], placeholder: String = "<redacted>"
+    ) {
+        self.headers = Set(headers.map { $0.lowercased() })
+        self.queryParameters = queryParameters
+        self.jsonFields = jsonFields
+        self.placeholder = placeholder
+    }
+
+    /// The default redaction.
+    public static var `default`: Redaction { Redaction() }
+
+    /// `request` with its secrets replaced.
+    public func redact(_ request: Request) -> Request {
+        var copy = request
+        copy.headers = redactHeaders(request.headers)
+        copy.url = redactQuery(request.url)
+        copy.body = redactJSON(request.body, contentType: request.headers.first(named: "Content-Type"))
+        return copy
+    }
+
+    /// `response` with its secrets replaced.
+    public func redact(_ response: Response) -> Response {
+        var copy = response
+        copy.headers = redactHeaders(response.headers)
+        copy.body = redactJSON(response.body, contentType: response.headers.first(named: "Content-Type"))
+        return copy
+    }
+
+    /// `track` with its request and response redacted.
+    public func redact(_ track: Track) -> Track {
+        var copy = track
+        copy.request = redact(track.request)
+        if case .response(let response) = track.outcome { copy.outcome = .response(redact(response)) }
+        return copy
+    }
+
+    private func redactHeaders(_ fields: [HTTPField]) -> [HTTPField] {
+        fields.map { headers.contains($0.name.lowercased()) ? HTTPField($0.name, placeholder) : $0 }
+    }
+
+    private func redactQuery(_ url: String) -> String {
+        guard !queryParameters.isEmpty, let questionMark = url.firstIndex(of: "?") else { return url }
+        let afterQuery = url[url.index(after: questionMark)...]
+        let fragmentStart = afterQuery.firstIndex(of: "#") ?? url.endIndex
+        let query = url[url.index(after: questionMark)..<fragmentStart]
+        let encodedPlaceholder = FormEncoder.escape(placeholder)
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let decoded = String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
+            return queryParameters.contains(decoded) ? name + "=" + encodedPlaceholder : String(pair)
+        }
+        return url[...questionMark] + pairs.joined(separator: "&") + url[fragmentStart...]
+    }
+
+    private func redactJSON(_ body: [UInt8], contentType: String?) -> [UInt8] {
+        guard !jsonFields.isEmpty, MediaType.isJSON(contentType),
+            var node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: body))
+        else { return body }
+        var changed = false
+        for pointer in jsonFields {
+            JSONRedactor.replace(at: Self.tokens(of: pointer)[...], in: &node, with: placeholder, changed: &changed)
+        }
+        return changed ? JSONOutput(node).compact() : body
+    }
+
+    /// The reference tokens of a pointer, read from its text (`/a/b~1c` → `a`, `b/c`).
+    static func tokens(of pointer: JSONPointer) -> [String] {
+        pointer.description.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+    }
+}
+
+/// Replaces the values a JSON Pointer designates in a parsed document.
+enum JSONRedactor {
+    static func replace(at tokens: ArraySlice<String>, in node: inout DocumentNode, with placeholder: String, changed: inout Bool) {
+        guard let token = tokens.first else {
+            node.value = .string(placeholder)
+            changed = true
+            return
+        }
+        let rest = tokens.dropFirst()
+        switch node.value {
+        case .object(var members):
+            for index in members.indices where token == "*" || members[index].key == token {
+                replace(at: rest, in: &members[index].value, with: placeholder, changed: &changed)
+            }
+            node.value = .object(members)
+        case .array(var elements):
+            for index in elements.indices where token == "*" || Int(token) == index {
+                replace(at: rest, in: &elements[index], with: placeholder, changed: &changed)
+            }
+            node.value = .array(elements)
+        default:
+            return
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import Tonearm
+import TonearmCassettes
+
+/// The bundled examples the README and demo use must load, be canonical, and answer their requests.
+@Suite("Bundled examples")
+struct ExampleTests {
+    static let examples = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples")
+
+    @Test("the example cassette is in canonical native form and replays")
+    func cassette() throws {
+        let url = Self.examples.appendingPathComponent("petstore.cassette.json")
+        let bytes = Array(try Data(contentsOf: url))
+        let cassette = try NativeFormat.decode(bytes, file: url.path)
+        #expect(NativeFormat.encode(cassette) == bytes)
+        let engine = try CassetteImport(cassette: cassette).makeEngine()
+        #expect(engine.match(Request(url: "https://petstore.example.com/health")).hit?.track.outcome == .transportError(.notConnectedToInternet))
+    }
+
+    @Test("the example rules and WireMock mappings load and answer")
+    func rules() throws {
+        let rules = try CassetteFile.load(Self.examples.appendingPathComponent("petstore.rules.yaml"))
+        let engine = try rules.makeEngine()
+        #expect(engine.match(Request(url: "https://petstore.example.com/v1/pets/7")).hit?.track.response?.status == 200)
+        #expect(engine.match(Request(url: "https://elsewhere.example.com/")).hit?.track.response?.status == 404)
+        let wiremock = try CassetteFile.load(Self.examples.appendingPathComponent("wiremock/mappings/pets.json"))
+        #expect(wiremock.warnings.isEmpty)
+        let stub = try wiremock.makeEngine().match(Request(url: "http://localhost:8080/v1/pets/7"))
+        #expect(stub.hit?.track.response?.body.isEmpty == false)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import Tonearm
+@testable import TonearmCassettes
+
+@Suite("Linting")
+struct LintTests {
+    @Test("tracks with the same key are shadowed under repeat, not under fifo")
+    func shadowedTracks() {
+        let request = Request(url: "https://h.example/a")
+        let imported = CassetteImport(cassette: Cassette(tracks: [
+            Track(request: request, response: Response(status: 200)),
+            Track(request: request, response: Response(status: 500)),
+            Track(request: Request(url: "https://h.example/b"), response: Response()),
+        ]))
+        let findings = CassetteLinter.lint(imported, strategy: .repeat)
+        #expect(findings.map(\.kind) == [.shadowedTrack])
+        #expect(findings.first?.subject.hasPrefix("track 1") == true)
+        #expect(CassetteLinter.lint(imported, strategy: .fifo).isEmpty)
+    }
+
+    @Test("rules after a catch-all or an identical rule can never fire")
+    func unreachableRules() {
+        let response = Response()
+        let imported = CassetteImport(cassette: Cassette(), rules: [
+            Rule(name: "users", pattern: "^https://h\\.example/users$", response: response),
+            Rule(name: "users again", pattern: "^https://h\\.example/users$", response: response),
+            Rule(name: "anything", pattern: ".*", priority: 6, response: response),
+            Rule(name: "after anything", pattern: "^https://h\\.example/x$", priority: 7, response: response),
+            Rule(name: "posts only", method: "POST", pattern: "^https://h\\.example/users$", response: response),
+        ])
+        let subjects = CassetteLinter.lint(imported).filter { $0.kind == .unreachableRule }.map(\.subject)
+        #expect(subjects == ["rule \"users again\"", "rule \"posts only\"", "rule \"after anything\""])
+    }
+
+    @Test("unredacted credentials are reported; placeholders are not")
+    func secrets() {
+        let imported = CassetteImport(cassette: Cassette(tracks: [
+            Track(request: Request(method: "POST", url: "https://h.example/login?api_key=abc&page=2",
+                                   headers: [HTTPField("Authorization", "Bearer real"), HTTPField("Content-Type", "application/json")],
+                                   body: #"{"user":"u","password":"hunter2"}"#),
+                  response: Response(headers: [HTTPField("Set-Cookie", "<redacted>")])),
+        ]))
+        let messages = CassetteLinter.lint(imported).map(\.message)
+        #expect(messages == ["request header Authorization is not redacted", "query parameter api_key is not redacted", "JSON body field /password is not redacted"])
+    }
+
+    @Test("the Contentful cassette's demo token is reported", .enabled(if: Conformance.isAvailable, Conformance.skipMessage))
+    func conformanceSecret() throws {
+        let imported = try VCRFormat.decode(Conformance.bytes("vcr/contentful-query_array_1.yml"))
+        #expect(CassetteLinter.lint(imported).contains { $0.kind == .unredactedSecret && $0.message.contains("Authorization") })
+        let openai = try VCRFormat.decode(Conformance.bytes("vcr/ruby-openai-images_variations_image_png.yml"))
+        #expect(!CassetteLinter.lint(openai).contains { $0.message.contains("request header Authorization") })
+    }
+}

@@ -40,34 +40,3 @@ public enum FormEncoding {
     }
     public static func canonicalName(_ name: String) -> String { name }
 }
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var offset = 0, line = 1, column = 1, expected = "a value"
-    public var description: String { "line \(line), column \(column): expected \(expected)" }
-}
-public struct JSONPointerError: Error, Sendable, Hashable {}
-public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
-    public var tokens: [String]
-    public init(_ string: String) throws(JSONPointerError) { tokens = string.split(separator: "/").map(String.init) }
-    public var description: String { tokens.map { "/" + $0 }.joined() }
-}
-public struct JSONCanonicalizer: Sendable, Hashable {
-    public init(ignoring pointers: [JSONPointer] = []) {}
-    public func canonicalize(_ json: [UInt8]) throws(JSONSyntaxError) -> [UInt8] { json }
-    public func canonicalize(_ json: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws(JSONSyntaxError) {
-        if json.first != UInt8(ascii: "{") && json.first != UInt8(ascii: "[") { throw JSONSyntaxError() }
-        output.append(contentsOf: json)
-    }
-}
-public struct JSONMember: Sendable, Hashable { public var key: String; public var value: JSONValue }
-public indirect enum JSONValue: Sendable, Hashable {
-    case null, bool(Bool), number(String), string(String), array([JSONValue]), object([JSONMember])
-    public init(parsing json: [UInt8]) throws(JSONSyntaxError) { self = .string(String(decoding: json, as: UTF8.self)) }
-    public var canonicalText: String { "\(self)" }
-    public func differences(to other: JSONValue) -> [JSONDifference] { self == other ? [] : [JSONDifference(pointer: "", kind: .changed(from: self, to: other))] }
-}
-public struct JSONDifference: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable { case added(JSONValue), removed(JSONValue), changed(from: JSONValue, to: JSONValue) }
-    public var pointer: String
-    public var kind: Kind
-    public var description: String { "\(pointer): \(kind)" }
-}

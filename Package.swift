@@ -72,7 +72,9 @@ let package = Package(
         ),
         .testTarget(
             name: "TonearmURLSessionTests",
-            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting"]
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting"],
+            // Recorded cassettes live beside the tests that use them; they are data, not sources.
+            exclude: ["__Cassettes__"]
         ),
         .testTarget(
             name: "TonearmCassettesTests",

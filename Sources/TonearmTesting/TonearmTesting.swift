@@ -1,1 +1,0 @@
-// Test-framework integration; see README "Testing".

@@ -1,0 +1,67 @@
+import Foundation
+import Tonearm
+import TonearmURLSession
+import XCTest
+
+extension XCTestCase {
+    /// Runs `body` with a cassette named after this test (`__Cassettes__/<TestCase>/<test>.json` beside
+    /// the test file) bound to `URLSession.tonearm`, then saves recordings and fails the test for every
+    /// request the cassette could not answer.
+    ///
+    /// Wrap every test of a case from `invokeTest`:
+    /// ```swift
+    /// override func invokeTest() {
+    ///     withCassette { super.invokeTest() }
+    /// }
+    /// ```
+    /// A cassette that cannot be opened fails the test (naming the file and position) and `body` does
+    /// not run.
+    public func withCassette(
+        _ name: String? = nil, options: CassetteOptions = CassetteOptions(),
+        file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void
+    ) rethrows {
+        guard let session = openCassette(name, options: options, file: file, line: line) else { return }
+        defer { close(session, file: file, line: line) }
+        try TonearmSession.$current.withValue(session) { try body() }
+    }
+
+    /// The `async` form of ``withCassette(_:options:file:line:_:)``.
+    public func withCassette(
+        _ name: String? = nil, options: CassetteOptions = CassetteOptions(),
+        file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> Void
+    ) async rethrows {
+        guard let session = openCassette(name, options: options, file: file, line: line) else { return }
+        defer { close(session, file: file, line: line) }
+        try await TonearmSession.$current.withValue(session) { try await body() }
+    }
+
+    /// The cassette file for this test: the test method's name, `testSignIn` in `LoginTests`
+    /// (`-[LoginTests testSignIn]` on Apple platforms, `LoginTests.testSignIn` elsewhere).
+    public func cassetteURL(named name: String? = nil, file: StaticString = #filePath) -> URL {
+        let suite = String(describing: type(of: self))
+        let trimmed = self.name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
+        let test = trimmed.split(whereSeparator: { $0 == " " || $0 == "." }).last.map(String.init) ?? trimmed
+        return CassetteLocation.url(filePath: "\(file)", suite: suite, test: CassetteLocation.baseName(test), name: name)
+    }
+
+    private func openCassette(
+        _ name: String?, options: CassetteOptions, file: StaticString, line: UInt
+    ) -> TonearmSession? {
+        do throws(TonearmError) {
+            return try TonearmSession.cassette(at: cassetteURL(named: name, file: file), options: options)
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+            return nil
+        }
+    }
+
+    /// Saves recordings and fails the test for each miss still pending and for a failed save.
+    private func close(_ session: TonearmSession, file: StaticString, line: UInt) {
+        do throws(TonearmError) {
+            try session.finish()
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+        }
+        for miss in session.takeMisses() { XCTFail(miss.description, file: file, line: line) }
+    }
+}

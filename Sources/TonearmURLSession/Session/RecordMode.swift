@@ -1,0 +1,55 @@
+/// What a cassette session does with the network, in the spirit of swift-snapshot-testing's record modes.
+///
+/// Choose one in code (`record: .missing`), by test trait, or with the environment variable
+/// `TONEARM_RECORD`, which overrides code so a developer can re-record without editing tests. When no
+/// mode is given anywhere, the default is ``missing`` on a developer machine and ``never`` when the `CI`
+/// variable is set, so CI can never silently record.
+public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Replay only. A request the cassette cannot answer fails with a `URLError` carrying the miss
+    /// report, and the test records an issue naming the cassette and the closest tracks.
+    case never
+    /// Requests the cassette answers are replayed; the others go to the network and are appended to the
+    /// cassette, which is saved when the test ends.
+    case missing
+    /// Every request goes to the network, and the cassette is rewritten from scratch when the test ends.
+    case all
+    /// Every request goes to the network and nothing is recorded; each exchange is logged.
+    case passthrough
+
+    /// The environment variable that overrides the mode chosen in code.
+    public static let environmentVariable = "TONEARM_RECORD"
+
+    /// The mode in force: `TONEARM_RECORD` when set, else `requested`, else ``never`` under CI (`CI` set
+    /// to anything but `false` or `0`) and ``missing`` elsewhere.
+    ///
+    /// - Throws: ``TonearmError/invalidRecordMode(_:)`` when `TONEARM_RECORD` names no mode, so a typo
+    ///   never silently falls back to recording.
+    public static func resolve(
+        requested: RecordMode?, environment: [String: String]
+    ) throws(TonearmError) -> RecordMode {
+        if let raw = environment[environmentVariable], !raw.isEmpty {
+            guard let mode = RecordMode(rawValue: raw.lowercased()) else { throw .invalidRecordMode(raw) }
+            return mode
+        }
+        if let requested { return requested }
+        return isCI(environment) ? .never : .missing
+    }
+
+    /// Whether the environment looks like CI: `CI` set to anything but an explicit "false" or "0".
+    static func isCI(_ environment: [String: String]) -> Bool {
+        guard let value = environment["CI"] else { return false }
+        return !["false", "0"].contains(value.lowercased())
+    }
+
+    /// Whether requests the cassette cannot answer go to the network.
+    var reachesNetworkOnMiss: Bool { self != .never }
+
+    /// Whether the cassette is consulted at all.
+    var replays: Bool { self == .never || self == .missing }
+
+    /// Whether network exchanges are written to the cassette.
+    var records: Bool { self == .missing || self == .all }
+
+    /// The raw value, as written in `TONEARM_RECORD`.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,44 @@
+import Tonearm
+
+/// A request the session could not answer in ``RecordMode/never`` mode, with the engine's explanation.
+public struct SessionMiss: Sendable, CustomStringConvertible {
+    /// What the session replays from, e.g. the cassette's path.
+    public var source: String
+    /// The request that missed, as sent.
+    public var request: Request
+    /// The strategy's reason and the closest recorded tracks, field by field.
+    public var report: MissReport
+
+    /// A message naming the cassette, the request and the closest tracks: what a failing test prints.
+    public var description: String {
+        "Tonearm: \(source) has no answer for \(request.method) \(request.url) (record mode: never)\n\(report)"
+    }
+}
+
+/// One request the session handled and where its answer came from, for passthrough logs and debugging.
+public struct LoggedExchange: Sendable, CustomStringConvertible {
+    /// Where an answer came from.
+    public enum Source: String, Sendable, Hashable {
+        /// A recorded track, stub or rule.
+        case replayed
+        /// The real network (record and passthrough modes).
+        case network
+        /// Nothing answered (a miss in `never` mode).
+        case missed
+    }
+
+    /// The request as sent.
+    public var request: Request
+    /// Where the answer came from.
+    public var source: Source
+    /// The response status, when there was a response.
+    public var status: Int?
+    /// The failure, when the answer was a (simulated or real) transport error or a miss.
+    public var failure: String?
+
+    /// `GET https://… → 200 (network)`.
+    public var description: String {
+        let result = status.map(String.init) ?? failure ?? "no response"
+        return "\(request.method) \(request.url) → \(result) (\(source.rawValue))"
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Tonearm
+import TonearmCassettes
+
+extension TonearmSession {
+    /// A session replaying and recording the cassette at `url` (native JSON, or any format Tonearm
+    /// reads; recordings are saved as native JSON, or HAR for a `.har` file).
+    ///
+    /// The cassette is read only when the mode replays; a file that does not exist yet is an empty
+    /// cassette. In ``RecordMode/all`` and ``RecordMode/passthrough`` the file is not read at all, so a
+    /// broken cassette can be re-recorded.
+    ///
+    /// - Parameters:
+    ///   - url: The cassette file.
+    ///   - options: Matching, strategy, record mode and redaction.
+    ///   - environment: Where `TONEARM_RECORD` and `CI` are read; the process environment by default.
+    ///   - configuration: The base configuration for ``urlSession``.
+    /// - Throws: ``TonearmError/cassette(_:)`` naming the file, line and column when the cassette does
+    ///   not parse; ``TonearmError/invalidRecordMode(_:)`` for a bad `TONEARM_RECORD`.
+    public static func cassette(
+        at url: URL, options: CassetteOptions = CassetteOptions(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        configuration: URLSessionConfiguration = .ephemeral
+    ) throws(TonearmError) -> TonearmSession {
+        try cassette(at: url, options: options, environment: environment, configuration: configuration, extra: nil)
+    }
+
+    /// The cassette session, with `extra` tracks and rules (from the environment) answering after the
+    /// cassette's own.
+    static func cassette(
+        at url: URL, options: CassetteOptions, environment: [String: String],
+        configuration: URLSessionConfiguration, extra: (tracks: [Track], rules: [Rule])?,
+        savesEachRecording: Bool = false
+    ) throws(TonearmError) -> TonearmSession {
+        let mode = try RecordMode.resolve(requested: options.record, environment: environment)
+        var imported = CassetteImport(cassette: Cassette())
+        if mode.replays, FileManager.default.fileExists(atPath: url.path) {
+            do throws(CassetteError) {
+                imported = try CassetteFile.load(url)
+            } catch {
+                throw .cassette(error)
+            }
+        }
+        let trackStrategy = options.strategy ?? imported.cassette.strategy?.strategy ?? .repeat
+        let rules = imported.rules + (extra?.rules ?? [])
+        let strategy: Strategy
+        if rules.isEmpty {
+            strategy = trackStrategy
+        } else {
+            do throws(RuleError) {
+                strategy = .chain(trackStrategy, .rules(try RuleSet(rules)))
+            } catch {
+                throw .rule(error)
+            }
+        }
+        let engine = ReplayEngine(
+            tracks: imported.cassette.tracks + (extra?.tracks ?? []), strategy: strategy,
+            configuration: options.configuration ?? imported.configuration)
+        let redaction = options.redaction ?? .default
+        let startingPoint = mode == .missing
+            ? imported.cassette : Cassette(name: imported.cassette.name, strategy: imported.cassette.strategy)
+        let recorder = mode.records ? CassetteRecorder(url: url, cassette: startingPoint, redaction: redaction) : nil
+        let logger: (@Sendable (LoggedExchange) -> Void)? = mode == .passthrough ? Self.standardErrorLogger : nil
+        return TonearmSession(
+            engine: engine, source: "cassette \(url.path)", mode: mode, cassetteURL: url, recorder: recorder,
+            redaction: redaction, logger: logger, configuration: configuration,
+            savesEachRecording: savesEachRecording)
+    }
+
+    /// Passthrough mode's log: one line per exchange on standard error, where test runners show it.
+    static let standardErrorLogger: @Sendable (LoggedExchange) -> Void = { exchange in
+        FileHandle.standardError.write(Data("tonearm passthrough: \(exchange)\n".utf8))
+    }
+}

@@ -1,1 +1,0 @@
-// URLSession interception; see README "URLSession".

@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Tonearm
+import TonearmCassettes
+import TonearmURLSession
+
+/// `installFromEnvironment` uses the one global slot, so these tests run one at a time.
+@Suite(.serialized) struct EnvironmentTests {
+    @Test func nothingHappensWhenNoVariableIsSet() throws {
+        #expect(try TonearmSession.installFromEnvironment(["PATH": "/usr/bin", "CI": "true"]) == nil)
+        #expect(TonearmSession.global == nil)
+    }
+
+    @Test func inlineStubsInstallGloballyAndAnswerSessionsBuiltFromTheGlobalConfiguration() async throws {
+        let json = #"""
+        [
+          {"method": "GET", "url": "https://api.example.com/me", "json": {"name": "Ada", "id": 1}},
+          {"method": "GET", "url": "https://api.example.com/feed", "body": "first"},
+          {"method": "GET", "url": "https://api.example.com/feed", "error": "notConnectedToInternet"},
+          {"pattern": "^https://api\\.example\\.com/items/\\d+$", "status": 404, "body": "gone", "headers": {"Retry-After": "5"}}
+        ]
+        """#
+        let installed = try #require(try TonearmSession.installFromEnvironment(["TONEARM_STUBS": json]))
+        defer { try? installed.finish() }
+        #expect(TonearmSession.global === installed)
+        let session = URLSession(configuration: TonearmSession.globalConfiguration())
+
+        let (me, _) = try await session.data(from: try .literal("https://api.example.com/me"))
+        #expect(String(decoding: me, as: UTF8.self) == #"{"id":1,"name":"Ada"}"#)
+        let (feed, _) = try await session.data(from: try .literal("https://api.example.com/feed"))
+        #expect(String(decoding: feed, as: UTF8.self) == "first")
+        let offline = await #expect(throws: URLError.self) {
+            _ = try await session.data(from: try .literal("https://api.example.com/feed"))
+        }
+        #expect(offline?.code == .notConnectedToInternet)
+        let (gone, response) = try await session.data(from: try .literal("https://api.example.com/items/9"))
+        #expect(String(decoding: gone, as: UTF8.self) == "gone")
+        #expect((response as? HTTPURLResponse)?.statusCode == 404)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After") == "5")
+
+        try installed.finish()
+        #expect(TonearmSession.global == nil, "finishing uninstalls the global session")
+    }
+
+    @Test func aCassetteFolderAndTestNameNameTheCassette() async throws {
+        let folder = try TemporaryFolder()
+        let track = Track(request: Request(url: "https://api.example.com/ping"), response: Response(body: "pong"))
+        try CassetteFile.save(Cassette(tracks: [track]), to: folder.file("launch-test.json"), format: .native)
+        let session = try #require(try TonearmSession.fromEnvironment([
+            "TONEARM_CASSETTE_DIR": folder.url.path, "TONEARM_TEST_NAME": "launch-test", "TONEARM_RECORD": "never",
+        ]))
+        defer { try? session.finish() }
+        #expect(session.cassetteURL?.lastPathComponent == "launch-test.json")
+        #expect(session.mode == .never)
+        let (data, _) = try await session.urlSession.data(from: try .literal("https://api.example.com/ping"))
+        #expect(String(decoding: data, as: UTF8.self) == "pong")
+    }
+
+    @Test func stubsThatDoNotDecodeFailWithTheVariableAndWhereItWentWrong() {
+        #expect {
+            _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": #"[{"url": "https://x", "status": "ok"}]"#])
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("TONEARM_STUBS") && text.contains("$[0].status")
+        }
+        #expect {
+            _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": #"[{"url": "https://x",]"#])
+        } throws: { error in
+            "\(error)".contains("TONEARM_STUBS") && "\(error)".contains("not valid JSON")
+        }
+        #expect {
+            _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": #"[{"status": 200}]"#])
+        } throws: { error in
+            "\(error)".contains(#"$[0]: needs either "url" or "pattern""#)
+        }
+        #expect {
+            _ = try TonearmSession.fromEnvironment(["TONEARM_STRATEGY": "random"])
+        } throws: { error in
+            "\(error)".contains("\"random\" is not a strategy")
+        }
+    }
+
+    // README: "Configuration from the environment"
+    @Test func launchedProcess() async throws {
+        let environment = [
+            "TONEARM_STUBS": #"[{"method": "GET", "url": "https://api.example.com/flags", "json": {"beta": true}}]"#
+        ]
+        // In the launched program: `try TonearmSession.installFromEnvironment()` reads the process environment.
+        let installed = try TonearmSession.installFromEnvironment(environment)
+        defer { try? installed?.finish() }
+
+        let session = URLSession(configuration: TonearmSession.globalConfiguration())
+        let (data, _) = try await session.data(from: try #require(URL(string: "https://api.example.com/flags")))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"beta":true}"#)
+    }
+}

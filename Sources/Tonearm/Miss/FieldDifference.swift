@@ -14,8 +14,8 @@ public enum FieldDifference: Sendable, Hashable, CustomStringConvertible {
     case queryParameter(name: String, recorded: [String], received: [String])
     /// A header added, removed or with different values.
     case header(name: String, recorded: [String], received: [String])
-    /// The bodies were read differently (e.g. JSON against raw bytes).
-    case bodyKind(recorded: BodyKind, received: BodyKind)
+    /// The bodies were read differently (e.g. JSON against raw bytes); `nil` means no body at all.
+    case bodyKind(recorded: BodyKind?, received: BodyKind?)
     /// A JSON body differs at one location.
     case jsonBody(JSONDifference)
     /// A form body field added, removed or with different values.
@@ -46,7 +46,7 @@ public enum FieldDifference: Sendable, Hashable, CustomStringConvertible {
         case .header(let name, let recorded, let received):
             Self.describeValues(kind: "header", name: name, recorded: recorded, received: received)
         case .bodyKind(let recorded, let received):
-            "body: recorded as \(recorded.rawValue), received as \(received.rawValue)"
+            "body: recorded \(recorded.map { "as \($0.rawValue)" } ?? "empty"), received \(received.map { "as \($0.rawValue)" } ?? "empty")"
         case .jsonBody(let difference):
             "body \(difference)"
         case .formField(let name, let recorded, let received):

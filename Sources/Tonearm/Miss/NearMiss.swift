@@ -8,6 +8,9 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// track's key (the track exists but the strategy would not play it, e.g. already played).
     public var differences: [FieldDifference]
 
+    /// How many differences the text lists per track; `differences` always holds them all.
+    static let listedDifferences = 12
+
     /// The sum of the differences' weights: smaller is closer.
     var distance: Int { differences.reduce(0) { $0 + $1.weight } }
 
@@ -17,7 +20,8 @@ public struct NearMiss: Sendable, CustomStringConvertible {
             + " (\(track.request.method) \(track.request.url))"
         guard !differences.isEmpty else { return label + ": same key" }
         let count = differences.count
-        return label + ": \(count) difference\(count == 1 ? "" : "s")\n"
-            + differences.map { "    - \($0)" }.joined(separator: "\n")
+        var lines = differences.prefix(Self.listedDifferences).map { "    - \($0)" }
+        if count > Self.listedDifferences { lines.append("    … and \(count - Self.listedDifferences) more") }
+        return label + ": \(count) difference\(count == 1 ? "" : "s")\n" + lines.joined(separator: "\n")
     }
 }

@@ -35,7 +35,9 @@ enum RequestComparison {
         guard let (leftKind, left) = recorded.body, let (rightKind, right) = received.body, left != right else {
             return []
         }
-        guard leftKind == rightKind else { return [.bodyKind(recorded: leftKind, received: rightKind)] }
+        guard leftKind == rightKind, !left.isEmpty, !right.isEmpty else {
+            return [.bodyKind(recorded: left.isEmpty ? nil : leftKind, received: right.isEmpty ? nil : rightKind)]
+        }
         switch leftKind {
         case .json:
             guard let leftValue = try? JSONValue(parsing: left), let rightValue = try? JSONValue(parsing: right) else {

@@ -8,6 +8,7 @@ struct CompiledRule: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
     let uppercasedMethod: String?
     let literalPrefix: String
+    let queryRegexes: [Regex<AnyRegexOutput>?]
     let headerRegexes: [Regex<AnyRegexOutput>?]
     let bodyRegexes: [Regex<AnyRegexOutput>?]
 
@@ -29,6 +30,9 @@ struct CompiledRule: @unchecked Sendable {
         regex = try compile(rule.pattern)
         uppercasedMethod = rule.method?.asciiUppercased
         literalPrefix = LiteralPrefix.of(rule.pattern)
+        var queryRegexes: [Regex<AnyRegexOutput>?] = []
+        for condition in rule.query { queryRegexes.append(try compileCondition(condition.condition)) }
+        self.queryRegexes = queryRegexes
         var headerRegexes: [Regex<AnyRegexOutput>?] = []
         for header in rule.headers { headerRegexes.append(try compileCondition(header.condition)) }
         self.headerRegexes = headerRegexes
@@ -42,6 +46,7 @@ struct CompiledRule: @unchecked Sendable {
         if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
         if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
         guard target.contains(regex) else { return false }
+        if !rule.query.isEmpty, !queryHolds(in: request.canonical.url) { return false }
         for (offset, header) in rule.headers.enumerated() {
             let value = request.request.headers.first(named: header.name)?.trimmingHTTPWhitespace
             guard Self.holds(header.condition, regex: headerRegexes[offset], for: value) else { return false }
@@ -57,11 +62,35 @@ struct CompiledRule: @unchecked Sendable {
         return true
     }
 
+    /// Every query condition holds for the request's decoded query parameters.
+    private func queryHolds(in url: NormalizedURL) -> Bool {
+        var values: [String: [String]] = [:]
+        if var query = url.query {
+            query.withUTF8 { utf8 in
+                for pair in FormEncoding.pairs(UnsafeRawBufferPointer(utf8)) {
+                    values[pair.decodedName, default: []].append(pair.decodedValue)
+                }
+            }
+        }
+        for (offset, condition) in rule.query.enumerated() {
+            let found = values[condition.name] ?? []
+            let holds: Bool
+            switch condition.condition {
+            case .absent: holds = found.isEmpty
+            case .present: holds = !found.isEmpty
+            default: holds = found.contains { Self.holds(condition.condition, regex: queryRegexes[offset], for: $0) }
+            }
+            if !holds { return false }
+        }
+        return true
+    }
+
     private static func holds(_ condition: TextCondition, regex: Regex<AnyRegexOutput>?, for value: String?) -> Bool {
         switch condition {
         case .present: return value != nil
         case .absent: return value == nil
         case .equals(let expected): return value.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
+        case .contains(let part): return value.map { $0.utf8.firstRange(of: part.utf8) != nil } ?? false
         case .matches: return value.map { text in regex.map { text.contains($0) } ?? false } ?? false
         }
     }

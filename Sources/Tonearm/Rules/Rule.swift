@@ -1,6 +1,6 @@
 /// One stub rule: which requests it answers (method, a regular expression over the normalised URL or
 /// path, optional header and JSON-body conditions) and what it answers with.
-public struct Rule: Sendable {
+public struct Rule: Sendable, Hashable {
     /// What the pattern is matched against.
     public enum Target: String, Sendable, Hashable {
         /// The normalised URL: `scheme://host[:port]/path`, then `?` and the canonical sorted query
@@ -20,6 +20,8 @@ public struct Rule: Sendable {
     public var pattern: String
     /// What `pattern` is matched against.
     public var target: Target
+    /// Query parameter conditions that must all hold, whatever the parameters' order.
+    public var query: [QueryCondition]
     /// Header conditions that must all hold.
     public var headers: [HeaderCondition]
     /// JSON body conditions that must all hold (the body must parse as JSON when there are any).
@@ -40,24 +42,25 @@ public struct Rule: Sendable {
     /// Creates a rule answering with `response`.
     public init(
         name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
-        headers: [HeaderCondition] = [], body: [BodyCondition] = [], priority: Int? = nil,
-        response: Response, delay: Duration? = nil, bodyFile: String? = nil
+        query: [QueryCondition] = [], headers: [HeaderCondition] = [], body: [BodyCondition] = [],
+        priority: Int? = nil, response: Response, delay: Duration? = nil, bodyFile: String? = nil
     ) {
         self.init(
-            name: name, method: method, pattern: pattern, target: target, headers: headers, body: body,
-            priority: priority, outcome: .response(response), delay: delay, bodyFile: bodyFile)
+            name: name, method: method, pattern: pattern, target: target, query: query, headers: headers,
+            body: body, priority: priority, outcome: .response(response), delay: delay, bodyFile: bodyFile)
     }
 
     /// Creates a rule with any outcome.
     public init(
         name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
-        headers: [HeaderCondition] = [], body: [BodyCondition] = [], priority: Int? = nil,
-        outcome: Track.Outcome, delay: Duration? = nil, bodyFile: String? = nil
+        query: [QueryCondition] = [], headers: [HeaderCondition] = [], body: [BodyCondition] = [],
+        priority: Int? = nil, outcome: Track.Outcome, delay: Duration? = nil, bodyFile: String? = nil
     ) {
         self.name = name ?? ""
         self.method = method
         self.pattern = pattern
         self.target = target
+        self.query = query
         self.headers = headers
         self.body = body
         self.priority = priority
@@ -67,8 +70,24 @@ public struct Rule: Sendable {
     }
 }
 
+/// A condition on a query parameter, compared on its decoded value (`%20` and `+` are spaces).
+///
+/// With several values for one name, `.equals`, `.contains` and `.matches` hold when any value does.
+public struct QueryCondition: Sendable, Hashable {
+    /// The parameter name, decoded, compared exactly.
+    public var name: String
+    /// What must hold of its value.
+    public var condition: TextCondition
+
+    /// Creates a query condition.
+    public init(_ name: String, _ condition: TextCondition) {
+        self.name = name
+        self.condition = condition
+    }
+}
+
 /// A condition on a header's value.
-public struct HeaderCondition: Sendable {
+public struct HeaderCondition: Sendable, Hashable {
     /// The header name, compared case-insensitively.
     public var name: String
     /// What must hold of its value.
@@ -82,7 +101,7 @@ public struct HeaderCondition: Sendable {
 }
 
 /// A condition on the value at a JSON Pointer in the request body.
-public struct BodyCondition: Sendable {
+public struct BodyCondition: Sendable, Hashable {
     /// Where in the body.
     public var pointer: JSONPointer
     /// What must hold there. For `.equals` and `.matches`, a JSON string is compared by its text and
@@ -100,6 +119,8 @@ public struct BodyCondition: Sendable {
 public enum TextCondition: Sendable, Hashable {
     /// The value equals this text exactly.
     case equals(String)
+    /// The value contains this text.
+    case contains(String)
     /// The regular expression is found in the value.
     case matches(String)
     /// The value is present, whatever it is.

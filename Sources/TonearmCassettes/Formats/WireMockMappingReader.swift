@@ -50,7 +50,7 @@ struct WireMockMappingReader {
         let pattern = try urlPattern(request)
         try checkCompiles(pattern.pattern, at: request)
         let rule = Rule(
-            name: name, method: method, pattern: pattern.pattern, target: pattern.target,
+            name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
             headers: try headerConditions(request.member("headers")), body: try bodyConditions(request.member("bodyPatterns")),
             priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay)
         rules.append(rule)
@@ -92,12 +92,15 @@ struct WireMockMappingReader {
     // MARK: Rules
 
     private func urlPattern(_ request: DocumentCursor) throws(CassetteError) -> WireMockRequestPattern {
-        var query: [(name: String, condition: WireMockRequestPattern.QueryCondition)] = []
+        var query: [QueryCondition] = []
         for (name, matcher) in try request.member("queryParameters")?.members() ?? [] {
-            if let value = try matcher.optionalString("equalTo") { query.append((name, .equalTo(value))) }
-            else if let value = try matcher.optionalString("matches") { query.append((name, .matches(value))) }
-            else if let value = try matcher.optionalString("contains") { query.append((name, .contains(value))) }
-            else if try matcher.member("absent")?.bool() == true { query.append((name, .absent)) }
+            if let value = try matcher.optionalString("equalTo") { query.append(QueryCondition(name, .equals(value))) }
+            else if let value = try matcher.optionalString("matches") {
+                try checkCompiles(value, at: matcher)
+                query.append(QueryCondition(name, .matches("^(?:\(value))$")))
+            }
+            else if let value = try matcher.optionalString("contains") { query.append(QueryCondition(name, .contains(value))) }
+            else if try matcher.member("absent")?.bool() == true { query.append(QueryCondition(name, .absent)) }
             else { throw matcher.error(expected: "a query matcher: equalTo, matches, contains or absent", found: try matcher.members().first.map { "\"\($0.key)\"" }) }
         }
         return WireMockRequestPattern.make(
@@ -114,7 +117,7 @@ struct WireMockMappingReader {
                 try checkCompiles(value, at: matcher)
                 conditions.append(HeaderCondition(name, .matches("^(?:\(value))$")))
             }
-            else if let value = try matcher.optionalString("contains") { conditions.append(HeaderCondition(name, .matches(WireMockRequestPattern.escape(value)))) }
+            else if let value = try matcher.optionalString("contains") { conditions.append(HeaderCondition(name, .contains(value))) }
             else if try matcher.member("absent")?.bool() == true { conditions.append(HeaderCondition(name, .absent)) }
             else { warn(matcher, "header matcher \(try matcher.members().map(\.key)) is not supported; the header is not checked") }
         }

@@ -74,6 +74,23 @@ struct RuleSetTests {
         #expect(engine.match(debug).hit == nil, "absent condition must hold")
     }
 
+    @Test("query conditions compare decoded values in any order; absent and repeated names work")
+    func queryConditions() throws {
+        let engine = try engine([
+            Rule(name: "search", pattern: "^/search$", target: .path,
+                 query: [QueryCondition("q", .equals("hello world")), QueryCondition("tag", .contains("ar")),
+                         QueryCondition("debug", .absent), QueryCondition("page", .matches("^[0-9]+$"))],
+                 response: Response(status: 200)),
+        ])
+        let hit = "https://h.example/search?page=3&tag=x&tag=guitar&q=hello+world"
+        #expect(Fixtures.status(engine.match(Fixtures.get(hit))) == 200)
+        #expect(Fixtures.status(engine.match(Fixtures.get("https://h.example/search?q=hello%20world&tag=bar&page=12"))) == 200)
+        #expect(engine.match(Fixtures.get(hit + "&debug=1")).hit == nil, "absent must hold")
+        #expect(engine.match(Fixtures.get("https://h.example/search?q=hello&tag=bar&page=1")).hit == nil, "equals is exact")
+        #expect(engine.match(Fixtures.get("https://h.example/search?q=hello+world&tag=bar&page=one")).hit == nil, "matches")
+        #expect(engine.match(Fixtures.get("https://h.example/search?q=hello+world&page=1")).hit == nil, "tag missing")
+    }
+
     @Test("path rules match the normalised path; URL rules see the canonical sorted query")
     func targets() throws {
         let engine = try engine([

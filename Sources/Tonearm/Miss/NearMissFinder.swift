@@ -12,24 +12,23 @@ enum NearMissFinder {
     static let reportedCount = 3
 
     /// How many of the cheaply ranked candidates get a detailed, field-by-field comparison.
-    static let detailedCount = 8
+    static let detailedCount = 6
 
-    /// Ranks candidates in two passes: first by which canonical lines differ (byte comparisons only),
-    /// then the best few by their detailed differences, which parse JSON bodies and so cost more.
+    /// Ranks candidates in two passes: first by which canonical lines differ (hashes of the lines, read
+    /// in place), then the best few by their detailed differences, which parse JSON bodies.
     static func nearest(to request: CanonicalRequest, in index: TrackIndex) -> (nearest: [NearMiss], compared: Int) {
         let positions = candidates(for: request, in: index)
-        let receivedLines = CanonicalLines(request)
-        let shortlisted = positions.map { position in
-            (position: position, canonical: index.canonicalizer.canonicalize(index.tracks[position].request))
+        let received = LineSignature(request)
+        let shortlisted = positions.enumerated().map { order, position in
+            let canonical = index.canonicalizer.canonicalize(index.tracks[position].request)
+            return (order: order, position: position, canonical: canonical, distance: received.distance(to: LineSignature(canonical)))
         }
-        .enumerated()
-        .map { (order: $0.offset, candidate: $0.element, distance: receivedLines.distance(to: CanonicalLines($0.element.canonical))) }
         .sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }
         .prefix(detailedCount)
+        let receivedDetail = ComparableRequest(request)
         let ranked = shortlisted.map { entry -> (order: Int, nearMiss: NearMiss) in
-            let differences = RequestComparison.differences(recorded: entry.candidate.canonical, received: request)
-            let track = index.tracks[entry.candidate.position]
-            return (entry.order, NearMiss(position: entry.candidate.position, track: track, differences: differences))
+            let differences = RequestComparison.differences(recorded: ComparableRequest(entry.canonical), received: receivedDetail)
+            return (entry.order, NearMiss(position: entry.position, track: index.tracks[entry.position], differences: differences))
         }
         .sorted { ($0.nearMiss.distance, $0.order) < ($1.nearMiss.distance, $1.order) }
         .prefix(reportedCount)
@@ -49,28 +48,5 @@ enum NearMissFinder {
             }
         }
         return result
-    }
-}
-
-/// A canonical form's lines by label, for the cheap first ranking pass.
-private struct CanonicalLines {
-    let lines: [String: [[UInt8]]]
-
-    init(_ canonical: CanonicalRequest) {
-        var lines: [String: [[UInt8]]] = [:]
-        for field in canonical.fields { lines[field.label, default: []].append(field.value) }
-        self.lines = lines
-    }
-
-    /// The summed weight of the labels whose values differ: method, URL and path weigh most.
-    func distance(to other: CanonicalLines) -> Int {
-        Set(lines.keys).union(other.lines.keys).reduce(0) { total, label in
-            guard lines[label] != other.lines[label] else { return total }
-            switch label {
-            case "method", "url", "path": return total + 4
-            case _ where label.hasPrefix("body:"): return total + 2
-            default: return total + 1
-            }
-        }
     }
 }

@@ -2,7 +2,12 @@
 /// attributes in the key are compared, because only they can explain a miss.
 enum RequestComparison {
     static func differences(recorded: CanonicalRequest, received: CanonicalRequest) -> [FieldDifference] {
-        let recordedFields = CanonicalFields(recorded), receivedFields = CanonicalFields(received)
+        differences(recorded: ComparableRequest(recorded), received: ComparableRequest(received))
+    }
+
+    static func differences(recorded recordedSide: ComparableRequest, received receivedSide: ComparableRequest) -> [FieldDifference] {
+        let recorded = recordedSide.canonical, received = receivedSide.canonical
+        let recordedFields = recordedSide.fields, receivedFields = receivedSide.fields
         var differences: [FieldDifference] = []
         if let left = recordedFields.single("method"), let right = receivedFields.single("method"), left != right {
             differences.append(.method(recorded: text(left), received: text(right)))
@@ -19,7 +24,7 @@ enum RequestComparison {
             differences += pairDifferences(left, right) { .queryParameter(name: $0, recorded: $1, received: $2) }
         }
         differences += headerDifferences(recordedFields, receivedFields)
-        differences += bodyDifferences(recordedFields, receivedFields)
+        differences += bodyDifferences(recordedSide, receivedSide)
         return differences
     }
 
@@ -31,8 +36,8 @@ enum RequestComparison {
         }
     }
 
-    private static func bodyDifferences(_ recorded: CanonicalFields, _ received: CanonicalFields) -> [FieldDifference] {
-        guard let (leftKind, left) = recorded.body, let (rightKind, right) = received.body, left != right else {
+    private static func bodyDifferences(_ recorded: ComparableRequest, _ received: ComparableRequest) -> [FieldDifference] {
+        guard let (leftKind, left) = recorded.fields.body, let (rightKind, right) = received.fields.body, left != right else {
             return []
         }
         guard leftKind == rightKind, !left.isEmpty, !right.isEmpty else {
@@ -40,7 +45,7 @@ enum RequestComparison {
         }
         switch leftKind {
         case .json:
-            guard let leftValue = try? JSONValue(parsing: left), let rightValue = try? JSONValue(parsing: right) else {
+            guard let leftValue = recorded.jsonBody, let rightValue = received.jsonBody else {
                 return [rawDifference(left, right)]
             }
             return leftValue.differences(to: rightValue).map(FieldDifference.jsonBody)
@@ -79,8 +84,26 @@ enum RequestComparison {
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }
 
+/// A canonical request prepared for comparison: its lines by label and its JSON body parsed, once,
+/// so the live request of a miss is not re-read for every candidate it is compared with.
+struct ComparableRequest {
+    let canonical: CanonicalRequest
+    let fields: CanonicalFields
+    let jsonBody: JSONValue?
+
+    init(_ canonical: CanonicalRequest) {
+        self.canonical = canonical
+        fields = CanonicalFields(canonical)
+        if let (kind, bytes) = fields.body, kind == .json {
+            jsonBody = try? JSONValue(parsing: bytes)
+        } else {
+            jsonBody = nil
+        }
+    }
+}
+
 /// The lines of a canonical form, looked up by label.
-private struct CanonicalFields {
+struct CanonicalFields {
     let fields: [(label: String, value: [UInt8])]
 
     init(_ canonical: CanonicalRequest) {

@@ -61,10 +61,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Helpers shared by the test targets (the conformance corpus locator); not a product.
+        .target(
+            name: "TonearmTestSupport",
+            path: "Tests/TonearmTestSupport"
+        ),
         .testTarget(
             name: "TonearmTests",
             dependencies: [
                 "Tonearm",
+                "TonearmTestSupport",
                 "TonearmWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -81,6 +87,8 @@ let package = Package(
             dependencies: [
                 "Tonearm",
                 "TonearmCassettes",
+                "TonearmTestSupport",
+                "TonearmWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

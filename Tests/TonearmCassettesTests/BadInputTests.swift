@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TonearmWorkloads
+import TonearmTestSupport
 import Tonearm
 @testable import TonearmCassettes
 
@@ -32,7 +34,7 @@ struct BadInputTests {
     ])
     func byteFlips(_ path: String) throws {
         let original = try Conformance.bytes(path)
-        var random = SplitMix64(seed: 0x746F_6E65)
+        var random = SeededRandom(seed: 0x746F_6E65)
         for _ in 0..<300 {
             var bytes = original
             for _ in 0..<Int.random(in: 1...4, using: &random) {
@@ -53,7 +55,7 @@ struct BadInputTests {
         for length in stride(from: 0, to: bytes.count, by: 7) {
             #expect(throws: CassetteError.self) { try NativeFormat.decode(Array(bytes[..<length]), file: "cut.json") }
         }
-        var random = SplitMix64(seed: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<300 {
             var corrupted = bytes
             corrupted[Int.random(in: 0..<corrupted.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
@@ -92,15 +94,3 @@ struct BadInputTests {
     }
 }
 
-/// A small seeded generator so corruption tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

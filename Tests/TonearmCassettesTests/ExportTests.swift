@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonearmTestSupport
 import Tonearm
 @testable import TonearmCassettes
 

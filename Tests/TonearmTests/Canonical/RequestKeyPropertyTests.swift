@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import TonearmWorkloads
 @testable import Tonearm
 
 /// Invariants users rely on when they replay: what must not change a key, and what must.
@@ -24,7 +25,7 @@ struct RequestKeyPropertyTests {
     @Test("keys do not change when query parameters are permuted")
     func queryPermutation() async {
         await propertyCheck(input: Self.pairGen.array(of: 0...8), Gen.int(in: 0...1_000)) { pairs, seed in
-            var random = SplitMix(seed: UInt64(seed))
+            var random = SeededRandom(seed: UInt64(seed))
             let shuffled = pairs.shuffled(using: &random)
             let canonicalizer = RequestCanonicalizer()
             #expect(canonicalizer.key(for: Self.get(pairs)) == canonicalizer.key(for: Self.get(shuffled)))
@@ -112,15 +113,3 @@ struct RequestKeyPropertyTests {
     }
 }
 
-/// A seedable generator for shuffles inside property checks.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,4 +1,5 @@
 import Testing
+import TonearmWorkloads
 
 @testable import Tonearm
 
@@ -27,7 +28,7 @@ struct ECMAScriptNumberTests {
 
     @Test("random doubles round-trip through their formatted text")
     func roundTrip() {
-        var rng = JSONTesting.SplitMix64(state: 42)
+        var rng = SeededRandom(seed: 42)
         for _ in 0..<20_000 {
             let value = Double(bitPattern: rng.next())
             guard value.isFinite else { continue }

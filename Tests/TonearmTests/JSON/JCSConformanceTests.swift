@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonearmTestSupport
 
 @testable import Tonearm
 
@@ -29,8 +30,8 @@ struct JCSConformanceTests {
 
     @Test("the corpus names every pair the tests expect")
     func corpusIsComplete() throws {
-        let inputs = try Conformance.files(in: "jcs/input", withExtensions: ["json"]).map {
-            $0.deletingPathExtension().lastPathComponent
+        let inputs = Conformance.files(in: "jcs/input", withExtensions: ["json"]).map {
+            URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent
         }
         #expect(inputs == Self.names)
     }

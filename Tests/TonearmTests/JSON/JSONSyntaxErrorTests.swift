@@ -1,4 +1,5 @@
 import Testing
+import TonearmWorkloads
 
 @testable import Tonearm
 
@@ -169,7 +170,7 @@ struct JSONSyntaxErrorTests {
 
     @Test("random byte flips, insertions and deletions never crash")
     func randomCorruption() {
-        var rng = JSONTesting.SplitMix64(state: 0x5EED)
+        var rng = SeededRandom(seed: 0x5EED)
         let original = Array(Self.sampleDocument.utf8)
         let interesting: [UInt8] = Array("{}[]\",:\\u0123456789eE+-.tfn \n".utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xED, 0xF4, 0xFF]
         var outcomes = (accepted: 0, rejected: 0)

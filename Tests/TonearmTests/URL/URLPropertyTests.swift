@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import TonearmWorkloads
 
 @testable import Tonearm
 
@@ -43,7 +44,7 @@ struct URLPropertyTests {
     @Test("canonical pairs do not depend on the order of the pairs")
     func permutationInvariance() async {
         await propertyCheck(input: Self.rawPair.array(of: 0...8), Gen.uint64(in: 0...UInt64.max)) { pairs, seed in
-            var generator = Shuffler(seed: seed)
+            var generator = SeededRandom(seed: seed)
             let shuffled = pairs.shuffled(using: &generator)
             #expect(Self.canonical(Self.join(pairs)) == Self.canonical(Self.join(shuffled)))
             var copy = Self.join(pairs)
@@ -122,20 +123,6 @@ struct URLPropertyTests {
         await propertyCheck(count: 200, input: Gen<Character>.latin1.string(of: 0...20)) { Self.assertIdempotent($0) }
     }
 
-    /// A small seeded generator, so that a shuffle is reproducible from the property's input.
-    struct Shuffler: RandomNumberGenerator {
-        var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// `text` with every `target` replaced, without Foundation, which the properties do not otherwise need.
     static func replacingAll(_ target: Character, in text: String, with replacement: String) -> String {

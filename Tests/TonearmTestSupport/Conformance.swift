@@ -5,9 +5,9 @@ import Testing
 ///
 /// Tests that read it use `.enabled(if: Conformance.isAvailable, Conformance.skipMessage)` so a checkout
 /// without the corpus skips them with a clear message instead of failing.
-enum Conformance {
+public enum Conformance {
     /// The corpus folder, found by walking up from this file (or `TONEARM_CONFORMANCE` when set).
-    static let directory: URL? = {
+    public static let directory: URL? = {
         if let override = ProcessInfo.processInfo.environment["TONEARM_CONFORMANCE"] {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
@@ -20,28 +20,36 @@ enum Conformance {
         return nil
     }()
 
-    static var isAvailable: Bool { directory != nil }
+    /// Whether the corpus was found.
+    public static var isAvailable: Bool { directory != nil }
 
-    static let skipMessage: Comment =
+    /// The reason shown for tests skipped without the corpus.
+    public static let skipMessage: Comment =
         "shared/conformance/ not found beside the project root (set TONEARM_CONFORMANCE to its path)"
 
     /// The URL of `relativePath` inside the corpus; only call from tests gated on `isAvailable`.
-    static func url(_ relativePath: String) throws -> URL {
+    public static func url(_ relativePath: String) throws -> URL {
         guard let directory else { throw MissingCorpus() }
         return directory.appendingPathComponent(relativePath)
     }
 
-    /// The bytes of `relativePath` inside the corpus.
-    static func data(_ relativePath: String) throws -> Data {
+    /// The contents of `relativePath` inside the corpus.
+    public static func data(_ relativePath: String) throws -> Data {
         try Data(contentsOf: url(relativePath))
     }
 
-    /// Every file directly inside `folder` (relative to the corpus) whose name ends with one of `extensions`.
-    static func files(in folder: String, withExtensions extensions: Set<String>) throws -> [URL] {
-        let contents = try FileManager.default.contentsOfDirectory(
-            at: url(folder), includingPropertiesForKeys: nil)
-        return contents.filter { extensions.contains($0.pathExtension) }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    /// The bytes of `relativePath` inside the corpus.
+    public static func bytes(_ relativePath: String) throws -> [UInt8] {
+        Array(try data(relativePath))
+    }
+
+    /// Relative paths of the files in `folder` with one of `extensions`, sorted; empty without the corpus
+    /// (so parameterised tests list no cases rather than failing to build their arguments).
+    public static func files(in folder: String, withExtensions extensions: Set<String>) -> [String] {
+        guard let directory,
+            let contents = try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)
+        else { return [] }
+        return contents.filter { extensions.contains(URL(fileURLWithPath: $0).pathExtension) }.sorted().map { folder + "/" + $0 }
     }
 
     struct MissingCorpus: Error, CustomStringConvertible {

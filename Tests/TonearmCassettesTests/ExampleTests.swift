@@ -32,3 +32,22 @@ struct ExampleTests {
         #expect(stub.hit?.track.response?.body.isEmpty == false)
     }
 }
+
+/// The README's cassette example, kept compiling and true.
+@Suite("README cassette example")
+struct ReadmeCassetteExampleTests {
+    @Test func loadTheBundledCassetteIntoAnEngine() throws {
+        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples")
+        let imported = try CassetteFile.load(examples.appendingPathComponent("petstore.cassette.json"))
+        let engine = try imported.makeEngine(strategy: .uniquePlay)
+        let pet = Request(method: "POST", url: "https://petstore.example.com/v1/pets",
+                          headers: [HTTPField("Content-Type", "application/json")], body: #"{"tag":"cat","name":"Moonage"}"#)
+        let report = try #require(engine.match(pet).missReport)
+        guard case .jsonBody(let difference)? = report.nearest.first?.differences.first else {
+            Issue.record("expected a JSON body difference: \(report)")
+            return
+        }
+        #expect(difference.pointer == "/tag")
+    }
+}

@@ -61,6 +61,8 @@ indirect enum GeneratedJSON: Sendable {
     }
 
     private static func quoted(_ string: String) -> String {
+        // Most generated strings need no escaping; skip the per-scalar loop for them.
+        if !string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 == 0x0A }) { return "\"" + string + "\"" }
         var output = "\""
         for scalar in string.unicodeScalars {
             switch scalar {

@@ -47,6 +47,23 @@ public struct Workload: Sendable {
         }
     }
 
+    /// Every track exactly once — in recording order, or shuffled by `seed` — each sent as the exact,
+    /// permuted-query or reordered-JSON variant in the proportions of `mix` (its near-miss share is
+    /// ignored): the stream that strict order and unique-play need to hit every time.
+    public func everyTrackOnce(shuffled: Bool, mix: StreamMix = .realisticHits, seed: UInt64 = 5) -> [WorkloadRequest] {
+        var random = SeededRandom(seed: seed)
+        var positions = Array(tracks.indices)
+        if shuffled { positions.shuffle(using: &random) }
+        let total = mix.exact + mix.permutedQuery + mix.reorderedJSON
+        return positions.map { position in
+            guard total > 0 else { return variant(.exact, of: position) }
+            let draw = Double.random(in: 0..<total, using: &random)
+            let kind: WorkloadRequestKind =
+                draw < mix.exact ? .exact : draw < mix.exact + mix.permutedQuery ? .permutedQuery : .reorderedJSON
+            return variant(kind, of: position)
+        }
+    }
+
     private func variant(_ kind: WorkloadRequestKind, of position: Int) -> WorkloadRequest {
         let blueprint = blueprints[position]
         let request = blueprint.request(

@@ -62,6 +62,8 @@ public struct StreamMix: Sendable, Hashable {
 
     /// Mostly hits, a quarter of them permuted or reordered, and a few near-misses.
     public static let realistic = StreamMix(exact: 0.5, permutedQuery: 0.2, reorderedJSON: 0.2, nearMiss: 0.1)
+    /// Hits only, in the realistic proportions: half exact, a quarter each permuted and reordered.
+    public static let realisticHits = StreamMix(exact: 0.5, permutedQuery: 0.25, reorderedJSON: 0.25, nearMiss: 0)
     /// Hits only.
     public static let hitsOnly = StreamMix(exact: 1, permutedQuery: 0, reorderedJSON: 0, nearMiss: 0)
     /// Misses only.

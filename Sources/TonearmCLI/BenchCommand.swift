@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import Tonearm
+import TonearmCassettes
+import TonearmWorkloads
+
+/// `tonearm bench`: how fast recordings replay under each strategy, in a few seconds. Replays a generated
+/// workload (or every request of the user's own cassette) against an engine per strategy, timing each
+/// match, and times a sample against the linear-scan baseline that Vinyl, DVR and Replay use.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure per-match latency of each strategy against a linear-scan baseline.",
+        discussion: """
+            Without --cassette, generates realistic REST traffic (seeded) and replays hits with permuted
+            queries and reordered JSON bodies, plus near-misses with their reports. With --cassette, replays
+            every recorded request of your cassette, in recorded order, against each strategy.
+            These are quick numbers for choosing a strategy; the Benchmarks package measures precisely.
+            """)
+
+    @Option(help: "A cassette, rule file or stub folder to benchmark instead of generated traffic.")
+    var cassette: String?
+    @Option(help: "Cassette format (detected when absent).") var from: String?
+    @Option(help: "How many tracks to generate.") var tracks = 10_000
+    @Option(help: "How many requests each strategy replays (generated traffic).") var requests = 20_000
+    @Option(help: "How many near-misses to replay with their reports (generated traffic).") var misses = 200
+    @Option(name: .customLong("baseline-sample"), help: "How many requests to time against the linear baseline.")
+    var baselineSample = 40
+    @Option(help: "The seed of the generated traffic.") var seed: UInt64 = 42
+    @Flag(help: "Print JSON instead of a table.") var json = false
+
+    func validate() throws {
+        guard tracks > 0, requests > 0, misses >= 0, baselineSample >= 0 else {
+            throw ValidationError("--tracks and --requests must be positive, --misses and --baseline-sample not negative")
+        }
+    }
+
+    func run() throws {
+        let (bench, source) = try makeBench()
+        let report = bench.run()
+        if json {
+            try printJSON(report, source: source)
+        } else {
+            print(report.table(source: source))
+        }
+    }
+
+    /// The quick benchmark for the chosen input, and a line saying what it replays.
+    private func makeBench() throws -> (QuickBench, String) {
+        if let cassette {
+            return try Self.cassetteBench(path: cassette, format: try CLIFormat.parse(from, option: "--from"),
+                                          baselineSample: baselineSample)
+        }
+        let workload = Workload(trackCount: tracks, seed: seed)
+        let requestCount = requests, streamSeed = seed &+ 1
+        let bench = QuickBench(
+            tracks: workload.tracks,
+            hitRequests: { strategy in
+                strategy.hitStream(for: workload, count: requestCount, seed: streamSeed).map(\.request)
+            },
+            missRequests: workload.stream(count: misses, mix: .missesOnly, seed: seed &+ 2).map(\.request),
+            rules: try RuleSet(RuleWorkload(ruleCount: 100, seed: seed &+ 3).rules),
+            baselineSample: baselineSample)
+        return (bench, "\(tracks) generated tracks (seed \(seed)); chain = tracks, then 100 regex rules")
+    }
+
+    /// A quick benchmark replaying every request recorded in the cassette at `path`, in recorded order,
+    /// under each strategy; the cassette's rules, if any, are the chain's second stage.
+    static func cassetteBench(path: String, format: CassetteFormat?, baselineSample: Int) throws -> (QuickBench, String) {
+        let imported = try CassetteFile.load(URL(fileURLWithPath: path), format: format)
+        let tracks = imported.cassette.tracks
+        guard !tracks.isEmpty else {
+            throw ValidationError("\(path) has no recorded tracks to replay")
+        }
+        let requests = tracks.map(\.request)
+        let rules = imported.rules.isEmpty ? nil : try RuleSet(imported.rules)
+        let bench = QuickBench(
+            tracks: tracks, hitRequests: { _ in requests }, rules: rules, baselineSample: baselineSample,
+            configuration: imported.configuration)
+        let chain = rules == nil ? "" : "; chain = tracks, then its \(imported.rules.count) rules"
+        return (bench, "\(tracks.count) tracks from \(path)\(chain)")
+    }
+
+    private func printJSON(_ report: QuickBenchReport, source: String) throws {
+        struct Output: Encodable {
+            var source: String
+            var report: QuickBenchReport
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(Output(source: source, report: report)), as: UTF8.self))
+    }
+}

@@ -99,7 +99,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                 body.withUnsafeBytes { FormEncoding.appendCanonical($0, ignoring: ignoredParameters, to: &output) }
             }
         case .raw, .json:
-            Self.appendField("body:raw", to: &output) { $0.append(contentsOf: body) }
+            body.withUnsafeBytes { Self.appendField("body:raw", $0, to: &output) }
         }
         return kind
     }
@@ -131,24 +131,41 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         output.append(0x20)
         let valueStart = output.count
         writeValue(&output)
-        var length: [UInt8] = []
-        appendDecimal(output.count - valueStart, to: &length)
-        length.append(0x20)
-        output.insert(contentsOf: length, at: valueStart)
+        let length = output.count - valueStart
+        withDecimalDigits(of: length) { digits in
+            // Shift the value right in place to open a gap for "length SP"; no temporary array.
+            let gap = digits.count + 1
+            output.append(contentsOf: repeatElement(0, count: gap))
+            output.withUnsafeMutableBytes { buffer in
+                guard let base = buffer.baseAddress, let digitBytes = digits.baseAddress else { return }
+                // copyMemory is a memmove: the value's old and new places overlap.
+                (base + valueStart + gap).copyMemory(from: base + valueStart, byteCount: length)
+                (base + valueStart).copyMemory(from: digitBytes, byteCount: digits.count)
+                buffer[valueStart + digits.count] = 0x20
+            }
+        }
         output.append(0x0A)
     }
 
     private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
         if value < 10 {
-            output.append(UInt8(truncatingIfNeeded: value) + 0x30)
+            output.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
             return
         }
-        var digits: [UInt8] = []
-        var remaining = value
-        while remaining > 0 {
-            digits.append(UInt8(truncatingIfNeeded: remaining % 10) + 0x30)
-            remaining /= 10
+        withDecimalDigits(of: value) { output.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the decimal digits of a non-negative `value`, written on the stack.
+    private static func withDecimalDigits<R>(of value: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            var remaining = value
+            var start = scratch.count
+            repeat {
+                start -= 1
+                scratch[start] = UInt8(truncatingIfNeeded: remaining % 10) &+ 0x30
+                remaining /= 10
+            } while remaining > 0
+            return body(UnsafeBufferPointer(rebasing: scratch[start...]))
         }
-        output.append(contentsOf: digits.reversed())
     }
 }

@@ -18,6 +18,7 @@ struct TrackGrouping: Sendable {
         var table = KeyTable(capacityFor: hashes.count)
         var groupOfTrack = [Int32](repeating: 0, count: hashes.count)
         var groupCheck: [UInt64] = []
+        var groupHash: [UInt64] = []
         var groupSizes: [Int32] = []
         for (position, hash) in hashes.enumerated() {
             let check = checks?[position] ?? 0
@@ -26,6 +27,7 @@ struct TrackGrouping: Sendable {
                 ?? {
                     let newGroup = Int32(groupSizes.count)
                     table.insert(hash, group: newGroup)
+                    groupHash.append(hash)
                     groupCheck.append(check)
                     groupSizes.append(0)
                     return newGroup
@@ -41,7 +43,9 @@ struct TrackGrouping: Sendable {
             members[Int(fill[Int(group)])] = Int32(position)
             fill[Int(group)] += 1
         }
-        self.table = table
+        // Sized for every track while grouping; coarse groupings (routes, origins) have far fewer
+        // groups than tracks, so the final table is rebuilt for the groups alone.
+        self.table = groupSizes.count * 2 < hashes.count ? Self.compactTable(groupHash) : table
         self.memberStart = memberStart
         self.members = members
         self.groupOfTrack = keepingGroupOfTrack ? groupOfTrack : []
@@ -50,6 +54,12 @@ struct TrackGrouping: Sendable {
 
     /// The check hash of each group (empty when grouping without checks).
     private(set) var groupCheck: [UInt64]
+
+    private static func compactTable(_ groupHash: [UInt64]) -> KeyTable {
+        var table = KeyTable(capacityFor: groupHash.count)
+        for (group, hash) in groupHash.enumerated() { table.insert(hash, group: Int32(group)) }
+        return table
+    }
 
     /// The group holding `hash` (and `check`, when grouped with checks).
     @inline(__always)

@@ -8,6 +8,10 @@ struct CompiledRule: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
     let uppercasedMethod: String?
     let literalPrefix: String
+    /// Literal text every match contains, beyond the prefix; "" when none is known.
+    let requiredLiteral: String
+    /// `^…$` patterns are run with `wholeMatch`, which gives up sooner than a search from every position.
+    let isAnchoredAtBothEnds: Bool
     let queryRegexes: [Regex<AnyRegexOutput>?]
     let headerRegexes: [Regex<AnyRegexOutput>?]
     let bodyRegexes: [Regex<AnyRegexOutput>?]
@@ -30,6 +34,10 @@ struct CompiledRule: @unchecked Sendable {
         regex = try compile(rule.pattern)
         uppercasedMethod = rule.method?.asciiUppercased
         literalPrefix = LiteralPrefix.of(rule.pattern)
+        let literal = RequiredLiteral.of(rule.pattern)
+        requiredLiteral = literal.utf8.count > literalPrefix.utf8.count ? literal : ""
+        isAnchoredAtBothEnds = rule.pattern.hasPrefix("^") && rule.pattern.hasSuffix("$")
+            && !rule.pattern.hasSuffix("\\$") && !rule.pattern.contains("|")
         var queryRegexes: [Regex<AnyRegexOutput>?] = []
         for condition in rule.query { queryRegexes.append(try compileCondition(condition.condition)) }
         self.queryRegexes = queryRegexes
@@ -45,7 +53,8 @@ struct CompiledRule: @unchecked Sendable {
     func matches(_ request: IncomingRequest, target: String, body: inout LazyJSONBody) -> Bool {
         if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
         if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
-        guard target.contains(regex) else { return false }
+        if !requiredLiteral.isEmpty, target.utf8.firstRange(of: requiredLiteral.utf8) == nil { return false }
+        guard isAnchoredAtBothEnds ? target.wholeMatch(of: regex) != nil : target.contains(regex) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: request.canonical.url) { return false }
         for (offset, header) in rule.headers.enumerated() {
             let value = request.request.headers.first(named: header.name)?.trimmingHTTPWhitespace

@@ -40,7 +40,7 @@ enum LiteralPrefix {
     }
 
     /// Escapes that stand for the character itself (not classes like `\d` or anchors like `\b`).
-    private static func isEscapedLiteral(_ scalar: Unicode.Scalar) -> Bool {
+    static func isEscapedLiteral(_ scalar: Unicode.Scalar) -> Bool {
         "^$.[]()*+?{}|\\/-:&=#%@!,;'\"~_ ".unicodeScalars.contains(scalar)
     }
 }

@@ -59,24 +59,12 @@ public struct RuleSet: Sendable {
             case .path:
                 target = url.path
             case .url:
-                if urlTarget == nil { urlTarget = Self.urlTarget(of: url) }
+                if urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
                 target = urlTarget ?? ""
             }
             if rule.matches(request, target: target, body: &body) { return (rule, candidates.count) }
         }
         return (nil, candidates.count)
-    }
-
-    /// The URL string rules match against: normalised URL, then the canonical sorted query.
-    static func urlTarget(of url: NormalizedURL) -> String {
-        guard var query = url.query, !query.isEmpty else { return url.withoutQuery }
-        var serialized: [UInt8] = []
-        query.withUTF8 { utf8 in
-            FormEncoding.serialize(
-                FormEncoding.canonicalPairs(UnsafeRawBufferPointer(utf8), ignoring: []), appendingTo: &serialized)
-        }
-        guard !serialized.isEmpty else { return url.withoutQuery }
-        return url.withoutQuery + "?" + String(decoding: serialized, as: UTF8.self)
     }
 
     /// The union of three ascending lists, ascending, so rules are still tried in priority order.

@@ -122,13 +122,27 @@ struct RuleSetTests {
         #expect(LiteralPrefix.of("^\\d+") == "")
     }
 
+    @Test("required literals: the longest literal run outside groups, none with alternation or flags")
+    func requiredLiterals() {
+        #expect(RequiredLiteral.of("/name/export\\.csv$") == "/name/export.csv")
+        #expect(RequiredLiteral.of("^/v1/(users|teams)/\\d+/avatar\\.png$") == "/avatar.png")
+        #expect(RequiredLiteral.of("(/api)?/items") == "/items", "text inside an optional group is not required")
+        #expect(RequiredLiteral.of("/items?") == "/item", "a quantified character is not required")
+        #expect(RequiredLiteral.of("[a-z]+/orders") == "/orders")
+        #expect(RequiredLiteral.of("/a|/b") == "")
+        #expect(RequiredLiteral.of("(?i)/USERS") == "", "inline options may change how literals match")
+        #expect(RequiredLiteral.of("(?:/v1)?/users") == "/users")
+    }
+
     @Test("prefiltered lookup gives exactly the rule that trying every rule in order gives")
     func prefilterAgreesWithNaive() async throws {
         let hosts = ["https://a.example", "https://b.example", "http://c.example:8080"]
         let paths = ["/users/1", "/users/22", "/orders/3", "/items", "/users", "/"]
         let patterns = hosts.flatMap { host in
             ["^" + host.replacing(".", with: "\\.") + "/users/\\d+$", "^" + host.replacing(".", with: "\\.") + "/orders"]
-        } + ["^/users/", "^/items$", "users/2", "^/orders/\\d", ".*/items", "^https?://b\\.example/"]
+        } + ["^/users/", "^/items$", "users/2", "^/orders/\\d", ".*/items", "^https?://b\\.example/",
+             "(/api)?/users/\\d+$", "/users/(\\d+)/?$", "(?i)/USERS", "[a-z]+/orders/\\d", "/user?s?/2+$",
+             "^/items$|/orders/3", "e\\.example/users"]
         let targets: [Rule.Target] = [.url, .path]
         let methods: [String?] = [nil, "GET", "POST"]
         let ruleGen = zip(
@@ -147,11 +161,11 @@ struct RuleSetTests {
                 let canonical = canonicalizer.canonicalize(request)
                 let incoming = IncomingRequest(request: request, canonical: canonical, key: RequestKey(canonicalBytes: canonical.bytes))
                 let fast = set.firstMatch(for: incoming).rule?.declaredIndex
+                // Naive: every rule in priority order, method and a plain regex search; none of the
+                // prefix, required-literal or whole-match shortcuts the rule set takes.
                 let naive = set.compiled.first { rule in
-                    var body = LazyJSONBody(request.body)
-                    let target = rule.rule.target == .path ? canonical.url.path : RuleSet.urlTarget(of: canonical.url)
+                    let target = rule.rule.target == .path ? canonical.url.path : Rule.Target.url.text(of: canonical.url)
                     return (rule.uppercasedMethod.map { $0 == method } ?? true) && target.contains(rule.regex)
-                        && rule.matches(incoming, target: target, body: &body)
                 }?.declaredIndex
                 #expect(fast == naive, "\(method) \(host + path)")
             }

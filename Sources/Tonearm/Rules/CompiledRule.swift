@@ -8,8 +8,8 @@ struct CompiledRule: @unchecked Sendable {
     let regex: Regex<AnyRegexOutput>
     let uppercasedMethod: String?
     let literalPrefix: String
-    /// Literal text every match contains, beyond the prefix; "" when none is known.
-    let requiredLiteral: String
+    /// Literal text every match contains, beyond the prefix; empty when none is known.
+    let requiredLiteral: [UInt8]
     /// `^…$` patterns are run with `wholeMatch`, which gives up sooner than a search from every position.
     let isAnchoredAtBothEnds: Bool
     let queryRegexes: [Regex<AnyRegexOutput>?]
@@ -35,7 +35,7 @@ struct CompiledRule: @unchecked Sendable {
         uppercasedMethod = rule.method?.asciiUppercased
         literalPrefix = LiteralPrefix.of(rule.pattern)
         let literal = RequiredLiteral.of(rule.pattern)
-        requiredLiteral = literal.utf8.count > literalPrefix.utf8.count ? literal : ""
+        requiredLiteral = literal.utf8.count > literalPrefix.utf8.count ? Array(literal.utf8) : []
         isAnchoredAtBothEnds = rule.pattern.hasPrefix("^") && rule.pattern.hasSuffix("$")
             && !rule.pattern.hasSuffix("\\$") && !rule.pattern.contains("|")
         var queryRegexes: [Regex<AnyRegexOutput>?] = []
@@ -53,7 +53,7 @@ struct CompiledRule: @unchecked Sendable {
     func matches(_ request: IncomingRequest, target: String, body: inout LazyJSONBody) -> Bool {
         if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
         if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
-        if !requiredLiteral.isEmpty, target.utf8.firstRange(of: requiredLiteral.utf8) == nil { return false }
+        if !requiredLiteral.isEmpty, !ByteSearch.contains(requiredLiteral, in: target) { return false }
         guard isAnchoredAtBothEnds ? target.wholeMatch(of: regex) != nil : target.contains(regex) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: request.canonical.url) { return false }
         for (offset, header) in rule.headers.enumerated() {

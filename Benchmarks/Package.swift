@@ -58,6 +58,15 @@ let package = Package(
             ],
             path: "Benchmarks/RuleBenchmarks",
             plugins: benchmarkPlugin),
+        .executableTarget(
+            name: "CassetteBenchmarks",
+            dependencies: benchmarkTool + [
+                .product(name: "Tonearm", package: "Tonearm"),
+                .product(name: "TonearmCassettes", package: "Tonearm"),
+                .product(name: "TonearmWorkloads", package: "Tonearm"),
+            ],
+            path: "Benchmarks/CassetteBenchmarks",
+            plugins: benchmarkPlugin),
     ],
     swiftLanguageModes: [.v6]
 )

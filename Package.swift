@@ -33,6 +33,12 @@ let package = Package(
             name: "Tonearm",
             dependencies: ["CXXHash"]
         ),
+        // zlib, to hand URLSession clients decoded bodies from gzip/deflate recordings.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "TonearmCassettes",
             dependencies: [
@@ -42,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "TonearmURLSession",
-            dependencies: ["Tonearm", "TonearmCassettes"]
+            dependencies: ["Tonearm", "TonearmCassettes", "CZlib"]
         ),
         .target(
             name: "TonearmTesting",
@@ -78,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TonearmURLSessionTests",
-            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting"],
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport"],
             // Recorded cassettes live beside the tests that use them; they are data, not sources.
             exclude: ["__Cassettes__"]
         ),

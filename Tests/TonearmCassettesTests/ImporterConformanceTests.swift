@@ -91,6 +91,7 @@ struct ImporterConformanceTests {
         #expect(response.body.starts(with: [0x1F, 0x8B]))
         #expect(response.headers.first(named: "content-encoding") == "gzip")
         #expect(response.status == 200)
+        #expect(imported.cassette.tracks.first?.request.body == [], "YAML `body: null` is no body, not the text null")
     }
 
     @Test("VCR: Ruby's local !binary tag and base64_string are decoded")

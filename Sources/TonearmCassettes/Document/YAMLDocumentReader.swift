@@ -48,7 +48,9 @@ enum YAMLDocumentReader {
     }
 
     private static func scalarValue(_ scalar: Node.Scalar, location: SourceLocation, file: String?) throws(CassetteError) -> DocumentNode.Value {
-        switch Tag.Name(rawValue: scalar.tag.rawValue) {
+        // `Node.tag`, not `scalar.tag`: only the node resolves a plain scalar's implicit tag, so `body: null`
+        // is null rather than the text "null".
+        switch Tag.Name(rawValue: Node.scalar(scalar).tag.rawValue) {
         case .null: return .null
         case .bool: return Node.scalar(scalar).bool.map(DocumentNode.Value.bool) ?? .string(scalar.string)
         case .int, .float: return .number(scalar.string)

@@ -5,8 +5,8 @@ import Tonearm
 ///
 /// Bodies may be plain strings, `{string: …}`, `{base64_string: …}`, YAML `!!binary` or Ruby's local
 /// `!binary` tag. Bytes are kept exactly as recorded: a gzip body stays gzip, together with its
-/// `Content-Encoding: gzip` header, so the replayed response is what the server sent (see
-/// docs/cassette-format.md for why bodies are not decompressed).
+/// `Content-Encoding: gzip` header, so the cassette holds what the server sent; consumers that must
+/// hand over decoded bodies (`TonearmURLSession`) decode them (docs/cassette-format.md, "gzip bodies").
 public enum VCRFormat {
     /// Reads a VCR cassette; `file` names it in errors.
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> CassetteImport {

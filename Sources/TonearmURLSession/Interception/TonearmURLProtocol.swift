@@ -65,7 +65,8 @@ open class TonearmURLProtocol: URLProtocol {
     func deliver(_ answer: Answer) {
         guard let client else { return }
         switch answer {
-        case .response(let response, let url):
+        case .response(let recorded, let url):
+            let response = ContentDecoding.decoded(recorded)
             guard let http = Self.httpResponse(response, url: url) else {
                 client.urlProtocol(self, didFailWithError: URLError(.badURL))
                 return

@@ -1,0 +1,9 @@
+#ifndef TONEARM_CZLIB_SHIM_H
+#define TONEARM_CZLIB_SHIM_H
+#include <zlib.h>
+
+// inflateInit2 is a macro in zlib.h, which Swift cannot call: wrap it.
+static inline int tonearm_inflate_init(z_stream *stream, int window_bits) {
+    return inflateInit2(stream, window_bits);
+}
+#endif

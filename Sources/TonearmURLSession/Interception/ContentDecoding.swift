@@ -1,0 +1,57 @@
+import CZlib
+import Tonearm
+
+/// Decodes `gzip` and `deflate` response bodies before URLSession hands them to its client.
+///
+/// Cassettes keep bodies exactly as the server sent them (a VCR cassette stores the gzip bytes and the
+/// `Content-Encoding: gzip` header). URLSession's contract is that `data(for:)` returns decoded bytes,
+/// and it decodes only what its own HTTP stack received, never what a `URLProtocol` delivers; so the
+/// protocol decodes, drops `Content-Encoding` and restates `Content-Length`, as URLSession would have.
+enum ContentDecoding {
+    /// `response` with its body decoded, or unchanged when it is not gzip/deflate encoded or the body
+    /// does not decode (then the client gets the recorded bytes, as a broken server would send them).
+    static func decoded(_ response: Response) -> Response {
+        guard let encoding = response.headers.first(named: "content-encoding")?.lowercased()
+            .trimmingCharacters(in: .whitespaces),
+            encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate",
+            let body = inflate(response.body)
+        else { return response }
+        var decoded = response
+        decoded.body = body
+        decoded.headers = response.headers.compactMap { field in
+            switch field.name.lowercased() {
+            case "content-encoding": nil
+            case "content-length": HTTPField(field.name, String(body.count))
+            default: field
+            }
+        }
+        return decoded
+    }
+
+    /// The inflated bytes of a gzip or zlib stream (detected from its header), or `nil` when they are
+    /// neither or are corrupt.
+    static func inflate(_ compressed: [UInt8]) -> [UInt8]? {
+        guard !compressed.isEmpty else { return [] }
+        var stream = z_stream()
+        // 15 window bits + 32: accept a gzip or a zlib header, whichever the stream has.
+        guard tonearm_inflate_init(&stream, 15 + 32) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var status = Z_OK
+        compressed.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = uInt(input.count)
+            repeat {
+                let produced = chunk.withUnsafeMutableBufferPointer { buffer -> Int in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = uInt(buffer.count)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return buffer.count - Int(stream.avail_out)
+                }
+                output.append(contentsOf: chunk[0..<produced])
+            } while status == Z_OK
+        }
+        return status == Z_STREAM_END ? output : nil
+    }
+}

@@ -82,6 +82,11 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        // Runs the built `tonearm` executable end to end; depending on it makes SwiftPM build it first.
+        .testTarget(
+            name: "TonearmCLITests",
+            dependencies: ["TonearmCLI", "TonearmTestSupport"]
+        ),
         .testTarget(
             name: "TonearmURLSessionTests",
             dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport"],

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import TonearmTestSupport
+
+/// The `tonearm` command run as users run it: the built executable, real files, real exit statuses.
+@Suite("tonearm command line", .enabled(if: TonearmExecutable.url != nil, TonearmExecutable.missingMessage))
+struct CommandLineTests {
+    @Test("key prints the canonical form and the key docs/key-spec.md gives")
+    func keyMatchesTheSpec() throws {
+        // Vector 2 of docs/key-spec.md, given as a JSON document on standard input.
+        let run = try TonearmExecutable.run(["key", "--json"], input: #"{"method":"get","url":"HTTPS://Example.COM"}"#)
+        #expect(run.status == 0)
+        let output = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        #expect(output?["key"] as? String == "5b86494ce2279acb")
+        #expect(output?["canonical"] as? String == "method 3 GET\nurl 20 https://example.com/\nquery 0 \nbody:raw 0 \n")
+    }
+
+    @Test("key from flags: JSON bodies are canonical and ignored parameters drop out")
+    func keyFromFlags() throws {
+        let run = try TonearmExecutable.run([
+            "key", "--method", "POST", "--url", "https://api.example.com/s?b=2&_=123&a=1", "--ignore-query", "_",
+            "--header", "Content-Type: application/json", "--body", #"{ "z": 1.0, "a": [true] }"#,
+        ])
+        #expect(run.status == 0)
+        #expect(run.output.contains("query 7 a=1&b=2"))
+        #expect(run.output.contains(#"body:json 18 {"a":[true],"z":1}"#))
+    }
+
+    @Test("demo answers every request right and explains its misses")
+    func demo() throws {
+        let run = try TonearmExecutable.run(["demo", "--tracks", "300", "--requests", "600"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("missed as they should"))
+        #expect(run.output.contains("closest tracks"))
+        #expect(run.output.contains("from recorded track #1"), "the bundled petstore cassette answers")
+    }
+
+    @Test(
+        "convert, then explain: a hit exits 0, a near-miss exits 1 with the difference",
+        .enabled(if: Conformance.isAvailable, Conformance.skipMessage))
+    func convertAndExplain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let native = folder.appendingPathComponent("fulfill.json").path
+        let convert = try TonearmExecutable.run(["convert", try Conformance.url("har/playwright-har-fulfill.har").path, native])
+        #expect(convert.status == 0, "\(convert.errors)")
+        let hit = try TonearmExecutable.run(["explain", "--cassette", native, "--url", "http://no.playwright/"])
+        #expect(hit.status == 0, "\(hit.output)\(hit.errors)")
+        let miss = try TonearmExecutable.run(["explain", "--cassette", native, "--url", "http://no.playwright/?extra=1"])
+        #expect(miss.status == 1)
+        #expect(miss.output.contains(#"query parameter "extra" added"#))
+    }
+
+    @Test("lint reports an unredacted secret and exits 1")
+    func lintFindsSecrets() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("secret.json")
+        try Data("""
+            {
+              "formatVersion": 1,
+              "tracks": [
+                {
+                  "request": {"method": "GET", "url": "https://api.example.com/me", "headers": [["Authorization", "Bearer live-token-123"]]},
+                  "response": {"status": 200}
+                }
+              ]
+            }
+            """.utf8).write(to: cassette)
+        let run = try TonearmExecutable.run(["lint", cassette.path])
+        #expect(run.status == 1, "\(run.output)\(run.errors)")
+        #expect(run.output.lowercased().contains("authorization"))
+    }
+
+    @Test("bench --json gives every strategy a p50 and a ratio to the linear baseline")
+    func benchJSON() throws {
+        let run = try TonearmExecutable.run(["bench", "--tracks", "500", "--requests", "500", "--misses", "5", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let text = run.output
+        for strategy in ["repeat", "fifo", "unique-play", "strict-order", "chain"] {
+            #expect(text.contains("\"\(strategy)\""), "\(strategy) missing from \(text.prefix(400))")
+        }
+        #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "output is JSON")
+    }
+}
+
+/// Finds the `tonearm` executable SwiftPM built next to this test bundle.
+enum TonearmExecutable {
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static let url: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("tonearm")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    static let missingMessage: Comment = "the tonearm executable was not found next to the test bundle"
+
+    static func run(_ arguments: [String], input: String? = nil) throws -> Run {
+        guard let url else { throw CocoaError(.fileNoSuchFile) }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        // The demo finds Examples/ in the working directory: run from the package root.
+        process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let output = Pipe(), errors = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                   errors: String(decoding: err, as: UTF8.self))
+    }
+}

@@ -53,7 +53,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         }
         for name in headerNames {
             for value in request.headers.values(named: name) {
-                Self.appendField("header:" + name, value.trimmingHTTPWhitespace, to: &output)
+                Self.appendField("header:", suffix: name, value.trimmingHTTPWhitespace, to: &output)
             }
         }
         if includesBody {
@@ -105,8 +105,9 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     }
 
     /// Appends `label SP length SP value LF`.
-    static func appendField(_ label: String, _ value: String, to output: inout [UInt8]) {
-        output.append(contentsOf: label.utf8)
+    static func appendField(_ label: StaticString, suffix: String = "", _ value: String, to output: inout [UInt8]) {
+        appendLabel(label, to: &output)
+        if !suffix.isEmpty { output.append(contentsOf: suffix.utf8) }
         output.append(0x20)
         appendDecimal(value.utf8.count, to: &output)
         output.append(0x20)
@@ -115,8 +116,8 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     }
 
     /// Appends `label SP length SP value LF` for a value held as bytes.
-    static func appendField(_ label: String, _ value: UnsafeRawBufferPointer, to output: inout [UInt8]) {
-        output.append(contentsOf: label.utf8)
+    static func appendField(_ label: StaticString, _ value: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+        appendLabel(label, to: &output)
         output.append(0x20)
         appendDecimal(value.count, to: &output)
         output.append(0x20)
@@ -126,8 +127,8 @@ public struct RequestCanonicalizer: Sendable, Hashable {
 
     /// Appends a field whose value `writeValue` appends; the length is inserted once the value is known,
     /// so large bodies are written once instead of through a temporary buffer.
-    static func appendField(_ label: String, to output: inout [UInt8], _ writeValue: (inout [UInt8]) -> Void) {
-        output.append(contentsOf: label.utf8)
+    static func appendField(_ label: StaticString, to output: inout [UInt8], _ writeValue: (inout [UInt8]) -> Void) {
+        appendLabel(label, to: &output)
         output.append(0x20)
         let valueStart = output.count
         writeValue(&output)
@@ -145,6 +146,12 @@ public struct RequestCanonicalizer: Sendable, Hashable {
             }
         }
         output.append(0x0A)
+    }
+
+    /// Labels are compile-time constants: their bytes are appended straight from the binary.
+    @inline(__always)
+    private static func appendLabel(_ label: StaticString, to output: inout [UInt8]) {
+        label.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
     private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {

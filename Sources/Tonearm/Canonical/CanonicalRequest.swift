@@ -37,21 +37,34 @@ public struct CanonicalRequest: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Reads the `label SP length SP value LF` lines of a canonical form back.
+/// Reads the `label SP length SP value LF` lines of a canonical form back: the one parser of the
+/// format, shared by the public `fields` view and the miss report's in-place line hashing.
 enum CanonicalFieldReader {
+    /// Calls `body` with the byte ranges of each line's label and value, in order, without copying.
+    /// Stops at the first malformed line (which the canonicaliser never writes).
+    static func forEachLine(in bytes: UnsafeRawBufferPointer, _ body: (_ label: Range<Int>, _ value: Range<Int>) -> Void) {
+        var position = 0
+        while position < bytes.count, let labelEnd = bytes[position...].firstIndex(of: 0x20) {
+            var length = 0
+            var cursor = labelEnd + 1
+            while cursor < bytes.count, bytes[cursor] != 0x20 {
+                guard bytes[cursor] >= 0x30, bytes[cursor] <= 0x39 else { return }
+                length = length * 10 + Int(bytes[cursor] &- 0x30)
+                cursor += 1
+            }
+            let valueStart = cursor + 1
+            guard valueStart + length < bytes.count, bytes[valueStart + length] == 0x0A else { return }
+            body(position..<labelEnd, valueStart..<(valueStart + length))
+            position = valueStart + length + 1
+        }
+    }
+
     static func fields(of bytes: [UInt8]) -> [(label: String, value: [UInt8])] {
         var result: [(label: String, value: [UInt8])] = []
-        var position = 0
-        while position < bytes.count {
-            guard let labelEnd = bytes[position...].firstIndex(of: 0x20) else { break }
-            let label = String(decoding: bytes[position..<labelEnd], as: UTF8.self)
-            guard let lengthEnd = bytes[(labelEnd + 1)...].firstIndex(of: 0x20),
-                let length = Int(String(decoding: bytes[(labelEnd + 1)..<lengthEnd], as: UTF8.self)),
-                lengthEnd + 1 + length < bytes.count
-            else { break }
-            let valueStart = lengthEnd + 1
-            result.append((label, Array(bytes[valueStart..<(valueStart + length)])))
-            position = valueStart + length + 1
+        bytes.withUnsafeBytes { buffer in
+            forEachLine(in: buffer) { label, value in
+                result.append((String(decoding: buffer[label], as: UTF8.self), Array(buffer[value])))
+            }
         }
         return result
     }

@@ -42,12 +42,6 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// XXH3-64 of arbitrary bytes, for secondary indexes (routes, hosts).
-@inline(__always)
-func xxh3(_ bytes: [UInt8]) -> UInt64 {
-    bytes.withUnsafeBytes { tonearm_xxh3_64($0.baseAddress, $0.count) }
-}
-
 /// XXH3-64 of a string's UTF-8 bytes.
 @inline(__always)
 func xxh3(_ string: String) -> UInt64 {

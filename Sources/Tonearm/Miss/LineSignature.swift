@@ -8,10 +8,9 @@ struct LineSignature {
 
     init(_ canonical: CanonicalRequest) {
         canonical.bytes.withUnsafeBytes { bytes in
-            var position = 0
-            while let line = Self.nextLine(in: bytes, from: &position) {
-                let label = UnsafeRawBufferPointer(rebasing: bytes[line.label])
-                let value = UnsafeRawBufferPointer(rebasing: bytes[line.value])
+            CanonicalFieldReader.forEachLine(in: bytes) { labelRange, valueRange in
+                let label = UnsafeRawBufferPointer(rebasing: bytes[labelRange])
+                let value = UnsafeRawBufferPointer(rebasing: bytes[valueRange])
                 lines.append((
                     tonearm_xxh3_64(label.baseAddress, label.count),
                     tonearm_xxh3_64(value.baseAddress, value.count),
@@ -38,22 +37,5 @@ struct LineSignature {
             return 4
         }
         return label.starts(with: "body:".utf8) ? 2 : 1
-    }
-
-    /// The label and value ranges of the `label SP length SP value LF` line at `position`.
-    private static func nextLine(
-        in bytes: UnsafeRawBufferPointer, from position: inout Int
-    ) -> (label: Range<Int>, value: Range<Int>)? {
-        guard position < bytes.count, let labelEnd = bytes[position...].firstIndex(of: 0x20) else { return nil }
-        var length = 0
-        var cursor = labelEnd + 1
-        while cursor < bytes.count, bytes[cursor] != 0x20 {
-            length = length * 10 + Int(bytes[cursor] &- 0x30)
-            cursor += 1
-        }
-        let valueStart = cursor + 1
-        guard valueStart + length < bytes.count else { return nil }
-        defer { position = valueStart + length + 1 }
-        return (position..<labelEnd, valueStart..<(valueStart + length))
     }
 }

@@ -1,10 +1,6 @@
 /// Field-by-field comparison of two canonical requests made under the same configuration: only the
 /// attributes in the key are compared, because only they can explain a miss.
 enum RequestComparison {
-    static func differences(recorded: CanonicalRequest, received: CanonicalRequest) -> [FieldDifference] {
-        differences(recorded: ComparableRequest(recorded), received: ComparableRequest(received))
-    }
-
     static func differences(recorded recordedSide: ComparableRequest, received receivedSide: ComparableRequest) -> [FieldDifference] {
         let recorded = recordedSide.canonical, received = receivedSide.canonical
         let recordedFields = recordedSide.fields, receivedFields = receivedSide.fields

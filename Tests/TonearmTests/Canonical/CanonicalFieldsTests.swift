@@ -1,0 +1,20 @@
+import Testing
+@testable import Tonearm
+
+@Suite("Canonical form fields")
+struct CanonicalFieldsTests {
+    @Test("fields read back every line, even a raw body holding spaces, line feeds and digits")
+    func fieldsReadBackEveryLine() {
+        let request = Request(
+            method: "post", url: "https://h.example/a?b=1",
+            headers: [HTTPField("Content-Type", "text/plain"), HTTPField("X-Id", "7")],
+            body: "12 x\nquery 3 zzz\n")
+        let configuration = MatchingConfiguration(attributes: [.method, .url, .query, .body, .header("x-id")])
+        let canonical = RequestCanonicalizer(configuration).canonicalize(request)
+        let fields = canonical.fields.map { ($0.label, String(decoding: $0.value, as: UTF8.self)) }
+        #expect(fields.map(\.0) == ["method", "url", "query", "header:x-id", "body:raw"])
+        #expect(fields.map(\.1) == ["POST", "https://h.example/a", "b=1", "7", "12 x\nquery 3 zzz\n"])
+        #expect(canonical.field("query") == Array("b=1".utf8))
+        #expect(canonical.field("path") == nil)
+    }
+}

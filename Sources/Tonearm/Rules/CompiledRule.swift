@@ -50,18 +50,18 @@ struct CompiledRule: @unchecked Sendable {
     }
 
     /// Whether the rule answers `request`, whose pattern target is `target`.
-    func matches(_ request: IncomingRequest, target: String, body: inout LazyJSONBody) -> Bool {
+    func matches(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
         if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
         if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
         if !requiredLiteral.isEmpty, !ByteSearch.contains(requiredLiteral, in: target) { return false }
         guard isAnchoredAtBothEnds ? target.wholeMatch(of: regex) != nil : target.contains(regex) else { return false }
-        if !rule.query.isEmpty, !queryHolds(in: request.canonical.url) { return false }
+        if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         for (offset, header) in rule.headers.enumerated() {
             let value = request.request.headers.first(named: header.name)?.trimmingHTTPWhitespace
             guard Self.holds(header.condition, regex: headerRegexes[offset], for: value) else { return false }
         }
         for (offset, condition) in rule.body.enumerated() {
-            guard let document = body.value else { return false }
+            guard let document = parts.jsonBody else { return false }
             let text = document.value(at: condition.pointer).map { value -> String in
                 if case .string(let string) = value { return string }
                 return value.canonicalText
@@ -72,15 +72,7 @@ struct CompiledRule: @unchecked Sendable {
     }
 
     /// Every query condition holds for the request's decoded query parameters.
-    private func queryHolds(in url: NormalizedURL) -> Bool {
-        var values: [String: [String]] = [:]
-        if var query = url.query {
-            query.withUTF8 { utf8 in
-                for pair in FormEncoding.pairs(UnsafeRawBufferPointer(utf8)) {
-                    values[pair.decodedName, default: []].append(pair.decodedValue)
-                }
-            }
-        }
+    private func queryHolds(in values: [String: [String]]) -> Bool {
         for (offset, condition) in rule.query.enumerated() {
             let found = values[condition.name] ?? []
             let holds: Bool
@@ -99,28 +91,8 @@ struct CompiledRule: @unchecked Sendable {
         case .present: return value != nil
         case .absent: return value == nil
         case .equals(let expected): return value.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
-        case .contains(let part): return value.map { $0.utf8.firstRange(of: part.utf8) != nil } ?? false
+        case .contains(let part): return value.map { ByteSearch.contains(Array(part.utf8), in: $0) } ?? false
         case .matches: return value.map { text in regex.map { text.contains($0) } ?? false } ?? false
-        }
-    }
-}
-
-/// The request body parsed as JSON at most once per request, and only if a rule asks.
-struct LazyJSONBody {
-    private let bytes: [UInt8]
-    private var parsed: JSONValue??
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    /// The body as JSON, or `nil` when it does not parse.
-    var value: JSONValue? {
-        mutating get {
-            if let parsed { return parsed }
-            let value = try? JSONValue(parsing: bytes)
-            parsed = .some(value)
-            return value
         }
     }
 }

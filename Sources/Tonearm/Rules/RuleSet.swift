@@ -51,7 +51,7 @@ public struct RuleSet: Sendable {
             byOrigin[url.origin] ?? [], byFirstSegment[RuleBucket.firstSegment(of: url.path)] ?? [], unbucketed)
         guard !candidates.isEmpty else { return (nil, 0) }
         var urlTarget: String?
-        var body = LazyJSONBody(request.request.body)
+        var parts = LazyRequestParts(request)
         for position in candidates {
             let rule = compiled[position]
             let target: String
@@ -62,7 +62,7 @@ public struct RuleSet: Sendable {
                 if urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
                 target = urlTarget ?? ""
             }
-            if rule.matches(request, target: target, body: &body) { return (rule, candidates.count) }
+            if rule.matches(request, target: target, parts: &parts) { return (rule, candidates.count) }
         }
         return (nil, candidates.count)
     }

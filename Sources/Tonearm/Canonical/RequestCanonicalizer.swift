@@ -38,14 +38,14 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         var notes: [CanonicalRequest.Note] = []
         var bodyKind: BodyKind?
 
-        if includesMethod { Self.appendField("method", method, to: &output) }
+        if includesMethod { Self.appendField(.method, method, to: &output) }
         // The URL's bytes are read in place: building `withoutQuery` and `query` Strings would cost
         // about 40% of a GET's key.
         url.withUnsafeBytes { withoutQuery, query in
-            if includesURL { Self.appendField("url", withoutQuery, to: &output) }
-            if includesPath { Self.appendField("path", url.path, to: &output) }
+            if includesURL { Self.appendField(.url, withoutQuery, to: &output) }
+            if includesPath { Self.appendField(.path, url.path, to: &output) }
             if includesQuery {
-                Self.appendField("query", to: &output) { output in
+                Self.appendField(.query, to: &output) { output in
                     guard let query else { return }
                     FormEncoding.appendCanonical(query, ignoring: ignoredParameters, to: &output)
                 }
@@ -53,7 +53,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         }
         for name in headerNames {
             for value in request.headers.values(named: name) {
-                Self.appendField("header:", suffix: name, value.trimmingHTTPWhitespace, to: &output)
+                Self.appendField(.headerPrefix, suffix: name, value.trimmingHTTPWhitespace, to: &output)
             }
         }
         if includesBody {
@@ -79,7 +79,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         if kind == .json {
             var failure: JSONSyntaxError?
             let fieldStart = output.count
-            Self.appendField("body:json", to: &output) { output in
+            Self.appendField(.jsonBody, to: &output) { output in
                 body.withUnsafeBytes { buffer in
                     do throws(JSONSyntaxError) {
                         try json.canonicalize(buffer, appendingTo: &output)
@@ -95,17 +95,17 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         }
         switch kind {
         case .form:
-            Self.appendField("body:form", to: &output) { output in
+            Self.appendField(.formBody, to: &output) { output in
                 body.withUnsafeBytes { FormEncoding.appendCanonical($0, ignoring: ignoredParameters, to: &output) }
             }
         case .raw, .json:
-            body.withUnsafeBytes { Self.appendField("body:raw", $0, to: &output) }
+            body.withUnsafeBytes { Self.appendField(.rawBody, $0, to: &output) }
         }
         return kind
     }
 
     /// Appends `label SP length SP value LF`.
-    static func appendField(_ label: StaticString, suffix: String = "", _ value: String, to output: inout [UInt8]) {
+    static func appendField(_ label: CanonicalLabel, suffix: String = "", _ value: String, to output: inout [UInt8]) {
         appendLabel(label, to: &output)
         if !suffix.isEmpty { output.append(contentsOf: suffix.utf8) }
         output.append(0x20)
@@ -116,7 +116,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     }
 
     /// Appends `label SP length SP value LF` for a value held as bytes.
-    static func appendField(_ label: StaticString, _ value: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    static func appendField(_ label: CanonicalLabel, _ value: UnsafeRawBufferPointer, to output: inout [UInt8]) {
         appendLabel(label, to: &output)
         output.append(0x20)
         appendDecimal(value.count, to: &output)
@@ -127,7 +127,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
 
     /// Appends a field whose value `writeValue` appends; the length is inserted once the value is known,
     /// so large bodies are written once instead of through a temporary buffer.
-    static func appendField(_ label: StaticString, to output: inout [UInt8], _ writeValue: (inout [UInt8]) -> Void) {
+    static func appendField(_ label: CanonicalLabel, to output: inout [UInt8], _ writeValue: (inout [UInt8]) -> Void) {
         appendLabel(label, to: &output)
         output.append(0x20)
         let valueStart = output.count
@@ -150,8 +150,8 @@ public struct RequestCanonicalizer: Sendable, Hashable {
 
     /// Labels are compile-time constants: their bytes are appended straight from the binary.
     @inline(__always)
-    private static func appendLabel(_ label: StaticString, to output: inout [UInt8]) {
-        label.withUTF8Buffer { output.append(contentsOf: $0) }
+    private static func appendLabel(_ label: CanonicalLabel, to output: inout [UInt8]) {
+        label.bytes.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
     private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {

@@ -95,7 +95,7 @@ struct RequestKeyPropertyTests {
         let request = Request(method: "POST", url: "https://h.example/", headers: [HTTPField("Content-Type", "application/json")], body: #"{"a":1,}"#)
         let canonical = RequestCanonicalizer().canonicalize(request)
         #expect(canonical.bodyKind == .raw)
-        #expect(canonical.field("body:raw") == Array(#"{"a":1,}"#.utf8))
+        #expect(canonical.field(CanonicalLabel.rawBody.description) == Array(#"{"a":1,}"#.utf8))
         #expect(canonical.notes.count == 1)
         #expect(canonical.notes.first?.message.contains("did not parse") == true)
     }

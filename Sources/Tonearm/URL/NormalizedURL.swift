@@ -19,7 +19,7 @@
 ///   no IPv4 number-form or IPv6 zero-compression canonicalisation: "bücher.example" and its punycode
 ///   spelling, or "[::1]" and "[0::1]", stay different. Escapes in the host are normalised as in paths.
 /// - The port is the number after the last ":" of the authority (after the "]" of an IPv6 literal), leading
-///   zeros ignored. An empty port and the scheme's default port (80 for http and ws, 443 for https and wss)
+///   zeros ignored, escaped digits read as digits (":%38%30" is 80). An empty port and the scheme's default port (80 for http and ws, 443 for https and wss)
 ///   become `nil`. Text after ":" that is not a number stays part of the host rather than being lost.
 /// - The path is percent-normalised: hex digits uppercase, escapes of unreserved characters decoded, other
 ///   escapes kept (`%2F` is not "/"), a "%" that starts no valid escape becomes `%25`, and bytes RFC 3986

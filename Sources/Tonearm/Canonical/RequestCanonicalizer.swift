@@ -30,89 +30,127 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     }
 
     /// The canonical form of `request`.
+    ///
+    /// Every line but a JSON body has a size bound known before writing (a canonical query or form body is
+    /// at most three times its input), so those lines are written through a pointer into an array made at
+    /// that capacity; a JSON body, whose canonical length is not bounded by its input, is appended after.
     public func canonicalize(_ request: Request) -> CanonicalRequest {
         let url = NormalizedURL(request.url)
-        let method = request.method.asciiUppercased
-        var output: [UInt8] = []
-        output.reserveCapacity(request.url.utf8.count + request.body.count + 48)
-        var notes: [CanonicalRequest.Note] = []
+        var method = request.method
+        // Methods are nearly always uppercase already; checking the bytes directly is cheaper than
+        // `asciiUppercased`'s generic scan of the UTF-8 view.
+        if method.withUTF8({ $0.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } }) {
+            method = method.asciiUppercased
+        }
+        let body = request.body
         var bodyKind: BodyKind?
+        if includesBody {
+            bodyKind = body.isEmpty
+                ? .raw
+                : BodyKind.forContentType(
+                    request.headers.first(named: "content-type"), additionalJSON: configuration.additionalJSONMediaTypes)
+        }
+        let headerFields = headerNames.isEmpty ? [] : request.headers.filter { field in
+            headerNames.contains { field.name.equalsIgnoringASCIICase($0) }
+        }
 
-        if includesMethod { Self.appendField(.method, method, to: &output) }
-        // The URL's bytes are read in place: building `withoutQuery` and `query` Strings would cost
-        // about 40% of a GET's key.
-        url.withUnsafeBytes { withoutQuery, query in
-            if includesURL { Self.appendField(.url, withoutQuery, to: &output) }
-            if includesPath { Self.appendField(.path, url.path, to: &output) }
-            if includesQuery {
-                Self.appendField(.query, to: &output) { output in
-                    guard let query else { return }
-                    FormEncoding.appendCanonical(query, ignoring: ignoredParameters, to: &output)
+        var output: [UInt8] = method.withUTF8 { methodBytes in
+            url.withUnsafeBytes { withoutQuery, query in
+                var capacity = CanonicalLineWriter.lineOverhead &* 4 &+ methodBytes.count &+ withoutQuery.count
+                    &+ (query?.count ?? 0) &* 3
+                // Counted as they are written: a name configured twice writes its lines twice.
+                for name in headerNames {
+                    for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
+                        capacity &+= CanonicalLineWriter.lineOverhead &+ name.utf8.count &+ field.value.utf8.count
+                    }
+                }
+                switch bodyKind {
+                case .raw?: capacity &+= body.count
+                case .form?: capacity &+= body.count &* 3
+                // Room for the usual canonical JSON, which is not longer than its input, so appending it
+                // after does not reallocate.
+                case .json?: capacity &+= body.count &+ CanonicalLineWriter.lineOverhead
+                case nil: break
+                }
+                return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                    guard let base = buffer.baseAddress else { return }
+                    var writer = CanonicalLineWriter(base: base)
+                    writeLines(
+                        to: &writer, method: UnsafeRawBufferPointer(methodBytes), url: url, withoutQuery: withoutQuery,
+                        query: query, headerFields: headerFields, body: body, bodyKind: bodyKind)
+                    initialized = writer.count
                 }
             }
         }
-        for name in headerNames {
-            for value in request.headers.values(named: name) {
-                Self.appendField(.headerPrefix, suffix: name, value.trimmingHTTPWhitespace, to: &output)
+        var notes: [CanonicalRequest.Note] = []
+        if bodyKind == .json, !appendJSONBody(body, to: &output, notes: &notes) { bodyKind = .raw }
+        return CanonicalRequest(bytes: output, url: url, method: method, bodyKind: bodyKind, notes: notes)
+    }
+
+    /// Writes every line but a JSON body.
+    @inline(__always)
+    private func writeLines(
+        to writer: inout CanonicalLineWriter, method: UnsafeRawBufferPointer, url: NormalizedURL,
+        withoutQuery: UnsafeRawBufferPointer, query: UnsafeRawBufferPointer?, headerFields: [HTTPField],
+        body: [UInt8], bodyKind: BodyKind?
+    ) {
+        if includesMethod { writer.line(.method, method) }
+        if includesURL { writer.line(.url, withoutQuery) }
+        if includesPath { writer.line(.path, UnsafeRawBufferPointer(rebasing: withoutQuery[url.pathStart...])) }
+        if includesQuery {
+            if let query {
+                FormEncoding.withCanonical(query, ignoring: ignoredParameters) { length, write in
+                    writer.line(.query, valueLength: length, write)
+                }
+            } else {
+                writer.line(.query, UnsafeRawBufferPointer(start: nil, count: 0))
             }
         }
-        if includesBody {
-            bodyKind = appendBody(of: request, to: &output, notes: &notes)
+        for name in headerNames {
+            var nameCopy = name
+            nameCopy.withUTF8 { nameBytes in
+                for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
+                    var value = field.value.trimmingHTTPWhitespace
+                    value.withUTF8 { writer.line(.headerPrefix, suffix: UnsafeRawBufferPointer(nameBytes), UnsafeRawBufferPointer($0)) }
+                }
+            }
         }
-        return CanonicalRequest(bytes: output, url: url, method: method, bodyKind: bodyKind, notes: notes)
+        body.withUnsafeBytes { bytes in
+            switch bodyKind {
+            case .raw?: writer.line(.rawBody, bytes)
+            case .form?:
+                FormEncoding.withCanonical(bytes, ignoring: ignoredParameters) { length, write in
+                    writer.line(.formBody, valueLength: length, write)
+                }
+            case .json?, nil: break
+            }
+        }
+    }
+
+    /// Appends the `body:json` line, or the `body:raw` line and a note when the body does not parse;
+    /// returns whether it parsed.
+    private func appendJSONBody(_ body: [UInt8], to output: inout [UInt8], notes: inout [CanonicalRequest.Note]) -> Bool {
+        var failure: JSONSyntaxError?
+        let fieldStart = output.count
+        Self.appendField(.jsonBody, to: &output) { output in
+            body.withUnsafeBytes { buffer in
+                do throws(JSONSyntaxError) {
+                    try json.canonicalize(buffer, appendingTo: &output)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        guard let failure else { return true }
+        output.removeSubrange(fieldStart...)
+        notes.append(.init(message: "JSON body did not parse (\(failure)); matched as raw bytes"))
+        body.withUnsafeBytes { Self.appendField(.rawBody, $0, to: &output) }
+        return false
     }
 
     /// The key of `request`: the hash of its canonical form.
     public func key(for request: Request) -> RequestKey {
         RequestKey(canonicalBytes: canonicalize(request).bytes)
-    }
-
-    private func appendBody(
-        of request: Request, to output: inout [UInt8], notes: inout [CanonicalRequest.Note]
-    ) -> BodyKind {
-        let body = request.body
-        var kind = body.isEmpty
-            ? BodyKind.raw
-            : BodyKind.forContentType(
-                request.headers.first(named: "content-type"),
-                additionalJSON: configuration.additionalJSONMediaTypes)
-        if kind == .json {
-            var failure: JSONSyntaxError?
-            let fieldStart = output.count
-            Self.appendField(.jsonBody, to: &output) { output in
-                body.withUnsafeBytes { buffer in
-                    do throws(JSONSyntaxError) {
-                        try json.canonicalize(buffer, appendingTo: &output)
-                    } catch {
-                        failure = error
-                    }
-                }
-            }
-            guard let failure else { return .json }
-            output.removeSubrange(fieldStart...)
-            notes.append(.init(message: "JSON body did not parse (\(failure)); matched as raw bytes"))
-            kind = .raw
-        }
-        switch kind {
-        case .form:
-            Self.appendField(.formBody, to: &output) { output in
-                body.withUnsafeBytes { FormEncoding.appendCanonical($0, ignoring: ignoredParameters, to: &output) }
-            }
-        case .raw, .json:
-            body.withUnsafeBytes { Self.appendField(.rawBody, $0, to: &output) }
-        }
-        return kind
-    }
-
-    /// Appends `label SP length SP value LF`.
-    static func appendField(_ label: CanonicalLabel, suffix: String = "", _ value: String, to output: inout [UInt8]) {
-        appendLabel(label, to: &output)
-        if !suffix.isEmpty { output.append(contentsOf: suffix.utf8) }
-        output.append(0x20)
-        appendDecimal(value.utf8.count, to: &output)
-        output.append(0x20)
-        output.append(contentsOf: value.utf8)
-        output.append(0x0A)
     }
 
     /// Appends `label SP length SP value LF` for a value held as bytes.

@@ -57,7 +57,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         var output: [UInt8] = method.withUTF8 { methodBytes in
             url.withUnsafeBytes { withoutQuery, query in
                 var capacity = CanonicalLineWriter.lineOverhead &* 4 &+ methodBytes.count &+ withoutQuery.count
-                    &+ (query?.count ?? 0) &* 3
+                    &+ (query?.count ?? 0) &* 3 &+ 1
                 // Counted as they are written: a name configured twice writes its lines twice.
                 for name in headerNames {
                     for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
@@ -66,7 +66,10 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                 }
                 switch bodyKind {
                 case .raw?: capacity &+= body.count
-                case .form?: capacity &+= body.count &* 3
+                // A canonical query or form body is at most 3n + 1 bytes for n input bytes: each byte
+                // becomes at most an escape, and a piece without "=" gains one (the "&" that two such
+                // pieces need pays for the second one's).
+                case .form?: capacity &+= body.count &* 3 &+ 1
                 // Room for the usual canonical JSON, which is not longer than its input, so appending it
                 // after does not reallocate.
                 case .json?: capacity &+= body.count &+ CanonicalLineWriter.lineOverhead
@@ -78,6 +81,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                     writeLines(
                         to: &writer, method: UnsafeRawBufferPointer(methodBytes), url: url, withoutQuery: withoutQuery,
                         query: query, headerFields: headerFields, body: body, bodyKind: bodyKind)
+                    assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
                     initialized = writer.count
                 }
             }

@@ -6,26 +6,20 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     /// The configuration the keys are built under.
     public let configuration: MatchingConfiguration
 
-    private let includesMethod: Bool
-    private let includesURL: Bool
-    private let includesPath: Bool
-    private let includesQuery: Bool
+    private let lines: Lines
     private let includesBody: Bool
-    private let headerNames: [String]
-    private let ignoredParameters: Set<String>
     private let json: JSONCanonicalizer
 
     /// Creates a canonicalizer for `configuration`.
     public init(_ configuration: MatchingConfiguration = .default) {
         self.configuration = configuration
         let attributes = configuration.attributes
-        includesMethod = attributes.contains(.method)
-        includesURL = attributes.contains(.url)
-        includesPath = attributes.contains(.path) && !attributes.contains(.url)
-        includesQuery = attributes.contains(.query)
+        lines = Lines(
+            includesMethod: attributes.contains(.method), includesURL: attributes.contains(.url),
+            includesPath: attributes.contains(.path) && !attributes.contains(.url),
+            includesQuery: attributes.contains(.query), headerNames: configuration.headerNames,
+            ignoredParameters: Set(configuration.ignoredQueryParameters.map(FormEncoding.canonicalName)))
         includesBody = attributes.contains(.body)
-        headerNames = configuration.headerNames
-        ignoredParameters = Set(configuration.ignoredQueryParameters.map(FormEncoding.canonicalName))
         json = JSONCanonicalizer(ignoring: configuration.ignoredJSONFields)
     }
 
@@ -36,98 +30,98 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     /// that capacity; a JSON body, whose canonical length is not bounded by its input, is appended after.
     public func canonicalize(_ request: Request) -> CanonicalRequest {
         let url = NormalizedURL(request.url)
-        var method = request.method
-        // Methods are nearly always uppercase already; checking the bytes directly is cheaper than
-        // `asciiUppercased`'s generic scan of the UTF-8 view.
-        if method.withUTF8({ $0.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } }) {
-            method = method.asciiUppercased
-        }
-        let body = request.body
-        var bodyKind: BodyKind?
-        if includesBody {
-            bodyKind = body.isEmpty
-                ? .raw
-                : BodyKind.forContentType(
-                    request.headers.first(named: "content-type"), additionalJSON: configuration.additionalJSONMediaTypes)
-        }
-        let headerFields = headerNames.isEmpty ? [] : request.headers.filter { field in
-            headerNames.contains { field.name.equalsIgnoringASCIICase($0) }
-        }
-
+        var method = Self.canonicalMethod(request.method)
+        var bodyKind = self.bodyKind(of: request)
+        let headerFields = self.headerFields(of: request)
+        let lines = self.lines, body = request.body
         var output: [UInt8] = method.withUTF8 { methodBytes in
             url.withUnsafeBytes { withoutQuery, query in
-                var capacity = CanonicalLineWriter.lineOverhead &* 4 &+ methodBytes.count &+ withoutQuery.count
-                    &+ (query?.count ?? 0) &* 3 &+ 1
-                // Counted as they are written: a name configured twice writes its lines twice.
-                for name in headerNames {
-                    for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
-                        capacity &+= CanonicalLineWriter.lineOverhead &+ name.utf8.count &+ field.value.utf8.count
-                    }
-                }
-                switch bodyKind {
-                case .raw?: capacity &+= body.count
-                // A canonical query or form body is at most 3n + 1 bytes for n input bytes: each byte
-                // becomes at most an escape, and a piece without "=" gains one (the "&" that two such
-                // pieces need pays for the second one's).
-                case .form?: capacity &+= body.count &* 3 &+ 1
-                // Room for the usual canonical JSON, which is not longer than its input, so appending it
-                // after does not reallocate.
-                case .json?: capacity &+= body.count &+ CanonicalLineWriter.lineOverhead
-                case nil: break
-                }
+                let capacity = lines.lineCapacity(
+                    method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
+                    headerFields: headerFields, body: body, bodyKind: bodyKind)
                 return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                     guard let base = buffer.baseAddress else { return }
                     var writer = CanonicalLineWriter(base: base)
-                    writeLines(
-                        to: &writer, method: UnsafeRawBufferPointer(methodBytes), url: url, withoutQuery: withoutQuery,
-                        query: query, headerFields: headerFields, body: body, bodyKind: bodyKind)
+                    lines.writeLines(
+                        to: &writer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
+                        pathStart: url.pathStart, query: query, headerFields: headerFields, body: body,
+                        bodyKind: bodyKind)
                     assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
                     initialized = writer.count
                 }
             }
         }
         var notes: [CanonicalRequest.Note] = []
-        if bodyKind == .json, !appendJSONBody(body, to: &output, notes: &notes) { bodyKind = .raw }
+        if bodyKind == .json, !appendJSONBody(request.body, to: &output, notes: &notes) { bodyKind = .raw }
         return CanonicalRequest(bytes: output, url: url, method: method, bodyKind: bodyKind, notes: notes)
     }
 
-    /// Writes every line but a JSON body.
+    /// The key of `request`: the hash of its canonical form.
+    ///
+    /// Without a JSON body, the URL is normalised and the lines are written in scratch memory (on the
+    /// stack when small) and hashed there, without making a ``CanonicalRequest``: a GET key allocates
+    /// nothing. A JSON body goes through ``canonicalize(_:)``, whose output grows as the JSON is written.
+    public func key(for request: Request) -> RequestKey {
+        let bodyKind = self.bodyKind(of: request)
+        if bodyKind == .json { return RequestKey(canonicalBytes: canonicalize(request).bytes) }
+        var method = Self.canonicalMethod(request.method)
+        var target = request.url
+        let headerFields = self.headerFields(of: request)
+        let lines = self.lines, body = request.body
+        return method.withUTF8 { methodBytes in
+            target.withUTF8 { input in
+                NormalizedURL.normalize(utf8: input) { urlCapacity, writeURL in
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(urlCapacity, 1)) { urlBuffer in
+                        let layout = writeURL(urlBuffer)
+                        let url = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: urlBuffer[0..<layout.count]))
+                        let withoutQuery = UnsafeRawBufferPointer(rebasing: url[0..<layout.pathEnd])
+                        let query = layout.pathEnd < layout.count ? UnsafeRawBufferPointer(rebasing: url[(layout.pathEnd &+ 1)...]) : nil
+                        let capacity = lines.lineCapacity(
+                            method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
+                            headerFields: headerFields, body: body, bodyKind: bodyKind)
+                        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                            guard let base = buffer.baseAddress else { return RequestKey(canonicalBytes: []) }
+                            var writer = CanonicalLineWriter(base: base)
+                            lines.writeLines(
+                                to: &writer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
+                                pathStart: layout.pathStart, query: query, headerFields: headerFields, body: body,
+                                bodyKind: bodyKind)
+                            assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
+                            return RequestKey(canonicalBytes: UnsafeRawBufferPointer(start: base, count: writer.count))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The method with ASCII letters uppercased.
     @inline(__always)
-    private func writeLines(
-        to writer: inout CanonicalLineWriter, method: UnsafeRawBufferPointer, url: NormalizedURL,
-        withoutQuery: UnsafeRawBufferPointer, query: UnsafeRawBufferPointer?, headerFields: [HTTPField],
-        body: [UInt8], bodyKind: BodyKind?
-    ) {
-        if includesMethod { writer.line(.method, method) }
-        if includesURL { writer.line(.url, withoutQuery) }
-        if includesPath { writer.line(.path, UnsafeRawBufferPointer(rebasing: withoutQuery[url.pathStart...])) }
-        if includesQuery {
-            if let query {
-                FormEncoding.withCanonical(query, ignoring: ignoredParameters) { length, write in
-                    writer.line(.query, valueLength: length, write)
-                }
-            } else {
-                writer.line(.query, UnsafeRawBufferPointer(start: nil, count: 0))
-            }
+    private static func canonicalMethod(_ method: String) -> String {
+        var method = method
+        // Methods are nearly always uppercase already; checking the bytes directly is cheaper than
+        // `asciiUppercased`'s generic scan of the UTF-8 view.
+        if method.withUTF8({ $0.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } }) {
+            method = method.asciiUppercased
         }
-        for name in headerNames {
-            var nameCopy = name
-            nameCopy.withUTF8 { nameBytes in
-                for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
-                    var value = field.value.trimmingHTTPWhitespace
-                    value.withUTF8 { writer.line(.headerPrefix, suffix: UnsafeRawBufferPointer(nameBytes), UnsafeRawBufferPointer($0)) }
-                }
-            }
-        }
-        body.withUnsafeBytes { bytes in
-            switch bodyKind {
-            case .raw?: writer.line(.rawBody, bytes)
-            case .form?:
-                FormEncoding.withCanonical(bytes, ignoring: ignoredParameters) { length, write in
-                    writer.line(.formBody, valueLength: length, write)
-                }
-            case .json?, nil: break
-            }
+        return method
+    }
+
+    /// How the body is read, when the body is in the key.
+    @inline(__always)
+    private func bodyKind(of request: Request) -> BodyKind? {
+        guard includesBody else { return nil }
+        if request.body.isEmpty { return .raw }
+        return BodyKind.forContentType(
+            request.headers.first(named: "content-type"), additionalJSON: configuration.additionalJSONMediaTypes)
+    }
+
+    /// The header fields whose names are in the key.
+    @inline(__always)
+    private func headerFields(of request: Request) -> [HTTPField] {
+        let names = lines.headerNames
+        return names.isEmpty ? [] : request.headers.filter { field in
+            names.contains { field.name.equalsIgnoringASCIICase($0) }
         }
     }
 
@@ -152,10 +146,6 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         return false
     }
 
-    /// The key of `request`: the hash of its canonical form.
-    public func key(for request: Request) -> RequestKey {
-        RequestKey(canonicalBytes: canonicalize(request).bytes)
-    }
 
     /// Appends `label SP length SP value LF` for a value held as bytes.
     static func appendField(_ label: CanonicalLabel, _ value: UnsafeRawBufferPointer, to output: inout [UInt8]) {
@@ -215,6 +205,84 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                 remaining /= 10
             } while remaining > 0
             return body(UnsafeBufferPointer(rebasing: scratch[start...]))
+        }
+    }
+}
+
+extension RequestCanonicalizer {
+    /// What decides the lines other than a JSON body, apart from the rest of the canonicalizer, so that
+    /// key building's closures capture two references instead of copying the whole canonicalizer.
+    struct Lines: Sendable, Hashable {
+        let includesMethod: Bool
+        let includesURL: Bool
+        let includesPath: Bool
+        let includesQuery: Bool
+        let headerNames: [String]
+        let ignoredParameters: Set<String>
+
+        /// The most bytes ``writeLines(to:method:withoutQuery:pathStart:query:headerFields:body:bodyKind:)`` writes.
+        @inline(__always)
+        func lineCapacity(
+            method: Int, withoutQuery: Int, query: Int?, headerFields: [HTTPField], body: [UInt8], bodyKind: BodyKind?
+        ) -> Int {
+            // A canonical query or form body is at most 3n + 1 bytes for n input bytes: each byte becomes at
+            // most an escape, and a piece without "=" gains one (the "&" that two such pieces need pays for
+            // the second one's).
+            var capacity = CanonicalLineWriter.lineOverhead &* 4 &+ method &+ withoutQuery &+ (query ?? 0) &* 3 &+ 1
+            // Counted as they are written: a name configured twice writes its lines twice.
+            for name in headerNames {
+                for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
+                    capacity &+= CanonicalLineWriter.lineOverhead &+ name.utf8.count &+ field.value.utf8.count
+                }
+            }
+            switch bodyKind {
+            case .raw?: capacity &+= body.count
+            case .form?: capacity &+= body.count &* 3 &+ 1
+            // Room for the usual canonical JSON, which is not longer than its input, so appending it after
+            // does not reallocate.
+            case .json?: capacity &+= body.count &+ CanonicalLineWriter.lineOverhead
+            case nil: break
+            }
+            return capacity
+        }
+
+        /// Writes every line but a JSON body.
+        @inline(__always)
+        func writeLines(
+            to writer: inout CanonicalLineWriter, method: UnsafeRawBufferPointer, withoutQuery: UnsafeRawBufferPointer,
+            pathStart: Int, query: UnsafeRawBufferPointer?, headerFields: [HTTPField], body: [UInt8], bodyKind: BodyKind?
+        ) {
+            if includesMethod { writer.line(.method, method) }
+            if includesURL { writer.line(.url, withoutQuery) }
+            if includesPath { writer.line(.path, UnsafeRawBufferPointer(rebasing: withoutQuery[pathStart...])) }
+            if includesQuery {
+                if let query {
+                    FormEncoding.withCanonical(query, ignoring: ignoredParameters) { length, write in
+                        writer.line(.query, valueLength: length, write)
+                    }
+                } else {
+                    writer.line(.query, UnsafeRawBufferPointer(start: nil, count: 0))
+                }
+            }
+            for name in headerNames {
+                var nameCopy = name
+                nameCopy.withUTF8 { nameBytes in
+                    for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
+                        var value = field.value.trimmingHTTPWhitespace
+                        value.withUTF8 { writer.line(.headerPrefix, suffix: UnsafeRawBufferPointer(nameBytes), UnsafeRawBufferPointer($0)) }
+                    }
+                }
+            }
+            body.withUnsafeBytes { bytes in
+                switch bodyKind {
+                case .raw?: writer.line(.rawBody, bytes)
+                case .form?:
+                    FormEncoding.withCanonical(bytes, ignoring: ignoredParameters) { length, write in
+                        writer.line(.formBody, valueLength: length, write)
+                    }
+                case .json?, nil: break
+                }
+            }
         }
     }
 }

@@ -95,11 +95,10 @@ enum URLAuthority {
     /// Writes the normalised host: ASCII letters lowercased (RFC 3986 §6.2.2.1) and escapes normalised as
     /// in paths, but nothing else encoded. Non-ASCII bytes stay as they are because there is no IDNA
     /// conversion to map "bücher.example" and its punycode form to one spelling anyway. Needs room for
-    /// three bytes per input byte.
+    /// three bytes per input byte. Callers copy a host that ``isNormalHost(_:)`` instead.
     @inline(__always)
     static func writeHost(_ host: Bytes, into output: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        if isNormalHost(host) { return URLBytes.copy(host, into: output, at: start) }
-        return PercentEncoding.normalizePathBytes(host, into: output, at: start, lowercase: true, encodeDisallowed: false)
+        PercentEncoding.normalizePathBytes(host, into: output, at: start, lowercase: true, encodeDisallowed: false)
     }
 
     /// Writes ":" and the port in decimal.

@@ -161,7 +161,7 @@ struct CanonicalWriterPropertyTests {
     static let text = Gen<String?>.element(of: ["+", "é", "\u{1}", "&", "=", "a", "%", "%41", " ", "~"]).map { $0 ?? "" }
         .array(of: 0...12).map { $0.joined() }
 
-    @Test("lines are the spec's format, whatever the request")
+    @Test("lines are the spec's format, whatever the request, and key(for:) hashes the same lines")
     func writerMatchesTheFormat() async {
         await propertyCheck(
             count: 300, input: URLPropertyTests.assembledURL, Self.text, Self.text, Gen.int(in: 0...1_000), Gen.int(in: 0...63)
@@ -177,8 +177,11 @@ struct CanonicalWriterPropertyTests {
             var attributes = Set(all.enumerated().filter { mask & (1 << $0.offset) != 0 }.map(\.element))
             if mask & 32 != 0 { attributes.insert(.header("x-TRACE")) }
             let configuration = MatchingConfiguration(attributes: attributes)
-            let canonical = RequestCanonicalizer(configuration).canonicalize(request)
+            let canonicalizer = RequestCanonicalizer(configuration)
+            let canonical = canonicalizer.canonicalize(request)
             #expect(canonical.bytes == Self.expected(request, configuration), "\(request)")
+            // `key(for:)` writes the same lines in scratch memory of its own.
+            #expect(canonicalizer.key(for: request) == RequestKey(canonicalBytes: canonical.bytes), "\(request)")
         }
     }
 }

@@ -8,7 +8,7 @@ public enum BodyKind: String, Sendable, Hashable {
     case raw
 
     /// Reads `contentType` (a `Content-Type` value, parameters allowed) the way the canonical form does.
-    static func forContentType(_ contentType: String?, additionalJSON: Set<String>) -> BodyKind {
+    package static func forContentType(_ contentType: String?, additionalJSON: Set<String>) -> BodyKind {
         guard let contentType else { return .raw }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
         let normalized = mediaType.trimmingHTTPWhitespace.asciiLowercased

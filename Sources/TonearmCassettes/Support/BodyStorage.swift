@@ -1,4 +1,5 @@
 import Foundation
+import Tonearm
 
 /// How a body is stored in a JSON cassette: as a JSON value, as text, or as base64 — whichever keeps
 /// the exact bytes and is easiest to read in a diff.
@@ -76,9 +77,10 @@ enum MediaType {
         return type.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
+    /// Whether `contentType` is JSON: the core's predicate (``BodyKind``), so that a body redaction and
+    /// the linter read as JSON is exactly one matching compares as JSON (under the default configuration).
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let type = essence(contentType) else { return false }
-        return type == "application/json" || type.hasSuffix("+json") || type == "text/json"
+        BodyKind.forContentType(contentType, additionalJSON: []) == .json
     }
 
     static func isText(_ contentType: String?) -> Bool {

@@ -149,6 +149,7 @@ extension Cassette {
             copy.entries[index].recordedAt = copy.entries[index].recordedAt.map {
                 Date(timeIntervalSince1970: ($0.timeIntervalSince1970 * 1000).rounded() / 1000)
             }
+            copy.entries[index].track.delay = copy.entries[index].track.delay.flatMap(RecordedLimits.milliseconds).map { .milliseconds($0) }
         }
         return copy
     }

@@ -128,12 +128,10 @@ extension HARFormat {
         .object([("name", .string(name)), ("value", .string(value))])
     }
 
-    /// The query of `url` as decoded pairs, for HAR's informational `queryString`; read by the core's
-    /// form rules, so the pairs are the ones matching compares.
+    /// The query of `url` as decoded pairs, for HAR's informational `queryString`; split and read by the
+    /// core's URL and form rules, so the pairs are the ones matching compares.
     private static func queryPairs(_ url: String) -> [(name: String, value: String)] {
-        guard let start = url.firstIndex(of: "?") else { return [] }
-        var query = url[url.index(after: start)...]
-        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        guard let query = NormalizedURL(url).query else { return [] }
         return FormEncoding.pairs(query).map { ($0.decodedName, $0.decodedValue) }
     }
 }

@@ -27,9 +27,7 @@ struct SecretScanner {
     /// Query parameters with credential-like or redacted names, read by the core's form rules (the
     /// pairs matching compares), whose values are not stand-ins.
     private func querySecrets(_ url: String) -> [String] {
-        guard let start = url.firstIndex(of: "?") else { return [] }
-        var query = url[url.index(after: start)...]
-        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        guard let query = NormalizedURL(url).query else { return [] }
         return FormEncoding.pairs(query).filter { pair in
             let name = pair.decodedName
             return (CassetteLinter.secretNames.contains(name.lowercased()) || redaction.redactsQueryParameter(named: pair.name))

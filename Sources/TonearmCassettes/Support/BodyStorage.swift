@@ -12,7 +12,7 @@ enum BodyStorage: Equatable {
 
     /// The storage for `bytes`, sent with `contentType`.
     ///
-    /// JSON only when the content type says JSON and the bytes are compact (no white space outside
+    /// JSON only when the content type says JSON (by the core's predicate, the one matching uses) and the bytes are compact (no white space outside
     /// strings), because only then does the embedded value give back the same bytes; text when the
     /// bytes are UTF-8 without control characters other than tab, CR and LF; base64 otherwise.
     static func choose(for bytes: [UInt8], contentType: String?) -> BodyStorage {
@@ -68,24 +68,18 @@ enum BodyStorage: Equatable {
     }
 }
 
-/// Reading `Content-Type` values.
-enum MediaType {
-    /// The media type without parameters, lowercased: `application/json` for `Application/JSON; charset=utf-8`.
-    static func essence(_ contentType: String?) -> String? {
-        guard let contentType else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
-    }
-
-    /// Whether `contentType` is JSON: the core's predicate (``BodyKind``), so that a body redaction and
-    /// the linter read as JSON is exactly one matching compares as JSON (under the default configuration).
-    static func isJSON(_ contentType: String?) -> Bool {
-        BodyKind.forContentType(contentType, additionalJSON: []) == .json
-    }
-
+/// Which content types DVR and Vinyl store as text: the cassette formats' own rule, beside the core's
+/// ``MediaType/isJSON(_:additional:)`` that matching, redaction and body storage share.
+extension MediaType {
     static func isText(_ contentType: String?) -> Bool {
-        guard let type = essence(contentType) else { return false }
-        return type.hasPrefix("text/") || isJSON(type) || type.hasSuffix("+xml") || type == "application/xml"
-            || type == "application/javascript" || type == "application/x-www-form-urlencoded"
+        guard let contentType else { return false }
+        let type = essence(of: contentType)
+        return type.hasPrefix("text/") || isJSON(essence: type) || type.hasSuffix("+xml") || type == "application/xml"
+            || type == "application/javascript" || isForm(essence: type)
+    }
+
+    /// ``MediaType/isJSON(_:additional:)`` for a `Content-Type` that may be absent (then not JSON).
+    static func isJSON(_ contentType: String?) -> Bool {
+        contentType.map { isJSON($0, additional: []) } ?? false
     }
 }

@@ -12,7 +12,7 @@ enum BodyStorage: Equatable {
 
     /// The storage for `bytes`, sent with `contentType`.
     ///
-    /// JSON only when the content type says JSON (by the core's predicate, the one matching uses) and the bytes are compact (no white space outside
+    /// JSON only when the content type says JSON and the bytes are compact (no white space outside
     /// strings), because only then does the embedded value give back the same bytes; text when the
     /// bytes are UTF-8 without control characters other than tab, CR and LF; base64 otherwise.
     static func choose(for bytes: [UInt8], contentType: String?) -> BodyStorage {
@@ -68,18 +68,19 @@ enum BodyStorage: Equatable {
     }
 }
 
-/// Which content types DVR and Vinyl store as text: the cassette formats' own rule, beside the core's
-/// ``MediaType/isJSON(_:additional:)`` that matching, redaction and body storage share.
+/// Reading `Content-Type` values, as the core does (``MediaType`` is the one definition of JSON), so a
+/// body that redaction and the linter read as JSON is exactly one that matching compares as JSON.
 extension MediaType {
+    /// Whether a possibly absent `Content-Type` value names JSON.
+    static func isJSON(_ contentType: String?) -> Bool {
+        contentType.map { isJSON($0) } ?? false
+    }
+
+    /// Whether a body of this type is text a person can read (stored as text rather than base64).
     static func isText(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
         let type = essence(of: contentType)
         return type.hasPrefix("text/") || isJSON(essence: type) || type.hasSuffix("+xml") || type == "application/xml"
             || type == "application/javascript" || isForm(essence: type)
-    }
-
-    /// ``MediaType/isJSON(_:additional:)`` for a `Content-Type` that may be absent (then not JSON).
-    static func isJSON(_ contentType: String?) -> Bool {
-        contentType.map { isJSON($0, additional: []) } ?? false
     }
 }

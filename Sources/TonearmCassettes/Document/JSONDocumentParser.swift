@@ -56,6 +56,22 @@ struct JSONDocumentParser {
         }
     }
 
+    /// The byte range of the (already validated) JSON value starting at `offset`, or `nil` when none
+    /// starts there; lets a caller keep a value's exact text.
+    static func valueRange(in bytes: [UInt8], at offset: Int) -> Range<Int>? {
+        guard offset >= 0, offset < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONDocumentParser(bytes: buffer, options: Options())
+            parser.position = offset
+            do throws(JSONSyntaxProblem) {
+                try parser.skipValue(depth: 0)
+            } catch {
+                return nil
+            }
+            return offset..<parser.position
+        }
+    }
+
     // MARK: Document
 
     private mutating func parseDocument() throws(JSONSyntaxProblem) -> DocumentNode {

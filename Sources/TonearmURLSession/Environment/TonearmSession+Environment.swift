@@ -66,7 +66,7 @@ extension TonearmSession {
             }
         }
         if let json = value(EnvironmentVariable.stubs) {
-            let compiled = try StubCompiler.compile(try decodeStubs(json))
+            let compiled = try InlineStubDocument.decode(json, variable: EnvironmentVariable.stubs)
             extraTracks += compiled.tracks
             extraRules += compiled.rules
         }
@@ -102,43 +102,5 @@ extension TonearmSession {
             }
         }
         return TonearmSession(engine: engine, source: "stubs from the environment")
-    }
-
-    /// The stubs in `TONEARM_STUBS`, or an error naming where the JSON went wrong.
-    static func decodeStubs(_ json: String) throws(TonearmError) -> [Stub] {
-        let variable = EnvironmentVariable.stubs
-        let document: InlineStubDocument
-        do {
-            document = try JSONDecoder().decode(InlineStubDocument.self, from: Data(json.utf8))
-        } catch let error as DecodingError {
-            throw .environment(variable: variable, detail: describe(error))
-        } catch {
-            throw .environment(variable: variable, detail: "\(error)")
-        }
-        return try document.stubs(variable: variable)
-    }
-
-    /// `at $[1].status: expected a number (…)`, from a `DecodingError`.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            "$" + codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-        }
-        func underlying(_ context: DecodingError.Context) -> String {
-            guard let inner = context.underlyingError else { return context.debugDescription }
-            let message = (inner as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(inner)"
-            return context.debugDescription + " " + message
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return "at \(path(context.codingPath)): expected \(type): \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            return "at \(path(context.codingPath)): expected \(type), found null"
-        case .keyNotFound(let key, let context):
-            return "at \(path(context.codingPath)): missing member \(key.stringValue.debugDescription)"
-        case .dataCorrupted(let context):
-            return "at \(path(context.codingPath)): \(underlying(context))"
-        @unknown default:
-            return "\(error)"
-        }
     }
 }

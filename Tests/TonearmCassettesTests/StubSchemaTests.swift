@@ -177,3 +177,72 @@ struct BodyFileConfinementTests {
         }
     }
 }
+
+/// The examples of docs/cassette-format.md's "Stub schema" section, loaded as users would load them.
+@Suite("Stub schema documentation examples")
+struct StubSchemaDocumentationTests {
+    /// The fenced blocks of the section, by language.
+    static func examples() throws -> [(language: String, text: String)] {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/cassette-format.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "\n## Stub schema\n").last?.components(separatedBy: "\n## ").first)
+        var blocks: [(String, String)] = []
+        var current: (String, [Substring])?
+        for line in section.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                if let open = current {
+                    blocks.append((open.0, open.1.joined(separator: "\n")))
+                    current = nil
+                } else {
+                    current = (String(line.dropFirst(3)), [])
+                }
+            } else if current != nil {
+                current?.1.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test("the YAML rule file example loads and answers as described")
+    func yamlExample() throws {
+        let yaml = try #require(try Self.examples().first { $0.language == "yaml" }).text
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.file("responses"), withIntermediateDirectories: true)
+        try folder.write("responses/user.json", #"{"id":1}"#)
+        try folder.write("rules.yaml", yaml)
+        let engine = try RuleFileFormat.load(contentsOf: folder.file("rules.yaml")).makeEngine()
+        func answer(_ request: Request) -> Track? { engine.match(request).hit?.track }
+        #expect(answer(Request(url: "https://api.example.com/users/1"))?.response?.body == Array(#"{"id":1}"#.utf8))
+        #expect(answer(Request(url: "https://api.example.com/items?page=2"))?.response?.body == Array(#"{"items":[3,4],"next":null}"#.utf8))
+        #expect(answer(Request(url: "https://api.example.com/items?page=1"))?.name == "fallback")
+        #expect(answer(Request(url: "https://x.example/search", headers: [HTTPField("Authorization", "Bearer admin-7")]))?.outcome
+            == .transportError(.notConnectedToInternet))
+        let create = Request(
+            method: "POST", url: "https://api.example.com/users", headers: [HTTPField("Content-Type", "application/json")],
+            body: #"{"name": "Ada", "age": 36.0, "tags": []}"#)
+        #expect(answer(create)?.response?.body == Array(#"{"id":9007199254740993}"#.utf8))
+    }
+
+    @Test("the TONEARM_STUBS and request document examples decode; the error examples are what the decoder says")
+    func jsonExamples() throws {
+        let examples = try Self.examples()
+        let json = examples.filter { $0.language == "json" }.map(\.text)
+        try #require(json.count == 2)
+        let stubs = try StubSchema.decode(Array(json[0].utf8), syntax: .json, file: "TONEARM_STUBS", options: StubSchema.Options(urlMeaning: .exact))
+        #expect(stubs.tracks.count == 3)
+        #expect(stubs.tracks[0].response?.body == Array(#"{"name":"Ada","id":9007199254740993}"#.utf8))
+        #expect(stubs.rules.map(\.query) == [[QueryCondition("page", .equals("2"))], []])
+        let request = try StubSchema.decodeRequest(Array(json[1].utf8), file: "standard input")
+        #expect(request.body == Array(#"{"name":"Ada","id":12345678901234567890}"#.utf8))
+
+        let messages = try #require(examples.first { $0.language == "text" }).text.split(separator: "\n").map(String.init)
+        let status = try #require(throws: CassetteError.self) {
+            try StubSchema.decode(Array(#"[{"url": "https://x", "status": "ok"}]"#.utf8), syntax: .json, file: "TONEARM_STUBS", options: StubSchema.Options(urlMeaning: .exact))
+        }
+        let typo = try #require(throws: CassetteError.self) {
+            try RuleFileFormat.decode(Array(#"[{"name": "create", "url": "x", "bodyy": "typo", "stauts": 201}]"#.utf8), syntax: .json, file: "rules.json")
+        }
+        #expect(messages == [status.description, typo.description])
+    }
+}

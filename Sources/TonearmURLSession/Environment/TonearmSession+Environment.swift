@@ -20,7 +20,7 @@ extension TonearmSession {
         public static let strategy = "TONEARM_STRATEGY"
         /// Path of a rule file (JSON, YAML or property list), or of any cassette Tonearm reads.
         public static let rules = "TONEARM_RULES"
-        /// Inline stubs as JSON (see the README's "Configuration from the environment").
+        /// Inline stubs as JSON in the stub schema (docs/cassette-format.md, "Stub schema").
         public static let stubs = "TONEARM_STUBS"
 
         /// Every variable, in the order they are documented.
@@ -36,9 +36,9 @@ extension TonearmSession {
     /// ``globalConfiguration(from:)`` (or the returned session's ``urlSession``) do. Recordings are saved
     /// after every recorded exchange, since a launched process may be killed rather than end cleanly.
     ///
-    /// - Throws: ``TonearmError`` when a variable holds something unusable: JSON that does not decode
-    ///   (with the coding path and the decoder's reason), an unknown mode or strategy, an unreadable
-    ///   cassette or rules file.
+    /// - Throws: ``TonearmError`` when a variable holds something unusable: stubs that do not decode
+    ///   (with line:column, the JSON path, and what was expected and found), an unknown mode or
+    ///   strategy, an unreadable cassette or rules file.
     @discardableResult
     public static func installFromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment

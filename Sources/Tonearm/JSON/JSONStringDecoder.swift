@@ -1,0 +1,65 @@
+/// Decodes the content of a JSON string that contains backslash escapes (the reader has already
+/// checked that every escape is well formed).
+enum JSONStringDecoder {
+    /// `content` (between the quotes) decoded; `baseOffset` is where it starts in `document`, for errors.
+    static func decode(
+        _ content: UnsafeBufferPointer<UInt8>, baseOffset: Int, in document: UnsafeBufferPointer<UInt8>
+    ) throws(JSONSyntaxError) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(content.count)
+        var index = 0
+        while index < content.count {
+            let byte = content[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < content.count else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escape = content[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                guard let scalar = unicodeEscape(content, at: &index) else {
+                    throw JSONSyntaxError(
+                        at: baseOffset + index - 6, in: UnsafeRawBufferPointer(document),
+                        expected: "a complete UTF-16 surrogate pair", found: "a lone surrogate")
+                }
+                output.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
+            default: output.append(escape)  // \" \\ \/ — the reader allowed only valid escapes
+            }
+        }
+        guard let text = String(validating: output, as: UTF8.self) else {
+            throw JSONSyntaxError(
+                at: baseOffset, in: UnsafeRawBufferPointer(document), expected: "valid UTF-8 text in the string",
+                found: nil)
+        }
+        return text
+    }
+
+    /// The scalar of the four hex digits at `index` (just after `\u`), with a following low surrogate
+    /// when it is a high one; `nil` for a lone or mismatched surrogate.
+    private static func unicodeEscape(_ content: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Unicode.Scalar? {
+        guard index + 4 <= content.count else { return nil }
+        let high = hex4(content, index)
+        index += 4
+        if let scalar = Unicode.Scalar(high) { return scalar }
+        guard high >= 0xD800, high < 0xDC00, index + 6 <= content.count,
+            content[index] == UInt8(ascii: "\\"), content[index + 1] == UInt8(ascii: "u")
+        else { return nil }
+        let low = hex4(content, index + 2)
+        guard low >= 0xDC00, low < 0xE000 else { return nil }
+        index += 6
+        return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    }
+
+    private static func hex4(_ content: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<4 { value = value << 4 | UInt32(URLByteClass.hexValue(content[index + offset]) ?? 0) }
+        return value
+    }
+}

@@ -1,21 +1,23 @@
-/// The one strict JSON reader: a pull reader over UTF-8 bytes that hands out one event at a time with
-/// the byte offset it started at, so callers build whatever tree they need (`JSONValue` here, the
-/// cassette document tree with source positions in TonearmCassettes) without a second parser.
+/// The one strict JSON reader: byte-level, over UTF-8, handing out one token at a time with the byte
+/// offset it started at, so callers build whatever tree they need (`JSONValue` here, the cassette
+/// document tree with source positions in TonearmCassettes) without a second parser.
 ///
-/// It is the byte-level counterpart of `CanonicalWriter`: strings are validated (escapes, control
+/// It is the reading counterpart of `CanonicalWriter`: strings are validated (escapes, control
 /// characters, UTF-8, surrogate pairs) and decoded, numbers follow the JSON grammar and are handed out
 /// as written (text, so nothing is rounded), nesting is bounded, and `skipValue()` validates a value
-/// without building anything, for large bodies a caller keeps as a byte range. The reader holds a
-/// borrowed buffer: use it inside `withUnsafeBufferPointer`.
+/// without building anything, for large bodies a caller keeps as a byte range.
+///
+/// The caller walks the structure, as a recursive descent would: ``value()`` reads a value's first
+/// token; after `.objectStart` it calls ``nextKey()`` until `nil`, reading each member's value; after
+/// `.arrayStart` it calls ``nextElement()`` until `false`; ``end()`` checks nothing follows the
+/// document. Keeping the structure in the caller's recursion, rather than in a state machine here, is
+/// what keeps cassette loading as fast as a hand-written parser. The reader holds a borrowed buffer:
+/// use it inside `withUnsafeBufferPointer`.
 package struct JSONReader {
-    /// What the reader found next.
-    package enum Event: Sendable, Equatable {
+    /// The first token of a value.
+    package enum Token: Sendable, Equatable {
         case objectStart
-        case objectEnd
         case arrayStart
-        case arrayEnd
-        /// A member name; the member's value follows.
-        case key(String)
         case string(String)
         /// A number exactly as written, e.g. `"1.50"` or `"12345678901234567890"`.
         case number(String)
@@ -39,27 +41,15 @@ package struct JSONReader {
     /// RFC 8259 leaves the limit to implementations; the same as the canonicaliser's.
     package static let maximumDepth = CanonicalWriter.maximumDepth
 
-    private enum State {
-        /// A value must come next (the document's, a member's after its `:`, an element after `,`).
-        case value
-        /// Just after `{`: a member name or `}`.
-        case firstMember
-        /// Just after `[`: an element or `]`.
-        case firstElement
-        /// A value just ended: `,` or the container's end, or the end of the document.
-        case afterValue
-        /// The document's value is complete.
-        case done
-    }
-
     private let bytes: UnsafeBufferPointer<UInt8>
     private let options: Options
     private var position = 0
-    private var state = State.value
-    /// Whether each open container is an object, innermost last.
-    private var containers: [Bool] = []
-    /// Where the last event (or skipped value) started.
-    package private(set) var eventOffset = 0
+    /// Open containers.
+    private var depth = 0
+    /// Whether the innermost container was just opened (no member or element read yet).
+    private var atContainerStart = false
+    /// Where the last value (or skipped value) started.
+    package private(set) var valueOffset = 0
 
     /// A reader positioned before the document in `bytes`.
     package init(_ bytes: UnsafeBufferPointer<UInt8>, options: Options = Options()) {
@@ -76,120 +66,101 @@ package struct JSONReader {
         position = min(max(offset, 0), bytes.count)
     }
 
-    /// The current byte offset (just after the last event).
-    package var offset: Int { position }
+    // MARK: - Structure
 
-    // MARK: - Events
-
-    /// The next event, or `nil` once the document's value is complete and only white space follows.
-    package mutating func next() throws(JSONSyntaxError) -> Event? {
+    /// Reads the first token of the value that comes next; ``valueOffset`` is where it starts.
+    package mutating func value() throws(JSONSyntaxError) -> Token {
         skipWhitespace()
-        eventOffset = position
-        switch state {
-        case .value:
-            return try readValue()
-        case .firstMember:
-            if consume(UInt8(ascii: "}")) { return closeContainer(.objectEnd) }
-            return try readKey(first: true)
-        case .firstElement:
-            if consume(UInt8(ascii: "]")) { return closeContainer(.arrayEnd) }
-            return try readValue()
-        case .afterValue:
-            guard let isObject = containers.last else {
-                state = .done
-                return try next()
-            }
-            if consume(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                return closeContainer(isObject ? .objectEnd : .arrayEnd)
-            }
-            guard consume(UInt8(ascii: ",")) else {
-                throw problem(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
-            }
-            skipWhitespace()
-            eventOffset = position
-            if options.allowsTrailingCommas, consume(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                return closeContainer(isObject ? .objectEnd : .arrayEnd)
-            }
-            return isObject ? try readKey(first: false) : try readValue()
-        case .done:
-            guard position == bytes.count else { throw problem("the end of the document") }
-            return nil
-        }
-    }
-
-    /// Validates the value that comes next without building it (where ``next()`` would return a
-    /// value's first event) and returns its byte range.
-    package mutating func skipValue() throws(JSONSyntaxError) -> Range<Int> {
-        skipWhitespace()
-        if state == .firstElement || state == .value {
-            eventOffset = position
-            try skip(depth: containers.count)
-            state = containers.isEmpty ? .done : .afterValue
-            return eventOffset..<position
-        }
-        throw problem("a value")
-    }
-
-    private mutating func readValue() throws(JSONSyntaxError) -> Event {
+        valueOffset = position
         guard position < bytes.count else { throw problem("a JSON value") }
         switch bytes[position] {
         case UInt8(ascii: "{"):
-            try open(isObject: true)
-            state = .firstMember
+            try open()
             return .objectStart
         case UInt8(ascii: "["):
-            try open(isObject: false)
-            state = .firstElement
+            try open()
             return .arrayStart
         case UInt8(ascii: "\""):
-            let text = try readString()
-            finishValue()
-            return .string(text)
+            return .string(try readString())
         default:
-            let event: Event
-            if matchLiteral("true") {
-                event = .bool(true)
-            } else if matchLiteral("false") {
-                event = .bool(false)
-            } else if matchLiteral("null") {
-                event = .null
-            } else {
-                let start = position
-                try skipNumber()
-                event = .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
-            }
-            finishValue()
-            return event
+            if matchLiteral("true") { return .bool(true) }
+            if matchLiteral("false") { return .bool(false) }
+            if matchLiteral("null") { return .null }
+            let start = position
+            try skipNumber()
+            return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
         }
     }
 
-    private mutating func readKey(first: Bool) throws(JSONSyntaxError) -> Event {
+    /// Inside an object: the next member's name (its `:` consumed, its value next), or `nil` once the
+    /// object has ended.
+    package mutating func nextKey() throws(JSONSyntaxError) -> String? {
+        skipWhitespace()
+        let first = atContainerStart
+        atContainerStart = false
+        if consume(UInt8(ascii: "}")) {
+            depth -= 1
+            return nil
+        }
+        if !first {
+            guard consume(UInt8(ascii: ",")) else { throw problem("',' or '}' after an object member") }
+            skipWhitespace()
+            if options.allowsTrailingCommas, consume(UInt8(ascii: "}")) {
+                depth -= 1
+                return nil
+            }
+        }
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             throw problem(first || !options.allowsTrailingCommas ? "a member name in double quotes" : "a member name or '}'")
         }
         let name = try readString()
         skipWhitespace()
         guard consume(UInt8(ascii: ":")) else { throw problem("':' after the member name") }
-        state = .value
-        return .key(name)
+        return name
     }
 
-    private mutating func open(isObject: Bool) throws(JSONSyntaxError) {
-        guard containers.count < Self.maximumDepth else {
+    /// Inside an array: whether another element follows (read it next), `false` once the array has
+    /// ended.
+    package mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        let first = atContainerStart
+        atContainerStart = false
+        if consume(UInt8(ascii: "]")) {
+            depth -= 1
+            return false
+        }
+        if !first {
+            guard consume(UInt8(ascii: ",")) else { throw problem("',' or ']' after an array element") }
+            skipWhitespace()
+            if options.allowsTrailingCommas, consume(UInt8(ascii: "]")) {
+                depth -= 1
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Checks that only white space follows the document.
+    package mutating func end() throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard position == bytes.count else { throw problem("the end of the document") }
+    }
+
+    /// Validates the value that comes next without building it and returns its byte range.
+    package mutating func skipValue() throws(JSONSyntaxError) -> Range<Int> {
+        skipWhitespace()
+        valueOffset = position
+        try skip(depth: depth)
+        return valueOffset..<position
+    }
+
+    private mutating func open() throws(JSONSyntaxError) {
+        guard depth < Self.maximumDepth else {
             throw problem("less deeply nested data (over \(Self.maximumDepth) levels)")
         }
-        containers.append(isObject)
+        depth += 1
+        atContainerStart = true
         position += 1
-    }
-
-    private mutating func closeContainer(_ event: Event) -> Event {
-        containers.removeLast()
-        finishValue()
-        return event
-    }
-
-    private mutating func finishValue() {
-        state = containers.isEmpty ? .done : .afterValue
     }
 
     // MARK: - Strings

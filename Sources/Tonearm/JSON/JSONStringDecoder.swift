@@ -9,11 +9,16 @@ enum JSONStringDecoder {
         output.reserveCapacity(content.count)
         var index = 0
         while index < content.count {
-            let byte = content[index]
-            guard byte == UInt8(ascii: "\\"), index + 1 < content.count else {
-                output.append(byte)
-                index += 1
-                continue
+            // Copy the run up to the next backslash in one go; escapes are the exception.
+            var runEnd = index
+            while runEnd < content.count, content[runEnd] != UInt8(ascii: "\\") { runEnd &+= 1 }
+            if runEnd > index {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: content[index..<runEnd]))
+            }
+            index = runEnd
+            guard index + 1 < content.count else {
+                if index < content.count { output.append(content[index]) }
+                break
             }
             let escape = content[index + 1]
             index += 2
@@ -29,7 +34,7 @@ enum JSONStringDecoder {
                         at: baseOffset + index - 6, in: UnsafeRawBufferPointer(document),
                         expected: "a complete UTF-16 surrogate pair", found: "a lone surrogate")
                 }
-                output.append(contentsOf: UTF8.encode(scalar).map { Array($0) } ?? [])
+                appendUTF8(scalar, to: &output)
             default: output.append(escape)  // \" \\ \/ — the reader allowed only valid escapes
             }
         }
@@ -55,6 +60,28 @@ enum JSONStringDecoder {
         guard low >= 0xDC00, low < 0xE000 else { return nil }
         index += 6
         return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    }
+
+    /// Appends the UTF-8 bytes of `scalar` without the intermediate arrays `UTF8.encode` would need.
+    @inline(__always)
+    private static func appendUTF8(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
+        let value = scalar.value
+        switch value {
+        case ..<0x80:
+            output.append(UInt8(truncatingIfNeeded: value))
+        case ..<0x800:
+            output.append(UInt8(truncatingIfNeeded: 0xC0 | value >> 6))
+            output.append(UInt8(truncatingIfNeeded: 0x80 | value & 0x3F))
+        case ..<0x10000:
+            output.append(UInt8(truncatingIfNeeded: 0xE0 | value >> 12))
+            output.append(UInt8(truncatingIfNeeded: 0x80 | value >> 6 & 0x3F))
+            output.append(UInt8(truncatingIfNeeded: 0x80 | value & 0x3F))
+        default:
+            output.append(UInt8(truncatingIfNeeded: 0xF0 | value >> 18))
+            output.append(UInt8(truncatingIfNeeded: 0x80 | value >> 12 & 0x3F))
+            output.append(UInt8(truncatingIfNeeded: 0x80 | value >> 6 & 0x3F))
+            output.append(UInt8(truncatingIfNeeded: 0x80 | value & 0x3F))
+        }
     }
 
     private static func hex4(_ content: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt32 {

@@ -31,8 +31,7 @@ public indirect enum JSONValue: Sendable, Hashable {
         let result: Result<JSONValue, JSONSyntaxError> = canonical.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
             do throws(JSONSyntaxError) {
-                guard let first = try reader.next() else { return .success(.null) }
-                return .success(try JSONValue.read(first, from: &reader))
+                return .success(try JSONValue.read(reader.value(), from: &reader))
             } catch {
                 return .failure(error)
             }

@@ -1,7 +1,7 @@
 import Tonearm
 
 /// Builds a ``DocumentNode`` tree with byte offsets from the core's ``JSONReader`` (the one JSON
-/// reader; this file only shapes its events into the cassette tree).
+/// reader; this file only shapes its tokens into the cassette tree).
 ///
 /// Numbers are kept as written, chosen members can be left unbuilt (validated, kept as a byte range)
 /// so large JSON bodies cost one scan, and trailing commas can be accepted (Vinyl cassettes have them).
@@ -61,43 +61,38 @@ struct JSONDocumentParser {
     }
 
     private mutating func parseDocument() throws(JSONSyntaxError) -> DocumentNode {
-        guard let first = try reader.next() else { return DocumentNode(value: .null, location: .offset(0)) }
-        let node = try build(first)
-        _ = try reader.next()  // nil, or throws when more than white space follows
+        let node = try build(reader.value())
+        try reader.end()
         return node
     }
 
-    /// The node whose first event the reader just returned.
-    private mutating func build(_ event: JSONReader.Event) throws(JSONSyntaxError) -> DocumentNode {
-        let location = SourceLocation.offset(reader.eventOffset)
-        switch event {
+    /// The node whose first token the reader just returned.
+    private mutating func build(_ token: JSONReader.Token) throws(JSONSyntaxError) -> DocumentNode {
+        let location = SourceLocation.offset(reader.valueOffset)
+        switch token {
         case .null: return DocumentNode(value: .null, location: location)
         case .bool(let flag): return DocumentNode(value: .bool(flag), location: location)
         case .number(let text): return DocumentNode(value: .number(text), location: location)
         case .string(let text): return DocumentNode(value: .string(text), location: location)
         case .arrayStart:
             var elements: [DocumentNode] = []
-            while let next = try reader.next(), next != .arrayEnd {
-                elements.append(try build(next))
+            while try reader.nextElement() {
+                elements.append(try build(reader.value()))
             }
             return DocumentNode(value: .array(elements), location: location)
         case .objectStart:
             var members: [DocumentNode.Member] = []
-            while case .key(let key)? = try reader.next() {
+            while let key = try reader.nextKey() {
                 let value: DocumentNode
                 if opaqueKeys.contains(key) {
                     let range = try reader.skipValue()
                     value = DocumentNode(value: .raw(range), location: .offset(range.lowerBound))
                 } else {
-                    guard let first = try reader.next() else { break }
-                    value = try build(first)
+                    value = try build(reader.value())
                 }
                 members.append(DocumentNode.Member(key: key, value: value))
             }
             return DocumentNode(value: .object(members), location: location)
-        case .key, .objectEnd, .arrayEnd:
-            // The reader never starts a value with these.
-            return DocumentNode(value: .null, location: location)
         }
     }
 }

@@ -41,6 +41,7 @@ package enum StubSchema {
         /// Where body files come from; `nil` refuses `file` members (a document with no folder).
         package var bodyFiles: BodyFiles?
 
+        /// Settings for a document whose `url` means `urlMeaning` and whose files come from `bodyFiles`.
         package init(urlMeaning: URLMeaning = .pattern, bodyFiles: BodyFiles? = nil) {
             self.urlMeaning = urlMeaning
             self.bodyFiles = bodyFiles
@@ -50,7 +51,9 @@ package enum StubSchema {
     /// What a document describes: exact stubs as tracks (in declared order, so equal requests queue
     /// up) and rules.
     package struct Stubs: Sendable {
+        /// Exact stubs (`TONEARM_STUBS`'s `url`), one track per entry, in declared order.
         package var tracks: [Track] = []
+        /// Pattern rules, in declared order.
         package var rules: [Rule] = []
     }
 

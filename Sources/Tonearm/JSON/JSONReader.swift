@@ -95,21 +95,8 @@ package struct JSONReader {
     /// Inside an object: the next member's name (its `:` consumed, its value next), or `nil` once the
     /// object has ended.
     package mutating func nextKey() throws(JSONSyntaxError) -> String? {
-        skipWhitespace()
         let first = atContainerStart
-        atContainerStart = false
-        if consume(UInt8(ascii: "}")) {
-            depth -= 1
-            return nil
-        }
-        if !first {
-            guard consume(UInt8(ascii: ",")) else { throw problem("',' or '}' after an object member") }
-            skipWhitespace()
-            if options.allowsTrailingCommas, consume(UInt8(ascii: "}")) {
-                depth -= 1
-                return nil
-            }
-        }
+        guard try advance(closing: UInt8(ascii: "}"), "',' or '}' after an object member") else { return nil }
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
             throw problem(first || !options.allowsTrailingCommas ? "a member name in double quotes" : "a member name or '}'")
         }
@@ -122,17 +109,25 @@ package struct JSONReader {
     /// Inside an array: whether another element follows (read it next), `false` once the array has
     /// ended.
     package mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+        try advance(closing: UInt8(ascii: "]"), "',' or ']' after an array element")
+    }
+
+    /// Moves past the `,` before the next member or element (none before the first) and returns
+    /// `true`, or past the container's `closing` byte (and a trailing comma, when allowed) and returns
+    /// `false`.
+    @inline(__always)
+    private mutating func advance(closing: UInt8, _ separatorExpected: String) throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         let first = atContainerStart
         atContainerStart = false
-        if consume(UInt8(ascii: "]")) {
+        if consume(closing) {
             depth -= 1
             return false
         }
         if !first {
-            guard consume(UInt8(ascii: ",")) else { throw problem("',' or ']' after an array element") }
+            guard consume(UInt8(ascii: ",")) else { throw problem(separatorExpected) }
             skipWhitespace()
-            if options.allowsTrailingCommas, consume(UInt8(ascii: "]")) {
+            if options.allowsTrailingCommas, consume(closing) {
                 depth -= 1
                 return false
             }

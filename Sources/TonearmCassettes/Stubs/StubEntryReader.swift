@@ -143,13 +143,7 @@ enum StubHeaderReader {
             for (name, value) in try cursor.members() { fields.append(HTTPField(name, try value.scalarText())) }
             return fields
         case .array:
-            var fields: [HTTPField] = []
-            for pair in try cursor.elements() {
-                let items = try pair.elements()
-                guard items.count == 2 else { throw pair.error(expected: "a [name, value] pair", found: "\(items.count) elements") }
-                fields.append(HTTPField(try items[0].string(), try items[1].scalarText()))
-            }
-            return fields
+            return try NativeTrackCodec.readHeaders(cursor)
         default:
             throw cursor.error(expected: "headers as an object or a list of [name, value] pairs")
         }

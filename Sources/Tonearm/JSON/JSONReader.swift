@@ -164,22 +164,25 @@ package struct JSONReader {
     private mutating func readString() throws(JSONSyntaxError) -> String {
         let (start, end, hasEscapes) = try scanString()
         let content = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if !hasEscapes {
-            guard let text = String(validating: content, as: UTF8.self) else {
-                throw error(at: start, "valid UTF-8 text in the string", found: nil)
-            }
-            return text
-        }
+        // `scanString` has validated the UTF-8, so decoding needs no second validation (and avoids
+        // `String(validating:)`, whose generic path costs more than the scan).
+        if !hasEscapes { return String(decoding: content, as: UTF8.self) }
         return try JSONStringDecoder.decode(content, baseOffset: start, in: bytes)
     }
 
-    /// Moves past a string, checking escapes and control characters; returns its content range.
+    /// Moves past a string, checking escapes, control characters and UTF-8; returns its content range.
+    ///
+    /// Runs of plain ASCII are skipped eight bytes at a time with the canonicaliser's scanner.
     private mutating func scanString() throws(JSONSyntaxError) -> (Int, Int, Bool) {
+        guard let base = bytes.baseAddress else { throw problem("a string") }
+        let count = bytes.count
         position += 1
         let start = position
         var hasEscapes = false
-        while position < bytes.count {
-            let byte = bytes[position]
+        while true {
+            position = CanonicalWriter.plainRunEnd(base, from: position, end: count)
+            guard position < count else { throw problem("'\"' to close the string") }
+            let byte = base[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
                 return (start, position - 1, hasEscapes)
@@ -187,25 +190,27 @@ package struct JSONReader {
             if byte == UInt8(ascii: "\\") {
                 hasEscapes = true
                 position += 1
-                guard position < bytes.count else { break }
-                switch bytes[position] {
+                guard position < count else { throw problem("'\"' to close the string") }
+                switch base[position] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     position += 1
                 case UInt8(ascii: "u"):
-                    guard position + 4 < bytes.count,
-                        (1...4).allSatisfy({ URLByteClass.hexValue(bytes[position + $0]) != nil })
+                    guard position + 4 < count,
+                        (1...4).allSatisfy({ URLByteClass.hexValue(base[position + $0]) != nil })
                     else { throw problem("four hexadecimal digits after \\u") }
                     position += 5
                 default:
                     throw problem("a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)")
                 }
-                continue
+            } else if byte < 0x20 {
+                throw problem("'\"' to close the string (control characters must be escaped)")
+            } else {
+                let length = CanonicalWriter.utf8SequenceLength(base, at: position, end: count)
+                guard length > 0 else { throw problem("valid UTF-8 text in the string") }
+                position += length
             }
-            guard byte >= 0x20 else { throw problem("'\"' to close the string (control characters must be escaped)") }
-            position += 1
         }
-        throw problem("'\"' to close the string")
     }
 
     // MARK: - Skipping

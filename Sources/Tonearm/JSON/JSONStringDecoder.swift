@@ -1,5 +1,5 @@
 /// Decodes the content of a JSON string that contains backslash escapes (the reader has already
-/// checked that every escape is well formed).
+/// checked that every escape is well formed and the other bytes are valid UTF-8).
 enum JSONStringDecoder {
     /// `content` (between the quotes) decoded; `baseOffset` is where it starts in `document`, for errors.
     static func decode(
@@ -38,12 +38,8 @@ enum JSONStringDecoder {
             default: output.append(escape)  // \" \\ \/ — the reader allowed only valid escapes
             }
         }
-        guard let text = String(validating: output, as: UTF8.self) else {
-            throw JSONSyntaxError(
-                at: baseOffset, in: UnsafeRawBufferPointer(document), expected: "valid UTF-8 text in the string",
-                found: nil)
-        }
-        return text
+        // The reader validated the unescaped bytes and escapes only produce scalars: valid UTF-8.
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// The scalar of the four hex digits at `index` (just after `\u`), with a following low surrogate

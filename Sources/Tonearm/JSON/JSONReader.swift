@@ -82,10 +82,16 @@ package struct JSONReader {
             return .arrayStart
         case UInt8(ascii: "\""):
             return .string(try readString())
+        case UInt8(ascii: "t"):
+            guard matchLiteral("true") else { throw problem("a JSON value (object, array, string, number, true, false or null)") }
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            guard matchLiteral("false") else { throw problem("a JSON value (object, array, string, number, true, false or null)") }
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            guard matchLiteral("null") else { throw problem("a JSON value (object, array, string, number, true, false or null)") }
+            return .null
         default:
-            if matchLiteral("true") { return .bool(true) }
-            if matchLiteral("false") { return .bool(false) }
-            if matchLiteral("null") { return .null }
             let start = position
             try skipNumber()
             return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
@@ -225,8 +231,11 @@ package struct JSONReader {
             try skipContainer(closing: UInt8(ascii: "]"), depth: depth, isObject: false)
         case UInt8(ascii: "\""):
             _ = try scanString()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            guard matchLiteral("true") || matchLiteral("false") || matchLiteral("null") else {
+                throw problem("a JSON value (object, array, string, number, true, false or null)")
+            }
         default:
-            if matchLiteral("true") || matchLiteral("false") || matchLiteral("null") { return }
             try skipNumber()
         }
     }

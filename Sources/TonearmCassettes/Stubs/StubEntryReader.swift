@@ -41,7 +41,7 @@ struct StubEntryReader {
         let method = try cursor.optionalString("method")
         let (outcome, bodyFile) = try readOutcome()
         let delay = try cursor.member("delayMilliseconds").map { (delay) throws(CassetteError) in
-            Duration.milliseconds(try delay.integer(in: 0...3_600_000, of: label))
+            Duration.milliseconds(try delay.integer(in: 0...Int.max, of: label))
         }
         let conditions = try StubConditionReader(owner: label).read(cursor)
 
@@ -128,7 +128,7 @@ struct StubEntryReader {
             body = try BodyFileConfinement.read(relative, at: file, options.bodyFiles, owner: label)
             bodyFile = relative
         }
-        let status = try cursor.member("status").map { (status) throws(CassetteError) in try status.integer(in: 100...999, of: label) } ?? 200
+        let status = try cursor.member("status").map { (status) throws(CassetteError) in try status.integer(in: RecordedLimits.statuses, of: label) } ?? 200
         return (.response(Response(status: status, headers: headers, body: body)), bodyFile)
     }
 }

@@ -18,18 +18,11 @@ struct CompiledRule: @unchecked Sendable {
 
     init(_ rule: Rule, declaredIndex: Int) throws(RuleError) {
         func compile(_ pattern: String) throws(RuleError) -> Regex<AnyRegexOutput> {
-            let regex: Regex<AnyRegexOutput>
             do {
-                regex = try Regex(pattern)
+                return try PatternSafety.compile(pattern)
             } catch {
-                throw RuleError(
-                    ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: "\(error)")
+                throw RuleError(ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: error.message)
             }
-            // A match cannot be interrupted, so a pattern that can backtrack without bound is refused here.
-            if let problem = BacktrackingCheck.problem(in: pattern) {
-                throw RuleError(ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: problem)
-            }
-            return regex
         }
         func compileCondition(_ condition: TextCondition) throws(RuleError) -> Regex<AnyRegexOutput>? {
             guard case .matches(let pattern) = condition else { return nil }

@@ -80,6 +80,16 @@ struct BacktrackingCheckTests {
         }
     }
 
+    @Test("deeply nested groups and classes are refused before Swift's regex parser can overflow the stack", arguments: [
+        String(repeating: "[", count: 5_000), String(repeating: "(", count: 40) + "a" + String(repeating: ")", count: 40),
+    ])
+    func deepNesting(_ pattern: String) throws {
+        let error = try #require(Self.refusal(pattern))
+        #expect(error.ruleName == "greedy")
+        #expect(error.message.hasSuffix("levels deep; at most 32 are allowed"))
+        #expect(Self.refusal(String(repeating: "(?:", count: 32) + "a" + String(repeating: ")", count: 32)) == nil)
+    }
+
     @Test("possessive quantifiers and atomic groups give nothing back, so they are accepted", arguments: [
         "^/(?>a+)+$", "^/(a++)+$", "^/.*+a.*+b.*+c$",
     ])

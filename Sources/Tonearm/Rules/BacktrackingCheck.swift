@@ -166,13 +166,13 @@ enum BacktrackingCheck {
         for (position, part) in parts.enumerated() {
             if let inner = nestedProblem(in: part) { return inner }
             guard let (characters, source) = loop(part) else { continue }
-            var link = Link(characters: characters, degree: 1, chain: [source])
+            var link = Link(characters: characters, degree: 1, chain: ["`\(source)`"])
             for (earlier, previous) in links where previous.degree + 1 > link.degree {
                 let shared = previous.characters.intersection(characters)
                 let between = parts[(earlier + 1)..<position].reduce(ScalarSet.empty) { $0.union($1.characters) }
                 if !shared.isEmpty, between.isSubset(of: shared) {
                     link.degree = previous.degree + 1
-                    link.chain = previous.chain + [source]
+                    link.chain = previous.chain + ["`\(source)`"]
                 }
             }
             links.append((position, link))

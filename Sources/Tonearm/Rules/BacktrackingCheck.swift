@@ -162,26 +162,37 @@ enum BacktrackingCheck {
         if !isAnchored {
             links.append((-1, Link(characters: .all, degree: 1, chain: ["the search for a starting position (no `^`)"])))
         }
+        // Worked out once per part, so a long pattern costs parts × loops rather than parts² × loops.
+        let partCharacters = parts.map(\.characters)
+        let endings = Endings(parts)
         var worst: Link?
         for (position, part) in parts.enumerated() {
             if let inner = nestedProblem(in: part) { return inner }
             guard let (characters, source) = loop(part) else { continue }
             var link = Link(characters: characters, degree: 1, chain: ["`\(source)`"])
-            for (earlier, previous) in links where previous.degree + 1 > link.degree {
+            var between = ScalarSet.empty
+            var cursor = position - 1
+            for (earlier, previous) in links.reversed() {
+                while cursor > earlier {
+                    between.formUnion(partCharacters[cursor])
+                    cursor -= 1
+                }
                 let shared = previous.characters.intersection(characters)
-                let between = parts[(earlier + 1)..<position].reduce(ScalarSet.empty) { $0.union($1.characters) }
-                if !shared.isEmpty, between.isSubset(of: shared) {
+                if previous.degree + 1 > link.degree, !shared.isEmpty, between.isSubset(of: shared) {
                     link.degree = previous.degree + 1
                     link.chain = previous.chain + ["`\(source)`"]
                 }
             }
             links.append((position, link))
-            if !finishesTrivially(characters, after: parts[(position + 1)...]), link.degree > (worst?.degree ?? 0) {
+            if !endings.finishesTrivially(characters, at: position), link.degree > (worst?.degree ?? 0) {
                 worst = link
             }
         }
         guard let worst, worst.degree > maximumDegree else { return nil }
-        return "quantifiers \(worst.chain.joined(separator: ", ")) can each take the characters between them, "
+        let listed = worst.chain.count <= 4
+            ? worst.chain.joined(separator: ", ")
+            : worst.chain.prefix(3).joined(separator: ", ") + " … (\(worst.chain.count) in all)"
+        return "quantifiers \(listed) can each take the characters between them, "
             + "so a failing match tries every way of splitting the text between them (time grows with the "
             + "length of the text to the power \(worst.degree)); make them exclusive, e.g. `[^/]*` instead of `.*`"
     }
@@ -222,12 +233,33 @@ enum BacktrackingCheck {
         }
     }
 
-    /// Whether a quantifier taking `characters` always lets the rest of the pattern match once it has run
-    /// as far as it can, so it is never backtracked into: only optional parts follow, or `$` after `.*`.
-    private static func finishesTrivially(_ characters: ScalarSet, after rest: ArraySlice<RegexStructure>) -> Bool {
-        rest.allSatisfy { part in
-            if case .assertion(.end) = part { return ScalarSet.dot.isSubset(of: characters) }
-            return part.isNullable && !part.hasAssertion
+    /// What follows each part of a sequence, for telling whether a quantifier there is ever backtracked into.
+    private struct Endings {
+        /// Whether only optional parts without assertions, or end anchors, follow position `p` (index p).
+        var onlyOptionalAfter: [Bool]
+        /// Whether an end anchor is among them.
+        var endAnchorAfter: [Bool]
+
+        init(_ parts: [RegexStructure]) {
+            onlyOptionalAfter = Array(repeating: true, count: parts.count)
+            endAnchorAfter = Array(repeating: false, count: parts.count)
+            var optional = true, anchor = false
+            for position in parts.indices.reversed() {
+                onlyOptionalAfter[position] = optional
+                endAnchorAfter[position] = anchor
+                if case .assertion(.end) = parts[position] {
+                    anchor = true
+                } else {
+                    optional = optional && parts[position].isNullable && !parts[position].hasAssertion
+                }
+            }
+        }
+
+        /// Whether a quantifier taking `characters` at `position` always lets the rest of the pattern match
+        /// once it has run as far as it can, so it is never backtracked into: only optional parts follow,
+        /// or `$` after `.*`.
+        func finishesTrivially(_ characters: ScalarSet, at position: Int) -> Bool {
+            onlyOptionalAfter[position] && (!endAnchorAfter[position] || ScalarSet.dot.isSubset(of: characters))
         }
     }
 

@@ -104,7 +104,7 @@ final class KeyTable: @unchecked Sendable {
         }
     }
 
-    /// Bytes held by the live table and the retired ones.
+    /// Bytes held by the live table and the retired ones. Writer only (reads `retired`).
     var storageBytes: Int {
         let live = current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.mask + 1 }
         return (live + retired.reduce(0) { $0 + $1.mask + 1 }) * 12

@@ -110,7 +110,7 @@ public final class TrackIndex: Sendable {
         let keyGroup = keys.group(for: keyed.key.value, check: keyed.key.check) ?? keys.groupCount
         if played { marks.store(position, Self.playedMark) }
         entries.append(Entry(track: track, keyGroup: keyGroup, notes: keyed.notes))
-        keyed.file(at: position, keys: keys, routes: routes, shapes: shapes, origins: origins)
+        _ = keyed.file(at: position, keys: keys, routes: routes, shapes: shapes, origins: origins)
         liveCount.add(1, ordering: .relaxed)
         return position
     }

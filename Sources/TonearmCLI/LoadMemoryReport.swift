@@ -19,6 +19,11 @@ struct LoadMemoryReport: Encodable {
     var residentBytes: Int
     /// The highest resident memory while loading, less the baseline.
     var peakBytes: Int
+    /// What the engine's index says its tables take beyond the track values (``TrackIndex/indexBytes``).
+    var indexBytes: Int
+    /// The tracks' inline size (`MemoryLayout<Track>.stride` each); strings and arrays they point to
+    /// come on top.
+    var trackValueBytes: Int
     var seconds: Double
 
     var residentRatio: Double { Double(residentBytes) / Double(max(fileBytes, 1)) }
@@ -37,6 +42,7 @@ struct LoadMemoryReport: Encodable {
         let report = LoadMemoryReport(
             file: path, fileBytes: fileBytes, tracks: engine.index.trackCount, baselineBytes: before.resident,
             residentBytes: after.resident - before.resident, peakBytes: after.peak - before.resident,
+            indexBytes: engine.index.indexBytes, trackValueBytes: engine.index.trackCount * MemoryLayout<Track>.stride,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         withExtendedLifetime(engine) {}
         return report
@@ -54,12 +60,14 @@ struct LoadMemoryReport: Encodable {
             \(file): \(megabytes(fileBytes)), \(tracks) tracks, loaded in \(String(format: "%.2f", seconds)) s
               resident after loading: \(megabytes(residentBytes)) (\(String(format: "%.2f", residentRatio))× the file; goal ≤ 2×)
               peak while loading:     \(megabytes(peakBytes)) (\(String(format: "%.2f", peakRatio))× the file; goal ≤ 3×)
+              index tables:           \(megabytes(indexBytes)) (the index's own count, beyond the track values)
+              track values inline:    \(megabytes(trackValueBytes)) (\(MemoryLayout<Track>.stride) bytes each, before their strings and arrays)
               process before loading: \(megabytes(baselineBytes))
             """
     }
 
     private enum CodingKeys: String, CodingKey {
-        case file, fileBytes, tracks, baselineBytes, residentBytes, peakBytes, seconds, residentRatio, peakRatio, meetsGoals
+        case file, fileBytes, tracks, baselineBytes, residentBytes, peakBytes, indexBytes, trackValueBytes, seconds, residentRatio, peakRatio, meetsGoals
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -70,6 +78,8 @@ struct LoadMemoryReport: Encodable {
         try container.encode(baselineBytes, forKey: .baselineBytes)
         try container.encode(residentBytes, forKey: .residentBytes)
         try container.encode(peakBytes, forKey: .peakBytes)
+        try container.encode(indexBytes, forKey: .indexBytes)
+        try container.encode(trackValueBytes, forKey: .trackValueBytes)
         try container.encode(seconds, forKey: .seconds)
         try container.encode(residentRatio, forKey: .residentRatio)
         try container.encode(peakRatio, forKey: .peakRatio)

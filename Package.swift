@@ -129,14 +129,15 @@ let package = Package(
         .testTarget(
             name: "TonearmServerTests",
             dependencies: [
-                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmServer", "TonearmTestSupport",
+                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmServer", "TonearmTesting", "TonearmTestSupport",
                 // Executables the tests launch: `tonearm serve` and the test app.
                 "TonearmCLI", "TonearmServerTestApp",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
+            ],
+            exclude: ["__Cassettes__"]
         ),
         .testTarget(
             name: "TonearmCassettesTests",

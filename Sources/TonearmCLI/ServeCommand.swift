@@ -12,19 +12,24 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve a cassette over HTTP on 127.0.0.1: replay, record what is missing, or proxy and journal.",
         discussion: """
-            Point the app's base URL at the server with the real host as the first path component:
-              http://127.0.0.1:PORT/api.example.com/v1/users  stands for  https://api.example.com/v1/users
-            Hosts the server may reach are given with --host (https unless a scheme is given) or --upstream
-            (one base URL for every request without a host component); plain-http clients may also use it as
-            a forward proxy (HTTP_PROXY). CONNECT (HTTPS interception) is refused.
+            Point the app's base URL at the server with the real host as the first path component: \
+            http://127.0.0.1:PORT/api.example.com/v1/users stands for https://api.example.com/v1/users. \
+            Hosts the server may reach are given with --host (https unless a scheme is given) or --upstream \
+            (one base URL for every request without a host component). Plain-http clients may also use the \
+            server as a forward proxy (HTTP_PROXY); CONNECT (HTTPS interception) is refused, and so is any \
+            other host.
 
-            When listening, the first line on standard output is a JSON object such as
-              {"event":"listening","url":"http://127.0.0.1:54321","port":54321,...}
-            and --ready-file receives the same line. A miss is answered 404 (--miss-status) with the miss
-            report as the body (JSON for Accept: application/json) and a Tonearm-Miss header naming the
-            reason, and a line on standard error. The control API is under /__tonearm/ (docs/server.md).
-            SIGINT or SIGTERM: stop accepting, finish in-flight exchanges, save the cassette atomically,
-            write the journal, exit 0.
+            When listening, the first line on standard output is one JSON object, \
+            {"event":"listening","url":"http://127.0.0.1:PORT","port":PORT,...}; --ready-file receives the same line.
+
+            A miss is answered 404 (--miss-status) with the miss report as the body (JSON for \
+            Accept: application/json), a Tonearm-Miss header naming the reason, and a line on standard error.
+
+            The control API is under /__tonearm/ (health, cassette, stubs, reset, save, journal, journal.har, \
+            misses); see docs/server.md.
+
+            SIGINT or SIGTERM: stop accepting, finish in-flight exchanges, save the cassette atomically, write \
+            the journal, exit 0.
             """
     )
 

@@ -77,7 +77,7 @@ public final class TonearmServer: Sendable {
         let host = configuration.bindAddress.contains(":") ? "[\(configuration.bindAddress)]" : configuration.bindAddress
         let base = "http://\(host):\(port)"
         core.baseURL = base
-        let serving = Task {
+        let serving = Task(executorPreference: EventLoopExecutor(listener.channel.eventLoop)) {
             await withDiscardingTaskGroup { group in
                 _ = try? await listener.executeThenClose { inbound in
                     for try await connection in inbound {
@@ -85,7 +85,9 @@ public final class TonearmServer: Sendable {
                             connection.channel.close(promise: nil)
                             continue
                         }
-                        group.addTask { await HTTPConnection.serve(connection, core: core) }
+                        group.addTask(executorPreference: EventLoopExecutor(connection.channel.eventLoop)) {
+                            await HTTPConnection.serve(connection, core: core)
+                        }
                     }
                 }
             }

@@ -25,6 +25,14 @@ public struct UpstreamHost: Sendable, Hashable, CustomStringConvertible {
         authority = rest.lowercased()
     }
 
+    /// A host from a `--host` value, or an error saying what is expected.
+    public init(parsing text: String) throws(ServerError) {
+        guard let host = UpstreamHost(text) else {
+            throw .invalid(what: "host", value: text, expected: "a host such as api.example.com, or a scheme and authority such as http://127.0.0.1:9000 (no path)")
+        }
+        self = host
+    }
+
     /// The host of an absolute `http(s)` URL, or `nil`.
     public init?(ofURL url: String) {
         guard let separator = url.range(of: "://") else { return nil }

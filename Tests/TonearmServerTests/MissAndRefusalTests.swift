@@ -102,14 +102,17 @@ struct MissAndRefusalTests {
             Track(request: Request(url: "https://api.example.com/slow"), response: Response(body: "slow"), delay: .seconds(8)),
             Track(request: Request(url: "https://api.example.com/fast"), response: Response(body: "fast")),
         ])
-        // Two raw connections, so no client-side pooling can serialise them.
+        // Two raw connections, so no client-side pooling can serialise them; the sequence runs on one
+        // dispatch thread so a busy test runner cannot delay the client side past the slow track's delay.
         let slow = try RawConnection(port: server.port), fast = try RawConnection(port: server.port)
-        slow.send("GET /api.example.com/slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        try await Task.sleep(for: .milliseconds(100))
-        fast.send("GET /api.example.com/fast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let fastAnswer = try await fast.readToEnd()
-        // Ordering, not timing: the fast answer is complete while the slow one is still being delayed.
-        let slowAnsweredFirst = slow.hasDataWaiting()
+        let (fastAnswer, slowAnsweredFirst) = try await blocking {
+            slow.send("GET /api.example.com/slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            Thread.sleep(forTimeInterval: 0.1)
+            fast.send("GET /api.example.com/fast HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let fastAnswer = fast.readBlocking().text
+            // Ordering, not timing: the fast answer is complete while the slow one is still being delayed.
+            return (fastAnswer, slow.hasDataWaiting())
+        }
         let slowAnswer = try await slow.readToEnd()
         try await server.stop()
         #expect(fastAnswer.hasSuffix("fast"))

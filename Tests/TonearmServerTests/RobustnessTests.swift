@@ -76,13 +76,11 @@ struct RobustnessTests {
     func idleTimeout() async throws {
         let server = try await stubServer(idleTimeout: .milliseconds(300))
         let connection = try RawConnection(port: server.port)
-        let clock = ContinuousClock()
-        let started = clock.now
-        let answer = try await connection.readToEnd()  // returns when the server closes
-        let waited = clock.now - started
+        let (answer, closed) = try await connection.readUntilClosed()
         try await server.stop()
+        // The server closed it (the client's own 60 s read timeout did not expire first), saying nothing.
+        #expect(closed)
         #expect(answer.isEmpty)
-        #expect(waited < .seconds(5))
     }
 
     @Test("1,000 concurrent connections are all answered")

@@ -43,7 +43,7 @@ enum TestClient {
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await shared.execute(request, timeout: .seconds(30))
+        let response = try await shared.execute(request, timeout: .seconds(120))
         let collected = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return ClientResponse(
             status: Int(response.status.code), headers: response.headers.map { HTTPField($0.name, $0.value) },
@@ -105,7 +105,8 @@ final class RawConnection: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // Generous: a test runner on a loaded 2-core machine can be slow; a test never relies on it expiring.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -122,20 +123,28 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    /// Everything until the peer closes (or 10 s pass), read off the cooperative pool.
+    /// Everything until the peer closes (or 60 s pass), read off the cooperative pool.
     func readToEnd() async throws -> String {
-        try await blocking { self.readToEndBlocking() }
+        try await readUntilClosed().text
     }
 
-    private func readToEndBlocking() -> String {
+    /// Everything received, and whether the peer closed the connection (rather than the read timing out).
+    func readUntilClosed() async throws -> (text: String, closed: Bool) {
+        try await blocking { self.readBlocking() }
+    }
+
+    /// ``readUntilClosed()`` on the calling thread.
+    func readBlocking() -> (text: String, closed: Bool) {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
+            if count <= 0 {
+                let timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                return (String(decoding: data, as: UTF8.self), !timedOut)
+            }
             data += buffer[0..<count]
         }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// Whether bytes (or the peer's close) are waiting to be read, without waiting or consuming them.

@@ -17,35 +17,36 @@ struct ConvertCommand: ParsableCommand {
 
     @Argument(help: "The file (or stub folder) to read.") var input: String
     @Argument(help: "The file (or folder) to write.") var output: String
-    @Option(help: "Input format: \(CassetteFormat.allCases.map(\.rawValue).joined(separator: ", ")).") var from: String?
-    @Option(help: "Output format: native, har or stubs.") var to: String?
+    @Option(help: "Input format: \(CassetteFormat.all.map(\.name).joined(separator: ", ")).") var from: String?
+    @Option(help: "Output format: \(CassetteFormat.writable.map(\.name).joined(separator: ", ")).") var to: String?
     @Flag(help: "Redact Authorization, Cookie, Set-Cookie and Proxy-Authorization before writing.") var redact = false
 
     func run() throws {
         let inputURL = URL(fileURLWithPath: input), outputURL = URL(fileURLWithPath: output)
         let imported = try CassetteFile.load(inputURL, format: try CLIFormat.parse(from, option: "--from"))
-        let format = try CLIFormat.parse(to, option: "--to") ?? CassetteFile.outputFormat(for: outputURL)
+        let format = try CLIFormat.parse(to, option: "--to", among: CassetteFormat.writable) ?? CassetteFormat.output(for: outputURL)
         var cassette = imported.cassette
         if redact {
             for index in cassette.entries.indices {
                 cassette.entries[index].track = Redaction.default.redact(cassette.entries[index].track)
             }
         }
-        try CassetteFile.save(cassette, to: outputURL, format: format)
+        try format.save(cassette, to: outputURL)
         for warning in imported.warnings { CLIFormat.printError("warning: \(warning)") }
         if !imported.rules.isEmpty {
             CLIFormat.printError("warning: \(imported.rules.count) pattern rule(s) cannot be written as tracks and were not converted")
         }
-        print("wrote \(cassette.entries.count) track(s) to \(output) (\(format.rawValue))")
+        print("wrote \(cassette.entries.count) track(s) to \(output) (\(format.name))")
     }
 }
 
 /// Shared helpers for the cassette commands.
 enum CLIFormat {
-    static func parse(_ name: String?, option: String) throws -> CassetteFormat? {
+    /// The format `name` given to `option`, one of `formats`; `nil` when the option was not given.
+    static func parse(_ name: String?, option: String, among formats: [CassetteFormat] = CassetteFormat.all) throws -> CassetteFormat? {
         guard let name else { return nil }
-        guard let format = CassetteFormat(rawValue: name.lowercased()) else {
-            throw ValidationError("\(option) \(name): expected one of \(CassetteFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let format = CassetteFormat(name: name), formats.contains(format) else {
+            throw ValidationError("\(option) \(name): expected one of \(formats.map(\.name).joined(separator: ", "))")
         }
         return format
     }

@@ -18,15 +18,10 @@ struct MatchingOptions: ParsableArguments {
         var attributes = Set<MatchAttribute>()
         for item in self.attributes.split(separator: ",") {
             let name = item.trimmingCharacters(in: " ")
-            switch name {
-            case "method": attributes.insert(.method)
-            case "url": attributes.insert(.url)
-            case "path": attributes.insert(.path)
-            case "query": attributes.insert(.query)
-            case "body": attributes.insert(.body)
-            case _ where name.hasPrefix("header:"): attributes.insert(.header(String(name.dropFirst(7))))
-            default: throw ValidationError("unknown attribute '\(name)' in --match; expected method, url, path, query, body or header:NAME")
+            guard let attribute = MatchAttribute(name: name) else {
+                throw ValidationError("unknown attribute '\(name)' in --match; expected method, url, path, query, body or header:NAME")
             }
+            attributes.insert(attribute)
         }
         var pointers: [JSONPointer] = []
         for pointer in ignoredJSONFields {

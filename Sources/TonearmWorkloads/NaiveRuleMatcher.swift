@@ -62,12 +62,8 @@ public struct NaiveRuleMatcher: @unchecked Sendable {
             }
             entries.append(entry)
         }
-        // The same order as RuleSet: lower priority numbers first, declared order among equals.
-        self.entries = entries.enumerated().sorted { lhs, rhs in
-            let left = rules[lhs.element.declaredIndex].priority ?? Rule.defaultPriority
-            let right = rules[rhs.element.declaredIndex].priority ?? Rule.defaultPriority
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }.map(\.element)
+        // The engine's order (entries are in declared order here).
+        self.entries = Rule.triedOrder(rules).map { entries[$0] }
     }
 
     /// The declared position of the first rule that answers `request`, trying every rule in order.

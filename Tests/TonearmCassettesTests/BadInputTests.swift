@@ -51,7 +51,7 @@ struct BadInputTests {
 
     @Test("a native cassette that is cut short or corrupted names where")
     func nativeCorruption() throws {
-        let bytes = NativeFormat.encode(NativeFormatTests.sample)
+        let bytes = try NativeFormat.encode(NativeFormatTests.sample)
         for length in stride(from: 0, to: bytes.count, by: 7) {
             #expect(throws: CassetteError.self) { try NativeFormat.decode(Array(bytes[..<length]), file: "cut.json") }
         }

@@ -34,6 +34,18 @@ struct LintTests {
         #expect(subjects == ["rule \"users again\"", "rule \"posts only\"", "rule \"after anything\""])
     }
 
+    @Test("a catch-all with a query condition shadows nothing: the engine answers the later rule")
+    func conditionalCatchAllIsNotACatchAll() throws {
+        let imported = CassetteImport(cassette: Cassette(), rules: [
+            Rule(name: "page two", pattern: ".*", query: [QueryCondition("page", .equals("2"))], response: Response(status: 202)),
+            Rule(name: "users", pattern: "^https://h\\.example/users$", response: Response(status: 200)),
+        ])
+        #expect(CassetteLinter.lint(imported).filter { $0.kind == .unreachableRule }.isEmpty)
+        let engine = try imported.makeEngine()
+        #expect(engine.match(Request(url: "https://h.example/users")).hit?.track.response?.status == 200)
+        #expect(engine.match(Request(url: "https://h.example/users?page=2")).hit?.track.response?.status == 202)
+    }
+
     @Test("unredacted credentials are reported; placeholders are not")
     func secrets() {
         let imported = CassetteImport(cassette: Cassette(tracks: [

@@ -90,3 +90,55 @@ struct RecordingTests {
         #expect(engine.match(live).hit == nil)  // unredacted live requests do not match redacted tracks
     }
 }
+
+/// Issue 8 §5: redaction, the linter and matching read queries and JSON media types by one definition.
+@Suite("Redaction agrees with matching")
+struct RedactionAgreementTests {
+    static let contentTypes = [
+        "application/json", "Application/JSON; charset=utf-8", " application/json ", "application/vnd.api+json",
+        "application/problem+json; charset=utf-8", "text/json", "application/json-seq", "application/x-ndjson",
+        "text/plain", "application/x-www-form-urlencoded", "",
+    ]
+
+    @Test("a body redaction treats as JSON is exactly one matching compares as JSON", arguments: contentTypes)
+    func jsonMediaTypes(_ contentType: String) {
+        // Matching compares JSON bodies by value, so re-ordered members match exactly when the body is JSON.
+        let recorded = Request(method: "POST", url: "https://h.example/", headers: [HTTPField("Content-Type", contentType)], body: #"{"a":1,"secret":"s"}"#)
+        var reordered = recorded
+        reordered.body = Array(#"{"secret":"s","a":1}"#.utf8)
+        let matchedAsJSON = ReplayEngine(tracks: [Track(request: recorded, response: Response())]).match(reordered).hit != nil
+
+        let redaction = Redaction(jsonFields: [JSONPointer(tokens: ["secret"])])
+        let redactedAsJSON = redaction.redact(recorded).body != recorded.body
+        #expect(redactedAsJSON == matchedAsJSON, "\(contentType)")
+
+        let findings = SecretScanner(redaction: .default).scan([Track(request: recorded, response: Response())])
+        #expect(!findings.isEmpty == matchedAsJSON, "\(contentType)")
+    }
+
+    @Test("query parameter names are compared by the core's form rules, in redaction, matching and the linter")
+    func queryNames() throws {
+        let redaction = Redaction(queryParameters: ["api key"])
+        for spelling in ["api+key", "api%20key", "api%20k%65y"] {
+            let live = Request(url: "https://h.example/a?\(spelling)=S3CRET&b=%7E")
+            let redacted = redaction.redact(live)
+            #expect(redacted.url == "https://h.example/a?\(spelling)=%3Credacted%3E&b=%7E", "\(spelling)")
+            let findings = SecretScanner(redaction: redaction).scan([Track(request: live, response: Response())])
+            #expect(findings.map(\.message) == ["query parameter api key is not redacted"], "\(spelling)")
+            #expect(SecretScanner(redaction: redaction).scan([Track(request: redacted, response: Response())]).isEmpty)
+        }
+        // A recorded "api+key" and a live "api%20key" are the same parameter to matching, and both redact alike.
+        let recorded = redaction.redact(Request(url: "https://h.example/a?api+key=one"))
+        let engine = ReplayEngine(tracks: [Track(request: recorded, response: Response())])
+        #expect(engine.match(redaction.redact(Request(url: "https://h.example/a?api%20key=two"))).hit != nil)
+        // A placeholder holding "+" or "%" is written literally, so it reads back as itself.
+        let literal = Redaction(queryParameters: ["k"], placeholder: "a+b%20")
+        #expect(literal.redact(Request(url: "https://h.example/?k=v")).url == "https://h.example/?k=a%2Bb%2520")
+    }
+
+    @Test("the linter decodes parameter names before comparing them with credential names")
+    func lintEncodedNames() {
+        let track = Track(request: Request(url: "https://h.example/?api%5Fkey=abc&plain=1"), response: Response())
+        #expect(SecretScanner(redaction: .default).scan([track]).map(\.message) == ["query parameter api_key is not redacted"])
+    }
+}

@@ -38,13 +38,20 @@ struct ReadmeExamplesTests {
 
     @Test("strategies: tracks first, then rules")
     func strategies() throws {
-        let rules = try RuleSet([
+        let stubbed = try ReplayEngine(tracks: tracks, rules: [
             Rule(name: "any user", method: "GET", pattern: #"^https://api\.example\.com/users/\d+$"#,
                  response: Response(status: 200, body: #"{"id":0}"#)),
             Rule(name: "slow search", pattern: "/search", outcome: .transportError(.timedOut), delay: .seconds(2)),
-        ])
-        let stubbed = ReplayEngine(tracks: tracks, strategy: .chain(.uniquePlay, .rules(rules)))
+        ], strategy: .uniquePlay)
         #expect(stubbed.match(Request(url: "https://api.example.com/users/7")).hit?.source == .rule(name: "any user", position: 0))
         #expect(stubbed.match(Request(url: "https://api.example.com/search?q=1")).hit?.track.outcome == .transportError(.timedOut))
+
+        let id = stubbed.add(Track(request: Request(url: "https://api.example.com/me"), response: Response(status: 200)))
+        let maintenance = try stubbed.add(Rule(pattern: ".*", priority: 1, response: Response(status: 503)))
+        #expect(stubbed.match(Request(url: "https://api.example.com/users/7")).hit?.track.response?.status == 503)
+        stubbed.remove(maintenance)
+        #expect(stubbed.match(Request(url: "https://api.example.com/me")).hit?.track.response?.status == 200)
+        stubbed.remove(id)
+        #expect(stubbed.match(Request(url: "https://api.example.com/me")).hit == nil)
     }
 }

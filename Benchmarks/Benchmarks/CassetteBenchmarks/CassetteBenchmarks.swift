@@ -19,7 +19,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(megabytes, bytes.count / 1_000_000)
         blackHole(engine)
     } setup: {
-        NativeFormat.encode(Cassette(name: "bench", tracks: Workload(trackCount: 10_000, seed: 42).tracks))
+        try NativeFormat.encode(Cassette(name: "bench", tracks: Workload(trackCount: 10_000, seed: 42).tracks))
     }
 
     Benchmark("Cassette HAR load and index 10k tracks", configuration: configuration) {
@@ -30,12 +30,12 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(megabytes, bytes.count / 1_000_000)
         blackHole(engine)
     } setup: {
-        HARFormat.encode(Cassette(name: "bench", tracks: Workload(trackCount: 10_000, seed: 42).tracks))
+        try HARFormat.encode(Cassette(name: "bench", tracks: Workload(trackCount: 10_000, seed: 42).tracks))
     }
 
     Benchmark("Cassette native save 10k tracks", configuration: configuration) {
         (benchmark: Benchmark, cassette: Cassette) in
-        let bytes = NativeFormat.encode(cassette)
+        let bytes = try NativeFormat.encode(cassette)
         benchmark.stopMeasurement()
         benchmark.measurement(megabytes, bytes.count / 1_000_000)
     } setup: {

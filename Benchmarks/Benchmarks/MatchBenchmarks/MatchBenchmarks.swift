@@ -13,4 +13,5 @@ let benchmarks: @Sendable () -> Void = {
     registerBaselineBenchmarks()
     registerLoadingBenchmarks()
     registerConcurrencyBenchmarks()
+    registerLiveEngineBenchmarks()
 }

@@ -8,16 +8,12 @@ public enum BodyKind: String, Sendable, Hashable {
     case raw
 
     /// Reads `contentType` (a `Content-Type` value, parameters allowed) the way the canonical form does.
+    /// ``MediaType`` holds the rules, shared with every module that must read a body the same way.
     static func forContentType(_ contentType: String?, additionalJSON: Set<String>) -> BodyKind {
         guard let contentType else { return .raw }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        let normalized = mediaType.trimmingHTTPWhitespace.asciiLowercased
-        if normalized == "application/json" || normalized.hasSuffix("+json")
-            || additionalJSON.contains(normalized)
-        {
-            return .json
-        }
-        if normalized == "application/x-www-form-urlencoded" { return .form }
+        let essence = MediaType.essence(of: contentType)
+        if MediaType.isJSON(essence: essence, additional: additionalJSON) { return .json }
+        if MediaType.isForm(essence: essence) { return .form }
         return .raw
     }
 }

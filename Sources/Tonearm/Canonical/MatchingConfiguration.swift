@@ -6,7 +6,7 @@ public struct MatchingConfiguration: Sendable, Hashable {
     public var ignoredQueryParameters: Set<String>
     /// JSON body locations left out of the key, e.g. `/meta/requestId`.
     public var ignoredJSONFields: [JSONPointer]
-    /// Extra media types to treat as JSON beyond `application/json` and `*/*+json`, lowercased.
+    /// Extra media types to treat as JSON beyond `application/json` and `type/name+json` (see `MediaType`), lowercased.
     public var additionalJSONMediaTypes: Set<String>
 
     /// Creates a configuration.

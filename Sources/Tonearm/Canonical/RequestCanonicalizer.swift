@@ -6,117 +6,149 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     /// The configuration the keys are built under.
     public let configuration: MatchingConfiguration
 
-    private let includesMethod: Bool
-    private let includesURL: Bool
-    private let includesPath: Bool
-    private let includesQuery: Bool
+    private let lines: Lines
     private let includesBody: Bool
-    private let headerNames: [String]
-    private let ignoredParameters: Set<String>
     private let json: JSONCanonicalizer
 
     /// Creates a canonicalizer for `configuration`.
     public init(_ configuration: MatchingConfiguration = .default) {
         self.configuration = configuration
         let attributes = configuration.attributes
-        includesMethod = attributes.contains(.method)
-        includesURL = attributes.contains(.url)
-        includesPath = attributes.contains(.path) && !attributes.contains(.url)
-        includesQuery = attributes.contains(.query)
+        lines = Lines(
+            includesMethod: attributes.contains(.method), includesURL: attributes.contains(.url),
+            includesPath: attributes.contains(.path) && !attributes.contains(.url),
+            includesQuery: attributes.contains(.query), headerNames: configuration.headerNames,
+            ignoredParameters: Set(configuration.ignoredQueryParameters.map(FormEncoding.canonicalName)))
         includesBody = attributes.contains(.body)
-        headerNames = configuration.headerNames
-        ignoredParameters = Set(configuration.ignoredQueryParameters.map(FormEncoding.canonicalName))
         json = JSONCanonicalizer(ignoring: configuration.ignoredJSONFields)
     }
 
     /// The canonical form of `request`.
+    ///
+    /// Every line but a JSON body has a size bound known before writing (a canonical query or form body is
+    /// at most three times its input), so those lines are written through a pointer into an array made at
+    /// that capacity; a JSON body, whose canonical length is not bounded by its input, is appended after.
     public func canonicalize(_ request: Request) -> CanonicalRequest {
         let url = NormalizedURL(request.url)
-        let method = request.method.asciiUppercased
-        var output: [UInt8] = []
-        output.reserveCapacity(request.url.utf8.count + request.body.count + 48)
-        var notes: [CanonicalRequest.Note] = []
-        var bodyKind: BodyKind?
-
-        if includesMethod { Self.appendField("method", method, to: &output) }
-        // The URL's bytes are read in place: building `withoutQuery` and `query` Strings would cost
-        // about 40% of a GET's key.
-        url.withUnsafeBytes { withoutQuery, query in
-            if includesURL { Self.appendField("url", withoutQuery, to: &output) }
-            if includesPath { Self.appendField("path", url.path, to: &output) }
-            if includesQuery {
-                Self.appendField("query", to: &output) { output in
-                    guard let query else { return }
-                    FormEncoding.appendCanonical(query, ignoring: ignoredParameters, to: &output)
+        var method = Self.canonicalMethod(request.method)
+        var bodyKind = self.bodyKind(of: request)
+        let headerFields = self.headerFields(of: request)
+        let lines = self.lines, body = request.body
+        var output: [UInt8] = method.withUTF8 { methodBytes in
+            url.withUnsafeBytes { withoutQuery, query in
+                let capacity = lines.lineCapacity(
+                    method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
+                    headerFields: headerFields, body: body, bodyKind: bodyKind)
+                return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                    guard let base = buffer.baseAddress else { return }
+                    var writer = CanonicalLineWriter(base: base)
+                    lines.writeLines(
+                        to: &writer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
+                        pathStart: url.pathStart, query: query, headerFields: headerFields, body: body,
+                        bodyKind: bodyKind)
+                    assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
+                    initialized = writer.count
                 }
             }
         }
-        for name in headerNames {
-            for value in request.headers.values(named: name) {
-                Self.appendField("header:", suffix: name, value.trimmingHTTPWhitespace, to: &output)
-            }
-        }
-        if includesBody {
-            bodyKind = appendBody(of: request, to: &output, notes: &notes)
-        }
+        var notes: [CanonicalRequest.Note] = []
+        if bodyKind == .json, !appendJSONBody(request.body, to: &output, notes: &notes) { bodyKind = .raw }
         return CanonicalRequest(bytes: output, url: url, method: method, bodyKind: bodyKind, notes: notes)
     }
 
     /// The key of `request`: the hash of its canonical form.
+    ///
+    /// Without a JSON body, the URL is normalised and the lines are written in scratch memory (on the
+    /// stack when small) and hashed there, without making a ``CanonicalRequest``: a GET key allocates
+    /// nothing. A JSON body goes through ``canonicalize(_:)``, whose output grows as the JSON is written.
     public func key(for request: Request) -> RequestKey {
-        RequestKey(canonicalBytes: canonicalize(request).bytes)
-    }
-
-    private func appendBody(
-        of request: Request, to output: inout [UInt8], notes: inout [CanonicalRequest.Note]
-    ) -> BodyKind {
-        let body = request.body
-        var kind = body.isEmpty
-            ? BodyKind.raw
-            : BodyKind.forContentType(
-                request.headers.first(named: "content-type"),
-                additionalJSON: configuration.additionalJSONMediaTypes)
-        if kind == .json {
-            var failure: JSONSyntaxError?
-            let fieldStart = output.count
-            Self.appendField("body:json", to: &output) { output in
-                body.withUnsafeBytes { buffer in
-                    do throws(JSONSyntaxError) {
-                        try json.canonicalize(buffer, appendingTo: &output)
-                    } catch {
-                        failure = error
+        let bodyKind = self.bodyKind(of: request)
+        if bodyKind == .json { return RequestKey(canonicalBytes: canonicalize(request).bytes) }
+        var method = Self.canonicalMethod(request.method)
+        var target = request.url
+        let headerFields = self.headerFields(of: request)
+        let lines = self.lines, body = request.body
+        return method.withUTF8 { methodBytes in
+            target.withUTF8 { input in
+                NormalizedURL.normalize(utf8: input) { urlCapacity, writeURL in
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(urlCapacity, 1)) { urlBuffer in
+                        let layout = writeURL(urlBuffer)
+                        let url = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: urlBuffer[0..<layout.count]))
+                        let withoutQuery = UnsafeRawBufferPointer(rebasing: url[0..<layout.pathEnd])
+                        let query = layout.pathEnd < layout.count ? UnsafeRawBufferPointer(rebasing: url[(layout.pathEnd &+ 1)...]) : nil
+                        let capacity = lines.lineCapacity(
+                            method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
+                            headerFields: headerFields, body: body, bodyKind: bodyKind)
+                        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                            guard let base = buffer.baseAddress else { return RequestKey(canonicalBytes: []) }
+                            var writer = CanonicalLineWriter(base: base)
+                            lines.writeLines(
+                                to: &writer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
+                                pathStart: layout.pathStart, query: query, headerFields: headerFields, body: body,
+                                bodyKind: bodyKind)
+                            assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
+                            return RequestKey(canonicalBytes: UnsafeRawBufferPointer(start: base, count: writer.count))
+                        }
                     }
                 }
             }
-            guard let failure else { return .json }
-            output.removeSubrange(fieldStart...)
-            notes.append(.init(message: "JSON body did not parse (\(failure)); matched as raw bytes"))
-            kind = .raw
         }
-        switch kind {
-        case .form:
-            Self.appendField("body:form", to: &output) { output in
-                body.withUnsafeBytes { FormEncoding.appendCanonical($0, ignoring: ignoredParameters, to: &output) }
-            }
-        case .raw, .json:
-            body.withUnsafeBytes { Self.appendField("body:raw", $0, to: &output) }
-        }
-        return kind
     }
 
-    /// Appends `label SP length SP value LF`.
-    static func appendField(_ label: StaticString, suffix: String = "", _ value: String, to output: inout [UInt8]) {
-        appendLabel(label, to: &output)
-        if !suffix.isEmpty { output.append(contentsOf: suffix.utf8) }
-        output.append(0x20)
-        appendDecimal(value.utf8.count, to: &output)
-        output.append(0x20)
-        output.append(contentsOf: value.utf8)
-        output.append(0x0A)
+    /// The method with ASCII letters uppercased.
+    @inline(__always)
+    private static func canonicalMethod(_ method: String) -> String {
+        var method = method
+        // Methods are nearly always uppercase already; checking the bytes directly is cheaper than
+        // `asciiUppercased`'s generic scan of the UTF-8 view.
+        if method.withUTF8({ $0.contains { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } }) {
+            method = method.asciiUppercased
+        }
+        return method
     }
+
+    /// How the body is read, when the body is in the key.
+    @inline(__always)
+    private func bodyKind(of request: Request) -> BodyKind? {
+        guard includesBody else { return nil }
+        if request.body.isEmpty { return .raw }
+        return BodyKind.forContentType(
+            request.headers.first(named: "content-type"), additionalJSON: configuration.additionalJSONMediaTypes)
+    }
+
+    /// The header fields whose names are in the key.
+    @inline(__always)
+    private func headerFields(of request: Request) -> [HTTPField] {
+        let names = lines.headerNames
+        return names.isEmpty ? [] : request.headers.filter { field in
+            names.contains { field.name.equalsIgnoringASCIICase($0) }
+        }
+    }
+
+    /// Appends the `body:json` line, or the `body:raw` line and a note when the body does not parse;
+    /// returns whether it parsed.
+    private func appendJSONBody(_ body: [UInt8], to output: inout [UInt8], notes: inout [CanonicalRequest.Note]) -> Bool {
+        var failure: JSONSyntaxError?
+        let fieldStart = output.count
+        Self.appendField(.jsonBody, to: &output) { output in
+            body.withUnsafeBytes { buffer in
+                do throws(JSONSyntaxError) {
+                    try json.canonicalize(buffer, appendingTo: &output)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        guard let failure else { return true }
+        output.removeSubrange(fieldStart...)
+        notes.append(.init(message: "JSON body did not parse (\(failure)); matched as raw bytes"))
+        body.withUnsafeBytes { Self.appendField(.rawBody, $0, to: &output) }
+        return false
+    }
+
 
     /// Appends `label SP length SP value LF` for a value held as bytes.
-    static func appendField(_ label: StaticString, _ value: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    static func appendField(_ label: CanonicalLabel, _ value: UnsafeRawBufferPointer, to output: inout [UInt8]) {
         appendLabel(label, to: &output)
         output.append(0x20)
         appendDecimal(value.count, to: &output)
@@ -127,7 +159,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
 
     /// Appends a field whose value `writeValue` appends; the length is inserted once the value is known,
     /// so large bodies are written once instead of through a temporary buffer.
-    static func appendField(_ label: StaticString, to output: inout [UInt8], _ writeValue: (inout [UInt8]) -> Void) {
+    static func appendField(_ label: CanonicalLabel, to output: inout [UInt8], _ writeValue: (inout [UInt8]) -> Void) {
         appendLabel(label, to: &output)
         output.append(0x20)
         let valueStart = output.count
@@ -150,8 +182,8 @@ public struct RequestCanonicalizer: Sendable, Hashable {
 
     /// Labels are compile-time constants: their bytes are appended straight from the binary.
     @inline(__always)
-    private static func appendLabel(_ label: StaticString, to output: inout [UInt8]) {
-        label.withUTF8Buffer { output.append(contentsOf: $0) }
+    private static func appendLabel(_ label: CanonicalLabel, to output: inout [UInt8]) {
+        label.bytes.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
     private static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
@@ -173,6 +205,84 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                 remaining /= 10
             } while remaining > 0
             return body(UnsafeBufferPointer(rebasing: scratch[start...]))
+        }
+    }
+}
+
+extension RequestCanonicalizer {
+    /// What decides the lines other than a JSON body, apart from the rest of the canonicalizer, so that
+    /// key building's closures capture two references instead of copying the whole canonicalizer.
+    struct Lines: Sendable, Hashable {
+        let includesMethod: Bool
+        let includesURL: Bool
+        let includesPath: Bool
+        let includesQuery: Bool
+        let headerNames: [String]
+        let ignoredParameters: Set<String>
+
+        /// The most bytes ``writeLines(to:method:withoutQuery:pathStart:query:headerFields:body:bodyKind:)`` writes.
+        @inline(__always)
+        func lineCapacity(
+            method: Int, withoutQuery: Int, query: Int?, headerFields: [HTTPField], body: [UInt8], bodyKind: BodyKind?
+        ) -> Int {
+            // A canonical query or form body is at most 3n + 1 bytes for n input bytes: each byte becomes at
+            // most an escape, and a piece without "=" gains one (the "&" that two such pieces need pays for
+            // the second one's).
+            var capacity = CanonicalLineWriter.lineOverhead &* 4 &+ method &+ withoutQuery &+ (query ?? 0) &* 3 &+ 1
+            // Counted as they are written: a name configured twice writes its lines twice.
+            for name in headerNames {
+                for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
+                    capacity &+= CanonicalLineWriter.lineOverhead &+ name.utf8.count &+ field.value.utf8.count
+                }
+            }
+            switch bodyKind {
+            case .raw?: capacity &+= body.count
+            case .form?: capacity &+= body.count &* 3 &+ 1
+            // Room for the usual canonical JSON, which is not longer than its input, so appending it after
+            // does not reallocate.
+            case .json?: capacity &+= body.count &+ CanonicalLineWriter.lineOverhead
+            case nil: break
+            }
+            return capacity
+        }
+
+        /// Writes every line but a JSON body.
+        @inline(__always)
+        func writeLines(
+            to writer: inout CanonicalLineWriter, method: UnsafeRawBufferPointer, withoutQuery: UnsafeRawBufferPointer,
+            pathStart: Int, query: UnsafeRawBufferPointer?, headerFields: [HTTPField], body: [UInt8], bodyKind: BodyKind?
+        ) {
+            if includesMethod { writer.line(.method, method) }
+            if includesURL { writer.line(.url, withoutQuery) }
+            if includesPath { writer.line(.path, UnsafeRawBufferPointer(rebasing: withoutQuery[pathStart...])) }
+            if includesQuery {
+                if let query {
+                    FormEncoding.withCanonical(query, ignoring: ignoredParameters) { length, write in
+                        writer.line(.query, valueLength: length, write)
+                    }
+                } else {
+                    writer.line(.query, UnsafeRawBufferPointer(start: nil, count: 0))
+                }
+            }
+            for name in headerNames {
+                var nameCopy = name
+                nameCopy.withUTF8 { nameBytes in
+                    for field in headerFields where field.name.equalsIgnoringASCIICase(name) {
+                        var value = field.value.trimmingHTTPWhitespace
+                        value.withUTF8 { writer.line(.headerPrefix, suffix: UnsafeRawBufferPointer(nameBytes), UnsafeRawBufferPointer($0)) }
+                    }
+                }
+            }
+            body.withUnsafeBytes { bytes in
+                switch bodyKind {
+                case .raw?: writer.line(.rawBody, bytes)
+                case .form?:
+                    FormEncoding.withCanonical(bytes, ignoring: ignoredParameters) { length, write in
+                        writer.line(.formBody, valueLength: length, write)
+                    }
+                case .json?, nil: break
+                }
+            }
         }
     }
 }

@@ -16,12 +16,13 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes canonical bytes.
     public init(canonicalBytes bytes: [UInt8]) {
-        (value, check) = bytes.withUnsafeBytes { buffer in
-            (
-                tonearm_xxh3_64(buffer.baseAddress, buffer.count),
-                tonearm_xxh3_64_seeded(buffer.baseAddress, buffer.count, RequestKey.checkSeed)
-            )
-        }
+        self = bytes.withUnsafeBytes { RequestKey(canonicalBytes: $0) }
+    }
+
+    /// Hashes canonical bytes wherever they are.
+    init(canonicalBytes buffer: UnsafeRawBufferPointer) {
+        value = tonearm_xxh3_64(buffer.baseAddress, buffer.count)
+        check = tonearm_xxh3_64_seeded(buffer.baseAddress, buffer.count, RequestKey.checkSeed)
     }
 
     /// Creates a key from known hash values.

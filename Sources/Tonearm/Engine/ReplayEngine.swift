@@ -1,39 +1,136 @@
-/// Answers requests from recorded tracks (and rules) under one strategy: the heart of Tonearm.
+/// Answers requests from recorded tracks under one strategy, then from rules: the heart of Tonearm.
 ///
 /// ```swift
-/// let engine = ReplayEngine(tracks: tracks, strategy: .uniquePlay)
+/// let engine = try ReplayEngine(tracks: tracks, rules: rules, strategy: .uniquePlay)
 /// switch engine.match(request) {
 /// case .hit(let hit): deliver(hit.track.outcome)
 /// case .miss(let report): print(report)   // the closest tracks and what differs
 /// }
 /// ```
 ///
-/// The engine is `Sendable`: call `match` from any number of tasks. It canonicalises each request once,
-/// finds tracks by key in O(1) on average, and builds a miss report only when a request misses.
+/// The engine is `Sendable` and live: call `match` from any number of tasks while others ``add(_:)-(Track)``
+/// and ``remove(_:)`` tracks and rules. Matching never takes a lock; adds and removals are serialised
+/// among themselves. The engine canonicalises each request once, finds tracks by key in O(1) on
+/// average, and builds a miss report only when a request misses.
+///
+/// What an added track means depends on the strategy: under ``Strategy/repeat`` it answers its key only
+/// if no earlier live track has the same key; under ``Strategy/fifo(whenExhausted:)`` and
+/// ``Strategy/uniquePlay`` it joins the back of its key's queue (an exhausted key answers again); under
+/// ``Strategy/strictOrder`` it joins the end of the expected order. An added rule takes its place by
+/// priority, after the rules of equal priority already there.
 public final class ReplayEngine: Sendable {
+    /// Names a track or rule added to an engine, for ``ReplayEngine/remove(_:)``.
+    public struct EntryID: Hashable, Sendable, CustomStringConvertible {
+        enum Kind: Hashable, Sendable {
+            case track
+            case rule
+        }
+
+        let kind: Kind
+        /// The track's position, or the rule's sequence number (its place in added order).
+        let number: Int
+
+        /// `track #3` or `rule #0`.
+        public var description: String { "\(kind == .track ? "track" : "rule") #\(number)" }
+    }
+
     /// The indexed tracks.
     public let index: TrackIndex
-    /// The live strategy.
+    /// The live strategy answering from the tracks.
     public let strategy: any MatchingStrategy
+    /// Rules, tried after the tracks.
+    private let ruleStage: LiveRules
 
-    /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`.
-    public init(tracks: [Track], strategy: Strategy = .repeat, configuration: MatchingConfiguration = .default) {
+    /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`, with no rules
+    /// (add some with ``add(_:)-(Rule)``).
+    public convenience init(
+        tracks: [Track] = [], strategy: Strategy = .repeat, configuration: MatchingConfiguration = .default
+    ) {
+        self.init(tracks: tracks, ruleStage: LiveRules(), strategy: strategy, configuration: configuration)
+    }
+
+    /// An engine answering from `tracks` under `strategy`, then from `rules` (by priority, then declared
+    /// order), keyed under `configuration`: the one way tracks and rules are put together.
+    ///
+    /// - Throws: ``RuleError`` naming the first rule whose pattern does not compile.
+    public convenience init(
+        tracks: [Track] = [], rules: [Rule], strategy: Strategy = .repeat,
+        configuration: MatchingConfiguration = .default
+    ) throws(RuleError) {
+        let ruleStage = LiveRules()
+        for rule in rules { _ = try ruleStage.add(rule) }
+        self.init(tracks: tracks, ruleStage: ruleStage, strategy: strategy, configuration: configuration)
+    }
+
+    private init(tracks: [Track], ruleStage: LiveRules, strategy: Strategy, configuration: MatchingConfiguration) {
         let index = TrackIndex(tracks: tracks, canonicalizer: RequestCanonicalizer(configuration))
         self.index = index
         self.strategy = strategy.make(index)
+        self.ruleStage = ruleStage
     }
 
     /// The canonicalizer keys are made with.
     public var canonicalizer: RequestCanonicalizer { index.canonicalizer }
 
+    /// The live tracks, in the order they were added (a snapshot).
+    public var tracks: [Track] { index.tracks }
+
+    /// The live rules, in the order they were added (a snapshot).
+    public var rules: [Rule] { ruleStage.rules }
+
+    /// Adds `track` behind every track already there; see the type's documentation for what it means
+    /// under each strategy.
+    @discardableResult
+    public func add(_ track: Track) -> EntryID {
+        EntryID(kind: .track, number: index.add(track))
+    }
+
+    /// Adds `track`, just recorded from the network for a request that missed, counting it as played
+    /// once by that request: under ``Strategy/repeat`` later identical requests replay it; under
+    /// ``Strategy/fifo(whenExhausted:)`` they replay it once the queue before it has played (it is the
+    /// last track, repeated); under ``Strategy/uniquePlay`` it never answers (every identical request
+    /// goes to the network and is recorded in turn); under ``Strategy/strictOrder`` it is appended to
+    /// the order and already consumed. ``reset()`` makes it playable like any other track.
+    @discardableResult
+    public func add(_ track: Track, playedByRecordingRequest: Bool) -> EntryID {
+        EntryID(kind: .track, number: index.add(track, played: playedByRecordingRequest))
+    }
+
+    /// Compiles `rule` and adds it after the rules of equal priority; named `rule N` (N its 1-based
+    /// place among every rule added) when unnamed.
+    ///
+    /// - Throws: ``RuleError`` when its pattern does not compile; nothing is added then.
+    @discardableResult
+    public func add(_ rule: Rule) throws(RuleError) -> EntryID {
+        EntryID(kind: .rule, number: try ruleStage.add(rule))
+    }
+
+    /// Removes a track or rule added to this engine; `false` when `id` names nothing live here.
+    /// Requests being matched at that moment may still get its answer.
+    @discardableResult
+    public func remove(_ id: EntryID) -> Bool {
+        switch id.kind {
+        case .track: index.remove(position: id.number)
+        case .rule: ruleStage.remove(id.number)
+        }
+    }
+
     /// The answer for `request`, or a report of why there is none.
     public func match(_ request: Request) -> MatchResult {
         let incoming = incomingRequest(for: request)
+        let reason: MissReason
         switch strategy.match(incoming) {
         case .hit(let hit):
             return .hit(hit)
-        case .miss(let reason):
-            return .miss(report(for: incoming, reason: reason))
+        case .miss(let trackReason):
+            reason = trackReason
+        }
+        guard ruleStage.count > 0 else { return .miss(report(for: incoming, reason: reason)) }
+        switch ruleStage.match(incoming) {
+        case .hit(let hit):
+            return .hit(hit)
+        case .miss(let ruleReason):
+            return .miss(report(for: incoming, reason: .everyStageMissed([reason, ruleReason])))
         }
     }
 
@@ -43,8 +140,10 @@ public final class ReplayEngine: Sendable {
         return IncomingRequest(request: request, canonical: canonical, key: RequestKey(canonicalBytes: canonical.bytes))
     }
 
-    /// Returns the strategy to its initial state: every track playable again, strict order rewound.
+    /// Returns the strategy to its initial state: every track playable again (including tracks that
+    /// counted as played by their recording), strict order rewound.
     public func reset() {
+        index.clearPlayedMarks()
         strategy.reset()
     }
 

@@ -1,96 +1,85 @@
-/// Tracks grouped by a 64-bit hash: a ``KeyTable`` to find a group, and the members of every group in
-/// one flat array (compressed sparse rows), in recording order.
-///
-/// One array for all members instead of an array per group saves an allocation and ~32 bytes per
-/// group, which is what keeps the index overhead per track small.
-struct TrackGrouping: Sendable {
-    private(set) var table: KeyTable
-    /// `memberStart[g]..<memberStart[g + 1]` are group `g`'s slice of `members`.
-    private(set) var memberStart: [Int32]
-    /// Track positions, grouped.
-    private(set) var members: [Int32]
-    /// The group of each track, by track position (empty unless asked for: only strict order needs it).
-    private(set) var groupOfTrack: [Int32]
+import Synchronization
 
-    /// Groups tracks by `hashes[i]`; when `checks` is given, equal hashes with different checks make
-    /// different groups (a collision of the first hash alone never merges two requests).
-    init(hashes: [UInt64], checks: [UInt64]? = nil, keepingGroupOfTrack: Bool = false) {
-        var table = KeyTable(capacityFor: hashes.count)
-        var groupOfTrack = [Int32](repeating: 0, count: hashes.count)
-        var groupCheck: [UInt64] = []
-        var groupHash: [UInt64] = []
-        var groupSizes: [Int32] = []
-        for (position, hash) in hashes.enumerated() {
-            let check = checks?[position] ?? 0
-            let group =
-                table.group(for: hash) { groupCheck[Int($0)] == check }
-                ?? {
-                    let newGroup = Int32(groupSizes.count)
-                    table.insert(hash, group: newGroup)
-                    groupHash.append(hash)
-                    groupCheck.append(check)
-                    groupSizes.append(0)
-                    return newGroup
-                }()
-            groupOfTrack[position] = group
-            groupSizes[Int(group)] += 1
-        }
-        var memberStart = [Int32](repeating: 0, count: groupSizes.count + 1)
-        for group in groupSizes.indices { memberStart[group + 1] = memberStart[group] + groupSizes[group] }
-        var fill = Array(memberStart.dropLast())
-        var members = [Int32](repeating: 0, count: hashes.count)
-        for (position, group) in groupOfTrack.enumerated() {
-            members[Int(fill[Int(group)])] = Int32(position)
-            fill[Int(group)] += 1
-        }
-        // Sized for every track while grouping; coarse groupings (routes, origins) have far fewer
-        // groups than tracks, so the final table is rebuilt for the groups alone.
-        self.table = groupSizes.count * 2 < hashes.count ? Self.compactTable(groupHash) : table
-        self.memberStart = memberStart
-        self.members = members
-        self.groupOfTrack = keepingGroupOfTrack ? groupOfTrack : []
-        self.groupCheck = checks == nil ? [] : groupCheck
+/// Tracks grouped by a 64-bit hash, growing while it is read: a ``KeyTable`` to find a group, and per
+/// group a singly linked list of its members in the order they were added.
+///
+/// Links are per track (`next[position]`), heads and tails per group, all ``AtomicSlots`` holding a
+/// position plus one (zero is "none"). Appending a member stores its position into the old tail's link
+/// (or the group's head) with releasing order, so a reader walking the list sees either the list
+/// before or after the append, never a half-written member: an appended track joins its key's queue
+/// behind the members already there, while strategies are walking it.
+///
+/// Only the owner's single writer calls ``add(position:hash:check:)``.
+final class TrackGrouping: Sendable {
+    private let table: KeyTable
+    /// The check hash of each group, as a bit pattern (unused when grouping without checks).
+    private let checks = AtomicSlots()
+    private let heads = AtomicSlots()
+    private let tails = AtomicSlots()
+    private let next = AtomicSlots()
+    private let groups = Atomic<Int>(0)
+    private let checked: Bool
+
+    /// An empty grouping; when `checked`, equal hashes with different checks make different groups
+    /// (a collision of the first hash alone never merges two requests).
+    init(checked: Bool, expectedCount: Int = 0) {
+        self.checked = checked
+        table = KeyTable(capacityFor: expectedCount)
     }
 
-    /// The check hash of each group (empty when grouping without checks).
-    private(set) var groupCheck: [UInt64]
-
-    private static func compactTable(_ groupHash: [UInt64]) -> KeyTable {
-        var table = KeyTable(capacityFor: groupHash.count)
-        for (group, hash) in groupHash.enumerated() { table.insert(hash, group: Int32(group)) }
-        return table
+    /// Adds the track at `position` to the group of `hash` (and `check`), creating the group if it is
+    /// new; returns the group. Single writer only; positions must be added in increasing order.
+    @discardableResult
+    func add(position: Int, hash: UInt64, check: UInt64 = 0) -> Int {
+        let link = position + 1
+        if let group = group(for: hash, check: check) {
+            let tail = tails.relaxedLoad(group)
+            next.store(tail - 1, link)
+            tails.relaxedStore(group, link)
+            return group
+        }
+        let group = groups.load(ordering: .relaxed)
+        checks.relaxedStore(group, Int(bitPattern: UInt(check)))
+        heads.store(group, link)
+        tails.relaxedStore(group, link)
+        groups.store(group + 1, ordering: .releasing)
+        // Published last: a reader that finds the group in the table sees its check and head.
+        table.insert(hash, group: group)
+        return group
     }
 
     /// The group holding `hash` (and `check`, when grouped with checks).
     @inline(__always)
-    func group(for hash: UInt64, check: UInt64) -> Int32? {
-        if groupCheck.isEmpty { return table.group(for: hash) }
-        return table.group(for: hash) { groupCheck[Int($0)] == check }
+    func group(for hash: UInt64, check: UInt64) -> Int? {
+        guard checked else { return table.group(for: hash) { _ in true } }
+        let checkBits = Int(bitPattern: UInt(check))
+        return table.group(for: hash) { checks.relaxedLoad($0) == checkBits }
     }
 
-    /// The number of tracks in `group`.
+    /// The first position in `group`, in the order added (removed tracks included).
     @inline(__always)
-    func count(of group: Int32) -> Int {
-        Int(memberStart[Int(group) + 1] - memberStart[Int(group)])
+    func first(of group: Int) -> Int? {
+        let link = heads.load(group)
+        return link == 0 ? nil : link - 1
     }
 
-    /// The position of the `n`th track (0-based, recording order) in `group`.
+    /// The position after `position` in its group, if one has been added.
     @inline(__always)
-    func member(_ n: Int, of group: Int32) -> Int {
-        Int(members[Int(memberStart[Int(group)]) + n])
+    func next(after position: Int) -> Int? {
+        let link = next.load(position)
+        return link == 0 ? nil : link - 1
     }
 
-    /// The positions of the tracks in `group`, in recording order.
-    func members(of group: Int32) -> ArraySlice<Int32> {
-        members[Int(memberStart[Int(group)])..<Int(memberStart[Int(group) + 1])]
+    /// The positions in `group`, in the order added (removed tracks included).
+    func members(of group: Int) -> some Sequence<Int> {
+        sequence(first: first(of: group) ?? -1) { self.next(after: $0) }.lazy.filter { $0 >= 0 }
     }
 
     /// The number of groups.
-    var groupCount: Int { memberStart.count - 1 }
+    var groupCount: Int { groups.load(ordering: .acquiring) }
 
-    /// Bytes held by the grouping's storage.
+    /// Bytes held by the grouping's storage. Writer only (reads the table's retired generations).
     var storageBytes: Int {
-        table.storageBytes + memberStart.capacity * 4 + members.capacity * 4 + groupOfTrack.capacity * 4
-            + groupCheck.capacity * 8
+        table.storageBytes + checks.storageBytes + heads.storageBytes + tails.storageBytes + next.storageBytes
     }
 }

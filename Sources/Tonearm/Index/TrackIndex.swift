@@ -1,69 +1,158 @@
-/// Recorded tracks indexed by request key, built once and shared read-only by every strategy.
+import Synchronization
+
+/// Recorded tracks indexed by request key, shared by every strategy, growing and shrinking while
+/// requests are matched.
 ///
 /// Finding the tracks for a key costs one table probe whatever the number of tracks. Three coarser
 /// groupings (method + URL, route shape, origin) exist only to shortlist candidates when a request
 /// misses, so a miss report never scans every track.
-public struct TrackIndex: Sendable {
-    /// The tracks, in recording order; a track's position here is its index everywhere else.
-    public let tracks: [Track]
+///
+/// Every track gets a position when it is added, in order; positions are never reused, and a removed
+/// track keeps its position (it is marked removed, and every strategy skips it). Readers never lock:
+/// adds and removals are serialised among themselves by a `Mutex` and publish with atomic stores (see
+/// ``TrackGrouping`` and `GrowOnlyArray`).
+public final class TrackIndex: Sendable {
+    /// A track with what indexing it worked out.
+    struct Entry {
+        let track: Track
+        /// The track's group in ``TrackIndex/keys``.
+        let keyGroup: Int
+        let notes: [CanonicalRequest.Note]
+    }
+
     /// The canonicalizer every key in the index was made with.
     public let canonicalizer: RequestCanonicalizer
-    /// Notes from canonicalising the tracks (e.g. a recorded JSON body that did not parse), by position.
-    public let notes: [(track: Int, note: CanonicalRequest.Note)]
 
+    let entries = GrowOnlyArray<Entry>()
+    /// Per position: ``removedMark`` and ``playedMark`` bits.
+    private let marks = AtomicSlots()
     let keys: TrackGrouping
-    let routes: TrackGrouping
-    let shapes: TrackGrouping
-    let origins: TrackGrouping
+    let routes = TrackGrouping(checked: false)
+    let shapes = TrackGrouping(checked: false)
+    let origins = TrackGrouping(checked: false)
+    private let liveCount = Atomic<Int>(0)
+    /// Serialises writers; readers never take it.
+    private let writer = Mutex(())
+
+    private static let removedMark = 1
+    private static let playedMark = 2
 
     /// Canonicalises and indexes `tracks`.
-    public init(tracks: [Track], canonicalizer: RequestCanonicalizer = RequestCanonicalizer()) {
-        var keyHashes: [UInt64] = [], keyChecks: [UInt64] = []
-        var routeHashes: [UInt64] = [], shapeHashes: [UInt64] = [], originHashes: [UInt64] = []
-        keyHashes.reserveCapacity(tracks.count)
-        keyChecks.reserveCapacity(tracks.count)
-        routeHashes.reserveCapacity(tracks.count)
-        shapeHashes.reserveCapacity(tracks.count)
-        originHashes.reserveCapacity(tracks.count)
-        var notes: [(track: Int, note: CanonicalRequest.Note)] = []
-        for (position, track) in tracks.enumerated() {
-            let canonical = canonicalizer.canonicalize(track.request)
-            let key = RequestKey(canonicalBytes: canonical.bytes)
-            keyHashes.append(key.value)
-            keyChecks.append(key.check)
-            let shortlist = ShortlistHashes(canonical)
-            routeHashes.append(shortlist.route)
-            shapeHashes.append(shortlist.shape)
-            originHashes.append(shortlist.origin)
-            notes.append(contentsOf: canonical.notes.map { (position, $0) })
-        }
-        self.tracks = tracks
+    public init(tracks: [Track] = [], canonicalizer: RequestCanonicalizer = RequestCanonicalizer()) {
         self.canonicalizer = canonicalizer
-        self.notes = notes
-        keys = TrackGrouping(hashes: keyHashes, checks: keyChecks, keepingGroupOfTrack: true)
-        routes = TrackGrouping(hashes: routeHashes)
-        shapes = TrackGrouping(hashes: shapeHashes)
-        origins = TrackGrouping(hashes: originHashes)
+        keys = TrackGrouping(checked: true, expectedCount: tracks.count)
+        writer.withLock { _ in
+            for track in tracks { insert(track, played: false) }
+        }
     }
 
-    /// The positions of the tracks recorded for `key`, in recording order; empty when none were.
-    public func positions(for key: RequestKey) -> ArraySlice<Int32> {
-        guard let group = keys.group(for: key.value, check: key.check) else { return [] }
-        return keys.members(of: group)
+    /// Indexes `track` behind every track already added and returns its position. When `played`, the
+    /// track counts as already played once (see ``ReplayEngine/add(_:playedByRecordingRequest:)``).
+    @discardableResult
+    func add(_ track: Track, played: Bool = false) -> Int {
+        writer.withLock { _ in insert(track, played: played) }
     }
 
-    /// The key group of `key`, if any track has it.
+    /// Marks the track at `position` removed; `false` when there is none or it already was.
+    func remove(position: Int) -> Bool {
+        writer.withLock { _ in
+            guard position >= 0, position < entries.count else { return false }
+            let old = marks.load(position)
+            guard old & Self.removedMark == 0 else { return false }
+            marks.store(position, old | Self.removedMark)
+            liveCount.subtract(1, ordering: .relaxed)
+            return true
+        }
+    }
+
+    /// Caller holds `writer`.
+    private func insert(_ track: Track, played: Bool) -> Int {
+        let canonical = canonicalizer.canonicalize(track.request)
+        let key = RequestKey(canonicalBytes: canonical.bytes)
+        let shortlist = ShortlistHashes(canonical)
+        let position = entries.count
+        // The group is known before the entry is published only for existing keys; a new key's
+        // group is the next group number, which `add` below assigns.
+        let keyGroup = keys.group(for: key.value, check: key.check) ?? keys.groupCount
+        if played { marks.store(position, Self.playedMark) }
+        entries.append(Entry(track: track, keyGroup: keyGroup, notes: canonical.notes))
+        keys.add(position: position, hash: key.value, check: key.check)
+        routes.add(position: position, hash: shortlist.route)
+        shapes.add(position: position, hash: shortlist.shape)
+        origins.add(position: position, hash: shortlist.origin)
+        liveCount.add(1, ordering: .relaxed)
+        return position
+    }
+
+    /// The live tracks (not removed), in the order they were added: a snapshot.
+    public var tracks: [Track] {
+        (0..<entries.count).compactMap { track(at: $0) }
+    }
+
+    /// Positions handed out so far: live tracks and removed ones.
+    public var positionCount: Int { entries.count }
+
+    /// The number of live tracks.
+    public var trackCount: Int { liveCount.load(ordering: .relaxed) }
+
+    /// The track at `position`, or `nil` when there is none or it was removed.
+    public func track(at position: Int) -> Track? {
+        guard position >= 0, position < entries.count, !isRemoved(position) else { return nil }
+        return entries[position].track
+    }
+
+    /// Notes from canonicalising the live tracks (e.g. a recorded JSON body that did not parse), by
+    /// position.
+    public var notes: [(track: Int, note: CanonicalRequest.Note)] {
+        (0..<entries.count).filter { !isRemoved($0) }.flatMap { position in
+            entries[position].notes.map { (position, $0) }
+        }
+    }
+
+    /// The positions of the live tracks recorded for `key`, in the order added; empty when none were.
+    public func positions(for key: RequestKey) -> [Int] {
+        guard let group = keyGroup(for: key) else { return [] }
+        return keys.members(of: group).filter { !isRemoved($0) }
+    }
+
+    /// The key group of `key`, if any track ever had it.
     @inline(__always)
-    func keyGroup(for key: RequestKey) -> Int32? {
+    func keyGroup(for key: RequestKey) -> Int? {
         keys.group(for: key.value, check: key.check)
     }
 
-    /// The number of distinct keys among the tracks.
+    /// Whether the track at `position` was removed.
+    @inline(__always)
+    func isRemoved(_ position: Int) -> Bool {
+        marks.relaxedLoad(position) & Self.removedMark != 0
+    }
+
+    /// Whether the track at `position` is to be skipped by strategies that play each track once: it
+    /// was removed, or it counts as played by the request that recorded it.
+    @inline(__always)
+    func isRemovedOrPrePlayed(_ position: Int) -> Bool {
+        marks.relaxedLoad(position) != 0
+    }
+
+    /// Makes tracks that counted as played by their recording playable again (for `reset()`).
+    func clearPlayedMarks() {
+        writer.withLock { _ in
+            for position in 0..<entries.count {
+                let mark = marks.load(position)
+                if mark & Self.playedMark != 0 { marks.store(position, mark & ~Self.playedMark) }
+            }
+        }
+    }
+
+    /// The number of distinct keys among the tracks ever added.
     public var distinctKeyCount: Int { keys.groupCount }
 
     /// Bytes the index itself holds beyond the tracks (the figure the benchmarks report per track).
     public var indexBytes: Int {
-        keys.storageBytes + routes.storageBytes + shapes.storageBytes + origins.storageBytes
+        writer.withLock { _ in
+            entries.storageBytes + marks.storageBytes + keys.storageBytes + routes.storageBytes
+                + shapes.storageBytes + origins.storageBytes
+        }
     }
 }
 

@@ -33,9 +33,9 @@ struct LineSignature {
     }
 
     private static func weight(ofLabel label: UnsafeRawBufferPointer) -> Int {
-        if label.starts(with: "method".utf8) || label.starts(with: "url".utf8) || label.starts(with: "path".utf8) {
+        if CanonicalLabel.method.isLabel(label) || CanonicalLabel.url.isLabel(label) || CanonicalLabel.path.isLabel(label) {
             return 4
         }
-        return label.starts(with: "body:".utf8) ? 2 : 1
+        return CanonicalLabel.bodyPrefix.isPrefix(of: label) ? 2 : 1
     }
 }

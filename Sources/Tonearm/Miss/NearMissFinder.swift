@@ -20,7 +20,7 @@ enum NearMissFinder {
         let positions = candidates(for: request, in: index)
         let received = LineSignature(request)
         let shortlisted = positions.enumerated().map { order, position in
-            let canonical = index.canonicalizer.canonicalize(index.tracks[position].request)
+            let canonical = index.canonicalizer.canonicalize(index.entries[position].track.request)
             return (order: order, position: position, canonical: canonical, distance: received.distance(to: LineSignature(canonical)))
         }
         .sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }
@@ -28,7 +28,7 @@ enum NearMissFinder {
         let receivedDetail = ComparableRequest(request)
         let ranked = shortlisted.map { entry -> (order: Int, nearMiss: NearMiss) in
             let differences = RequestComparison.differences(recorded: ComparableRequest(entry.canonical), received: receivedDetail)
-            return (entry.order, NearMiss(position: entry.position, track: index.tracks[entry.position], differences: differences))
+            return (entry.order, NearMiss(position: entry.position, track: index.entries[entry.position].track, differences: differences))
         }
         .sorted { ($0.nearMiss.distance, $0.order) < ($1.nearMiss.distance, $1.order) }
         .prefix(reportedCount)
@@ -38,12 +38,12 @@ enum NearMissFinder {
 
     private static func candidates(for request: CanonicalRequest, in index: TrackIndex) -> [Int] {
         let hashes = ShortlistHashes(request)
-        var seen = Set<Int32>()
+        var seen = Set<Int>()
         var result: [Int] = []
         for (grouping, hash) in [(index.routes, hashes.route), (index.shapes, hashes.shape), (index.origins, hashes.origin)] {
             guard let group = grouping.group(for: hash, check: 0) else { continue }
-            for position in grouping.members(of: group) where seen.insert(position).inserted {
-                result.append(Int(position))
+            for position in grouping.members(of: group) where !index.isRemoved(position) && seen.insert(position).inserted {
+                result.append(position)
                 if result.count == candidateLimit { return result }
             }
         }

@@ -5,18 +5,18 @@ enum RequestComparison {
         let recorded = recordedSide.canonical, received = receivedSide.canonical
         let recordedFields = recordedSide.fields, receivedFields = receivedSide.fields
         var differences: [FieldDifference] = []
-        if let left = recordedFields.single("method"), let right = receivedFields.single("method"), left != right {
+        if let left = recordedFields.single(.method), let right = receivedFields.single(.method), left != right {
             differences.append(.method(recorded: text(left), received: text(right)))
         }
-        if recordedFields.has("url") || receivedFields.has("url") {
+        if recordedFields.has(.url) || receivedFields.has(.url) {
             if recorded.url.origin != received.url.origin {
                 differences.append(.origin(recorded: recorded.url.origin, received: received.url.origin))
             }
         }
-        if (recordedFields.has("url") || recordedFields.has("path")), recorded.url.path != received.url.path {
+        if (recordedFields.has(.url) || recordedFields.has(.path)), recorded.url.path != received.url.path {
             differences.append(.path(recorded: recorded.url.path, received: received.url.path))
         }
-        if let left = recordedFields.single("query"), let right = receivedFields.single("query"), left != right {
+        if let left = recordedFields.single(.query), let right = receivedFields.single(.query), left != right {
             differences += pairDifferences(left, right) { .queryParameter(name: $0, recorded: $1, received: $2) }
         }
         differences += headerDifferences(recordedFields, receivedFields)
@@ -27,7 +27,7 @@ enum RequestComparison {
     private static func headerDifferences(_ recorded: CanonicalFields, _ received: CanonicalFields) -> [FieldDifference] {
         let names = Set(recorded.headerNames + received.headerNames).sorted()
         return names.compactMap { name in
-            let left = recorded.all("header:" + name).map(text), right = received.all("header:" + name).map(text)
+            let left = recorded.all(CanonicalLabel.header(name)).map(text), right = received.all(CanonicalLabel.header(name)).map(text)
             return left == right ? nil : .header(name: name, recorded: left, received: right)
         }
     }
@@ -106,17 +106,15 @@ struct CanonicalFields {
         fields = canonical.fields
     }
 
-    func has(_ label: String) -> Bool { fields.contains { $0.label == label } }
-    func single(_ label: String) -> [UInt8]? { fields.first { $0.label == label }?.value }
+    func has(_ label: CanonicalLabel) -> Bool { fields.contains { $0.label == label.description } }
+    func single(_ label: CanonicalLabel) -> [UInt8]? { fields.first { $0.label == label.description }?.value }
     func all(_ label: String) -> [[UInt8]] { fields.filter { $0.label == label }.map(\.value) }
 
-    var headerNames: [String] {
-        fields.compactMap { $0.label.hasPrefix("header:") ? String($0.label.dropFirst(7)) : nil }
-    }
+    var headerNames: [String] { fields.compactMap { CanonicalLabel.headerName(in: $0.label) } }
 
     var body: (BodyKind, [UInt8])? {
-        for field in fields where field.label.hasPrefix("body:") {
-            if let kind = BodyKind(rawValue: String(field.label.dropFirst(5))) { return (kind, field.value) }
+        for field in fields {
+            if let kind = CanonicalLabel.bodyKind(in: field.label) { return (kind, field.value) }
         }
         return nil
     }

@@ -1,4 +1,6 @@
-/// Ordered regex rules, compiled and indexed for lookup.
+/// Ordered regex rules, compiled and indexed for lookup: a fixed list to hand to
+/// ``Strategy/rules(_:)`` or to validate a rule file. Engines hold their own live rules
+/// (``ReplayEngine/init(tracks:rules:strategy:configuration:)``, ``ReplayEngine/add(_:)-(Rule)``).
 ///
 /// Evaluating every pattern for every request is what makes rule bundles slow at scale. Each rule's
 /// literal prefix (the text after `^` up to the first regex operator) places it in a bucket: by origin
@@ -6,73 +8,26 @@
 /// A request looks only at the buckets for its own origin and first segment plus the rules with no
 /// usable prefix, checks method and prefix with byte comparisons, and runs the expression last.
 public struct RuleSet: Sendable {
-    /// The rules in the order they are tried (by priority, then declared order).
+    /// The rules in the order they are tried (see ``RuleRank``).
     public let rules: [Rule]
-    let compiled: [CompiledRule]
-    /// Rule positions (into `compiled`) by origin, for URL-target rules whose prefix covers the origin.
-    let byOrigin: [String: [Int]]
-    /// Rule positions by first path segment, for path-target rules whose prefix covers it.
-    let byFirstSegment: [String: [Int]]
-    /// Rules with no usable prefix: tried for every request.
-    let unbucketed: [Int]
+    let store: LiveRules
 
     /// Compiles and indexes `rules`; fails on the first invalid pattern, naming the rule.
     public init(_ rules: [Rule]) throws(RuleError) {
-        var compiled: [CompiledRule] = []
-        for (offset, var rule) in rules.enumerated() {
-            if rule.name.isEmpty { rule.name = "rule \(offset + 1)" }
-            compiled.append(try CompiledRule(rule, declaredIndex: offset))
-        }
-        compiled = compiled.enumerated().sorted { lhs, rhs in
-            let left = lhs.element.rule.priority ?? Rule.defaultPriority
-            let right = rhs.element.rule.priority ?? Rule.defaultPriority
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }.map(\.element)
-        var byOrigin: [String: [Int]] = [:], byFirstSegment: [String: [Int]] = [:], unbucketed: [Int] = []
-        for (position, rule) in compiled.enumerated() {
-            switch RuleBucket(rule) {
-            case .origin(let origin): byOrigin[origin, default: []].append(position)
-            case .firstSegment(let segment): byFirstSegment[segment, default: []].append(position)
-            case .none: unbucketed.append(position)
-            }
-        }
-        self.compiled = compiled
-        self.rules = compiled.map(\.rule)
-        self.byOrigin = byOrigin
-        self.byFirstSegment = byFirstSegment
-        self.unbucketed = unbucketed
+        let store = LiveRules()
+        for rule in rules { _ = try store.add(rule) }
+        let named = store.rules
+        self.store = store
+        self.rules = Rule.triedOrder(named).map { named[$0] }
     }
+
+    /// The compiled rules in the order they are tried.
+    var compiled: [CompiledRule] { store.compiledInRankOrder }
 
     /// The first rule (by priority, then declared order) that answers `request`, with how many rules
     /// survived the prefilter.
     func firstMatch(for request: IncomingRequest) -> (rule: CompiledRule?, tried: Int) {
-        let url = request.canonical.url
-        let candidates = Self.mergeSorted(
-            byOrigin[url.origin] ?? [], byFirstSegment[RuleBucket.firstSegment(of: url.path)] ?? [], unbucketed)
-        guard !candidates.isEmpty else { return (nil, 0) }
-        var urlTarget: String?
-        var parts = LazyRequestParts(request)
-        for position in candidates {
-            let rule = compiled[position]
-            let target: String
-            switch rule.rule.target {
-            case .path:
-                target = url.path
-            case .url:
-                if urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
-                target = urlTarget ?? ""
-            }
-            if rule.matches(request, target: target, parts: &parts) { return (rule, candidates.count) }
-        }
-        return (nil, candidates.count)
-    }
-
-    /// The union of three ascending lists, ascending, so rules are still tried in priority order.
-    private static func mergeSorted(_ a: [Int], _ b: [Int], _ c: [Int]) -> [Int] {
-        if b.isEmpty && c.isEmpty { return a }
-        if a.isEmpty && c.isEmpty { return b }
-        if a.isEmpty && b.isEmpty { return c }
-        return (a + b + c).sorted()
+        store.firstMatch(for: request)
     }
 }
 

@@ -10,12 +10,6 @@ public struct RuleStrategy: MatchingStrategy {
 
     /// The first matching rule's answer.
     public func match(_ request: IncomingRequest) -> StrategyOutcome {
-        let (found, tried) = rules.firstMatch(for: request)
-        guard let found else {
-            return .miss(.noRuleMatched(ruleCount: rules.rules.count, rulesTried: tried))
-        }
-        let rule = found.rule
-        let track = Track(request: request.request, outcome: rule.outcome, name: rule.name, delay: rule.delay)
-        return .hit(Hit(track: track, source: .rule(name: rule.name, position: found.declaredIndex)))
+        rules.store.match(request)
     }
 }

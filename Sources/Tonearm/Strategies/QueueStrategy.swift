@@ -1,9 +1,12 @@
-/// Per key, tracks answer in recording order, first in first out (responses and simulated errors
-/// alike). Both the FIFO queue and unique-play are this strategy; they differ in what an exhausted key
-/// does.
+/// Per key, tracks answer in the order they were added, first in first out (responses and simulated
+/// errors alike). Both the FIFO queue and unique-play are this strategy; they differ in what an
+/// exhausted key does.
 ///
-/// Each key has one atomic counter, so taking the next track is a single atomic increment: concurrent
-/// requests never get the same track, and no lock is taken.
+/// A track added while the engine runs joins the back of its key's queue: a key that was exhausted
+/// answers again with it. Each key has one atomic cursor, the position of the last track it played:
+/// taking the next track is a compare-and-exchange from that position to the next live one, so
+/// concurrent requests never get the same track and no lock is taken. Removed tracks, and tracks that
+/// count as played by the request that recorded them, are stepped over.
 public struct QueueStrategy: MatchingStrategy {
     /// What a key does once every track recorded for it has played.
     public enum ExhaustionPolicy: Sendable, Hashable {
@@ -15,30 +18,42 @@ public struct QueueStrategy: MatchingStrategy {
 
     private let index: TrackIndex
     private let whenExhausted: ExhaustionPolicy
-    private let played: AtomicCounters
+    /// Per key group: the position of the last track played, plus one (zero before any).
+    private let lastPlayed = AtomicSlots()
 
     /// A queue strategy over `index`.
     public init(index: TrackIndex, whenExhausted: ExhaustionPolicy) {
         self.index = index
         self.whenExhausted = whenExhausted
-        played = AtomicCounters(count: index.distinctKeyCount)
     }
 
     /// The next unplayed track for the request's key.
     public func match(_ request: IncomingRequest) -> StrategyOutcome {
         guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
-        let trackCount = index.keys.count(of: group)
-        var turn = played.takeNext(Int(group))
-        if turn >= trackCount {
-            guard whenExhausted == .repeatLast else { return .miss(.exhausted(trackCount: trackCount)) }
-            turn = trackCount - 1
+        let keys = index.keys
+        while true {
+            let cursor = lastPlayed.load(group)
+            var candidate = cursor == 0 ? keys.first(of: group) : keys.next(after: cursor - 1)
+            while let position = candidate, index.isRemoved(position) { candidate = keys.next(after: position) }
+            guard let position = candidate else { return exhausted(group: group, lastPlayed: cursor - 1) }
+            guard lastPlayed.compareExchange(group, expected: cursor, desired: position + 1) else { continue }
+            // Played by the request that recorded it: it is behind the cursor now; look further.
+            if index.isRemovedOrPrePlayed(position) { continue }
+            return .hit(Hit(track: index.entries[position].track, source: .track(position: position)))
         }
-        let position = index.keys.member(turn, of: group)
-        return .hit(Hit(track: index.tracks[position], source: .track(position: position)))
+    }
+
+    private func exhausted(group: Int, lastPlayed: Int) -> StrategyOutcome {
+        let live = index.keys.members(of: group).filter { !index.isRemoved($0) }
+        guard let last = live.last else { return .miss(.notRecorded) }
+        guard whenExhausted == .repeatLast else { return .miss(.exhausted(trackCount: live.count)) }
+        // The last track played, unless it was removed since: then the last live one.
+        let position = lastPlayed >= 0 && !index.isRemoved(lastPlayed) ? lastPlayed : last
+        return .hit(Hit(track: index.entries[position].track, source: .track(position: position)))
     }
 
     /// Refills every queue.
     public func reset() {
-        played.resetAll()
+        lastPlayed.zeroAll()
     }
 }

@@ -1,5 +1,6 @@
-/// The first track recorded for a key answers every request with that key. Stateless, so it never
-/// takes a lock and scales with the number of cores.
+/// The first track recorded for a key answers every request with that key (tracks added later with
+/// the same key never answer while it is there; if it is removed, the next one takes over). Stateless,
+/// so it never takes a lock and scales with the number of cores.
 public struct RepeatStrategy: MatchingStrategy {
     private let index: TrackIndex
 
@@ -8,10 +9,16 @@ public struct RepeatStrategy: MatchingStrategy {
         self.index = index
     }
 
-    /// The first track for the request's key.
+    /// The first live track for the request's key.
     public func match(_ request: IncomingRequest) -> StrategyOutcome {
         guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
-        let position = index.keys.member(0, of: group)
-        return .hit(Hit(track: index.tracks[position], source: .track(position: position)))
+        var candidate = index.keys.first(of: group)
+        while let position = candidate {
+            if !index.isRemoved(position) {
+                return .hit(Hit(track: index.entries[position].track, source: .track(position: position)))
+            }
+            candidate = index.keys.next(after: position)
+        }
+        return .miss(.notRecorded)
     }
 }

@@ -3,13 +3,15 @@
 /// Reads as a choice at the call site:
 /// ```swift
 /// let engine = ReplayEngine(tracks: tracks, strategy: .uniquePlay)
-/// let stubbed = ReplayEngine(tracks: tracks, strategy: .chain(.fifo(whenExhausted: .miss), .rules(rules)))
+/// let custom = ReplayEngine(tracks: tracks, strategy: .chain(.fifo(whenExhausted: .miss), .custom { MyFallback($0) }))
 /// ```
 public struct Strategy: Sendable {
     /// Builds the live strategy for an engine.
     public let make: @Sendable (TrackIndex) -> any MatchingStrategy
 
-    /// A strategy built by `make` from the engine's index.
+    /// A strategy built by `make` from the engine's live index: tracks added to the engine later appear
+    /// in it (``TrackIndex/positions(for:)``, ``TrackIndex/track(at:)``), so a custom strategy must not
+    /// assume a fixed track count.
     public static func custom(_ make: @escaping @Sendable (TrackIndex) -> any MatchingStrategy) -> Strategy {
         Strategy(make: make)
     }
@@ -34,7 +36,9 @@ public struct Strategy: Sendable {
         Strategy { StrictOrderStrategy(index: $0) }
     }
 
-    /// Ordered regex rules, independent of the recorded tracks.
+    /// A fixed set of ordered regex rules, independent of the recorded tracks. An engine's own rules
+    /// (``ReplayEngine/init(tracks:rules:strategy:configuration:)``) already answer after its tracks and
+    /// can be added and removed; use this stage to put rules elsewhere in a chain.
     public static func rules(_ rules: RuleSet) -> Strategy {
         Strategy { _ in RuleStrategy(rules: rules) }
     }

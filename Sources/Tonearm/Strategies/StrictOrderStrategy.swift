@@ -1,8 +1,10 @@
-/// Requests must arrive in exactly the recorded order: the next request must have the key of the next
-/// track, or it misses naming the track that was expected.
+/// Requests must arrive in exactly the order the tracks were added: the next request must have the key
+/// of the next track, or it misses naming the track that was expected. Tracks added while the engine
+/// runs join the end of the order.
 ///
 /// One atomic cursor: a request claims its position with a compare-and-exchange, so two concurrent
-/// requests can never both take the same step.
+/// requests can never both take the same step. Removed tracks, and tracks that count as played by the
+/// request that recorded them, are stepped over.
 public struct StrictOrderStrategy: MatchingStrategy {
     private let index: TrackIndex
     private let cursor = AtomicCounters(count: 1)
@@ -14,16 +16,20 @@ public struct StrictOrderStrategy: MatchingStrategy {
 
     /// The next track, if the request is the one expected next.
     public func match(_ request: IncomingRequest) -> StrategyOutcome {
-        let trackCount = index.tracks.count
         let group = index.keyGroup(for: request.key)
         while true {
             let next = cursor.value(0)
-            guard next < trackCount else { return .miss(.sequenceFinished(trackCount: trackCount)) }
-            guard let group, index.keys.groupOfTrack[next] == group else {
-                return .miss(.outOfOrder(expectedPosition: next))
+            guard next < index.positionCount else {
+                return .miss(.sequenceFinished(trackCount: index.trackCount))
             }
+            if index.isRemovedOrPrePlayed(next) {
+                _ = cursor.advance(0, from: next, to: next + 1)
+                continue
+            }
+            let entry = index.entries[next]
+            guard let group, entry.keyGroup == group else { return .miss(.outOfOrder(expectedPosition: next)) }
             if cursor.advance(0, from: next, to: next + 1) {
-                return .hit(Hit(track: index.tracks[next], source: .track(position: next)))
+                return .hit(Hit(track: entry.track, source: .track(position: next)))
             }
         }
     }
@@ -35,7 +41,8 @@ public struct StrictOrderStrategy: MatchingStrategy {
 
     /// The position of the track expected next, or `nil` when the sequence has finished.
     public var expectedPosition: Int? {
-        let next = cursor.value(0)
-        return next < index.tracks.count ? next : nil
+        var next = cursor.value(0)
+        while next < index.positionCount, index.isRemovedOrPrePlayed(next) { next += 1 }
+        return next < index.positionCount ? next : nil
     }
 }

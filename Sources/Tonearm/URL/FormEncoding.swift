@@ -77,28 +77,49 @@ public enum FormEncoding {
     /// for request keys on the hot path, where the array and its deallocation would cost more than the
     /// canonicalisation itself.
     static func appendCanonical(_ bytes: UnsafeRawBufferPointer, ignoring: Set<String>, to output: inout [UInt8]) {
+        withCanonical(bytes, ignoring: ignoring) { length, write in
+            guard length > 0 else { return }
+            // One append of the whole text: appending piece by piece costs a uniqueness and capacity check
+            // on `output` for every piece.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
+                guard let base = buffer.baseAddress else { return }
+                write(base)
+                output.append(contentsOf: UnsafeBufferPointer(buffer))
+            }
+        }
+    }
+
+    /// Runs `body` with the byte length of the canonical serialisation of `bytes` (what
+    /// ``appendCanonical(_:ignoring:to:)`` appends) and a function that writes it at a pointer with room
+    /// for that many bytes. The key writer needs the length before the value, to write the length prefix
+    /// of a canonical line and then the value straight into place.
+    @inline(__always)
+    static func withCanonical<R>(
+        _ bytes: UnsafeRawBufferPointer, ignoring: Set<String>,
+        _ body: (_ length: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Void) -> R
+    ) -> R {
         FormCanonicalizer.canonicalize(URLBytes.typed(bytes), ignoring: ignoring, sorted: true) { canonical in
-            guard canonical.count > 0 else { return }
-            var total = canonical.count &* 2 &- 1
-            for position in 0..<canonical.count {
+            let count = canonical.count
+            var total = count > 0 ? count &* 2 &- 1 : 0
+            for position in 0..<count {
                 let piece = canonical[position]
                 total &+= piece.nameCount &+ piece.valueCount
             }
-            // One append of the whole text: appending piece by piece costs a uniqueness and capacity check
-            // on `output` for every piece.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
+            return body(total) { base in
                 var end = 0
-                for position in 0..<canonical.count {
+                for position in 0..<count {
                     if position > 0 {
-                        buffer[end] = UInt8(ascii: "&")
+                        base[end] = UInt8(ascii: "&")
                         end &+= 1
                     }
                     let piece = canonical[position]
-                    end = URLBytes.copy(piece.nameBytes, into: buffer, at: end)
-                    buffer[end] = UInt8(ascii: "=")
-                    end = URLBytes.copy(piece.valueBytes, into: buffer, at: end &+ 1)
+                    (base + end).update(from: piece.name, count: piece.nameCount)
+                    end &+= piece.nameCount
+                    base[end] = UInt8(ascii: "=")
+                    end &+= 1
+                    (base + end).update(from: piece.value, count: piece.valueCount)
+                    end &+= piece.valueCount
                 }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<end]))
             }
         }
     }

@@ -19,7 +19,7 @@
 ///   no IPv4 number-form or IPv6 zero-compression canonicalisation: "bücher.example" and its punycode
 ///   spelling, or "[::1]" and "[0::1]", stay different. Escapes in the host are normalised as in paths.
 /// - The port is the number after the last ":" of the authority (after the "]" of an IPv6 literal), leading
-///   zeros ignored. An empty port and the scheme's default port (80 for http and ws, 443 for https and wss)
+///   zeros ignored, escaped digits read as digits (":%38%30" is 80). An empty port and the scheme's default port (80 for http and ws, 443 for https and wss)
 ///   become `nil`. Text after ":" that is not a number stays part of the host rather than being lost.
 /// - The path is percent-normalised: hex digits uppercase, escapes of unreserved characters decoded, other
 ///   escapes kept (`%2F` is not "/"), a "%" that starts no valid escape becomes `%25`, and bytes RFC 3986
@@ -96,6 +96,35 @@ public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Normalises a URL given as UTF-8 bytes, writing every component straight into the one buffer.
     init(utf8 input: UnsafeBufferPointer<UInt8>) {
+        var layout = Layout()
+        storage = Self.normalize(utf8: input) { capacity, write in
+            ByteStorage.make(capacity: capacity) { buffer in
+                layout = write(buffer)
+                return layout.count
+            }
+        }
+        (schemeEnd, hostStart, hostEnd, pathStart, pathEnd, portNumber) =
+            (layout.schemeEnd, layout.hostStart, layout.hostEnd, layout.pathStart, layout.pathEnd, layout.port)
+    }
+
+    /// Where the components of a normalised URL are in its bytes.
+    struct Layout {
+        var schemeEnd = 0, hostStart = 0, hostEnd = 0, pathStart = 0, pathEnd = 0
+        var port: Int?
+        /// The number of bytes: `pathEnd` without a query, else the end of the query after "?".
+        var count = 0
+    }
+
+    /// Parses `input` and runs `body` with the most bytes its normalised form can take and a function that
+    /// writes that form into a buffer of at least that size, returning where the components are.
+    ///
+    /// Separate from the initialiser so that key building can normalise into memory of its own (the
+    /// stack) when it needs the URL's bytes only while it writes a key, and never allocates.
+    @inline(__always)
+    static func normalize<R>(
+        utf8 input: UnsafeBufferPointer<UInt8>,
+        _ body: (_ capacity: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Layout) -> R
+    ) -> R {
         let split = URLSplit(input)
         var hostRange = 0..<0
         var port: Int?
@@ -108,42 +137,41 @@ public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
             }
         }
         let host = UnsafeBufferPointer(rebasing: input[hostRange])
+        let hostIsNormal = split.authorityIsNormal || URLAuthority.isNormalHost(host)
         let path = UnsafeBufferPointer(rebasing: input[split.path])
         let pathIsNormal = split.pathIsNormal
         var capacity = URLPath.capacity(for: path, isNormal: pathIsNormal) &+ (split.query.map { $0.count &+ 1 } ?? 0)
         if let scheme = split.scheme {
             capacity &+= scheme.count &+ 3
-            capacity &+= URLAuthority.isNormalHost(host) ? host.count : host.count &* 3
+            capacity &+= hostIsNormal ? host.count : host.count &* 3
             if let port { capacity &+= 1 &+ URLAuthority.decimalDigitCount(port) }
         }
-
-        var schemeEnd = 0, hostStart = 0, hostEnd = 0, pathStart = 0, pathEnd = 0
-        storage = ByteStorage.make(capacity: capacity) { buffer in
+        return body(capacity) { buffer in
+            var layout = Layout(port: port)
             var end = 0
             if let scheme = split.scheme {
                 for index in scheme {
                     buffer[end] = PercentEncoding.asciiLowercased(input[index])
                     end &+= 1
                 }
-                schemeEnd = end
+                layout.schemeEnd = end
                 end = Self.writeSeparator(into: buffer, at: end, schemeIsEmpty: false)
-                hostStart = end
-                end = URLAuthority.writeHost(host, into: buffer, at: end)
-                hostEnd = end
+                layout.hostStart = end
+                end = hostIsNormal
+                    ? URLBytes.copy(host, into: buffer, at: end) : URLAuthority.writeHost(host, into: buffer, at: end)
+                layout.hostEnd = end
                 if let port { end = URLAuthority.writePort(port, into: buffer, at: end) }
             }
-            pathStart = end
+            layout.pathStart = end
             end = URLPath.write(path, isNormal: pathIsNormal, into: buffer, at: end)
-            pathEnd = end
+            layout.pathEnd = end
             if let query = split.query {
                 buffer[end] = UInt8(ascii: "?")
                 end = URLBytes.copy(UnsafeBufferPointer(rebasing: input[query]), into: buffer, at: end &+ 1)
             }
-            return end
+            layout.count = end
+            return layout
         }
-        (self.schemeEnd, self.hostStart, self.hostEnd, self.pathStart, self.pathEnd) =
-            (schemeEnd, hostStart, hostEnd, pathStart, pathEnd)
-        portNumber = port
     }
 
     /// Assembles components as given, for the property setters: no normalisation, since a caller who sets

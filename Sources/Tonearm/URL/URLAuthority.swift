@@ -39,16 +39,29 @@ enum URLAuthority {
 
     /// The value of an all-digit port, leading zeros ignored; `nil` for anything else or on overflow.
     /// Values above 65535 are kept: a lenient matcher has no reason to reject what a client sent.
+    ///
+    /// A percent-escaped digit counts as the digit (`:%38%30` is port 80), as RFC 3986 §6.2.2.2 makes
+    /// escapes of unreserved characters equivalent to the characters. Reading it as text instead would
+    /// keep ":%38%30" in the host, which the host's escape normalisation turns into ":80", which the
+    /// next normalisation reads as the default port and drops: normalising would not be a fixed point.
     @inline(__always)
     static func decimalPort(_ bytes: Bytes, _ range: Range<Int>) -> Int? {
         var value = 0
-        for index in range {
-            let byte = bytes[index]
+        var index = range.lowerBound
+        while index < range.upperBound {
+            var byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index &+ 2 < range.upperBound,
+                let high = URLByteClass.hexValue(bytes[index &+ 1]), let low = URLByteClass.hexValue(bytes[index &+ 2])
+            {
+                byte = high &<< 4 | low
+                index &+= 2
+            }
             guard URLByteClass.isASCIIDigit(byte) else { return nil }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
             if overflow1 || overflow2 { return nil }
             value = sum
+            index &+= 1
         }
         return value
     }
@@ -82,11 +95,10 @@ enum URLAuthority {
     /// Writes the normalised host: ASCII letters lowercased (RFC 3986 §6.2.2.1) and escapes normalised as
     /// in paths, but nothing else encoded. Non-ASCII bytes stay as they are because there is no IDNA
     /// conversion to map "bücher.example" and its punycode form to one spelling anyway. Needs room for
-    /// three bytes per input byte.
+    /// three bytes per input byte. Callers copy a host that ``isNormalHost(_:)`` instead.
     @inline(__always)
     static func writeHost(_ host: Bytes, into output: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        if isNormalHost(host) { return URLBytes.copy(host, into: output, at: start) }
-        return PercentEncoding.normalizePathBytes(host, into: output, at: start, lowercase: true, encodeDisallowed: false)
+        PercentEncoding.normalizePathBytes(host, into: output, at: start, lowercase: true, encodeDisallowed: false)
     }
 
     /// Writes ":" and the port in decimal.

@@ -16,6 +16,9 @@ struct URLSplit {
     var lastColon: Int?
     var colons: Int
     var path: Range<Int>
+    /// Whether the authority has no ASCII uppercase letter and no "%", so that its host needs no
+    /// normalisation; found while looking for the authority's end. `false` only costs a second look.
+    var authorityIsNormal: Bool
     /// Whether the path is already normal (see ``URLPath/scan(_:from:to:)``), found while looking for its end.
     var pathIsNormal: Bool
     /// What follows "?" up to any "#", or `nil` without "?".
@@ -36,6 +39,7 @@ struct URLSplit {
         lastAt = nil
         lastColon = nil
         colons = 0
+        authorityIsNormal = false
         if let schemeEnd = Self.schemeEnd(bytes, from: start, to: end) {
             scheme = start..<schemeEnd
             pathStart = schemeEnd &+ 1
@@ -45,10 +49,15 @@ struct URLSplit {
                 let authorityStart = pathStart &+ 2
                 var authorityEnd = authorityStart
                 let flags = URLByteClass.table.utf8Start
+                var seen: UInt8 = 0
+                var sawPercent = false
                 while authorityEnd < end {
                     let byte = bytes[authorityEnd]
-                    if flags[Int(byte)] & URLByteClass.unreserved == 0 {
+                    let byteFlags = flags[Int(byte)]
+                    seen |= byteFlags
+                    if byteFlags & URLByteClass.unreserved == 0 {
                         if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") { break }
+                        if byte == UInt8(ascii: "%") { sawPercent = true }
                         if byte == UInt8(ascii: "#") {
                             end = Self.trimmedEnd(bytes, authorityStart, authorityEnd)
                             authorityEnd = end
@@ -65,6 +74,7 @@ struct URLSplit {
                     authorityEnd &+= 1
                 }
                 authority = authorityStart..<authorityEnd
+                authorityIsNormal = seen & URLByteClass.asciiUppercase == 0 && !sawPercent
                 pathStart = authorityEnd
             }
         }

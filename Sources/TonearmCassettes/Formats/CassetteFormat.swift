@@ -1,68 +1,213 @@
 import Foundation
 import Tonearm
 
-/// The file formats Tonearm reads and writes, and choosing one from a file name and its content.
-public enum CassetteFormat: String, Sendable, CaseIterable {
+/// A file format Tonearm reads (and perhaps writes), with how it is recognised.
+///
+/// Each format is a value carrying its own codec, so adding one means giving it a detector, a reader
+/// and (when writable) a writer; nothing falls through to another format's reader. Formats will grow,
+/// so this is a struct with static members rather than an enum: compare with `==` (by ``name``) and
+/// list them with ``all``.
+public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
+    /// The name used on the command line (`--from`, `--to`) and in messages, e.g. `har`.
+    public let name: String
+    let codec: CassetteCodec
+
+    init(name: String, codec: CassetteCodec) {
+        self.name = name
+        self.codec = codec
+    }
+
     /// Tonearm's native JSON cassette (read and write).
-    case native
+    public static let native = CassetteFormat(name: "native", codec: CassetteCodec(
+        claims: { $0.jsonShape?.objectKeys?.contains("formatVersion") == true },
+        read: { (url) throws(CassetteError) in CassetteImport(cassette: try NativeFormat.decode(FileAccess.read(url), file: url.path)) },
+        write: { (cassette, url) throws(CassetteError) in try NativeFormat.write(cassette, to: url) }))
+
     /// HTTP Archive 1.2 (read and write).
-    case har
+    public static let har = CassetteFormat(name: "har", codec: CassetteCodec(
+        claims: { $0.fileExtension == "har" || $0.jsonShape?.objectKeys?.contains("log") == true },
+        read: { (url) throws(CassetteError) in try HARFormat.decode(FileAccess.read(url), file: url.path) },
+        write: { (cassette, url) throws(CassetteError) in try HARFormat.write(cassette, to: url) }))
+
     /// Ruby VCR / vcrpy YAML (read).
-    case vcr
+    public static let vcr = CassetteFormat(name: "vcr", codec: CassetteCodec(
+        claims: { $0.isVCRYAML },
+        read: { (url) throws(CassetteError) in try VCRFormat.decode(FileAccess.read(url), file: url.path) }))
+
     /// venmo/DVR JSON (read).
-    case dvr
+    public static let dvr = CassetteFormat(name: "dvr", codec: CassetteCodec(
+        claims: { $0.jsonShape?.objectKeys?.contains("interactions") == true },
+        read: { (url) throws(CassetteError) in try DVRFormat.decode(FileAccess.read(url), file: url.path) }))
+
     /// Velhotes/Vinyl JSON (read).
-    case vinyl
+    public static let vinyl = CassetteFormat(name: "vinyl", codec: CassetteCodec(
+        claims: { if case .array(let first)? = $0.jsonShape { !FormatProbe.looksLikeRule(first) } else { false } },
+        read: { (url) throws(CassetteError) in try VinylFormat.decode(FileAccess.read(url), file: url.path) }))
+
     /// WireMock stub mappings (read).
-    case wiremock
+    public static let wiremock = CassetteFormat(name: "wiremock", codec: CassetteCodec(
+        claims: { $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
+        read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
+
     /// Rule files in JSON, YAML or property-list syntax (read).
-    case rules
+    public static let rules = CassetteFormat(name: "rules", codec: CassetteCodec(
+        claims: { probe in
+            switch probe.jsonShape {
+            case .object(let keys)?: keys.contains("rules")
+            case .array(let first)?: FormatProbe.looksLikeRule(first)
+            default: probe.fileExtension == "plist" || probe.isYAML && !probe.isVCRYAML
+            }
+        },
+        read: { (url) throws(CassetteError) in try RuleFileFormat.load(contentsOf: url) }))
+
     /// A folder of per-test stub folders (read and write).
-    case stubs
+    public static let stubs = CassetteFormat(name: "stubs", codec: CassetteCodec(
+        claims: { $0.isDirectory },
+        read: { (url) throws(CassetteError) in try StubFolder.load(url) },
+        write: { (cassette, url) throws(CassetteError) in try StubFolder.writeTest(cassette, to: url) }))
+
+    /// Every format, in the order they are listed to users.
+    public static let all: [CassetteFormat] = [.native, .har, .vcr, .dvr, .vinyl, .wiremock, .rules, .stubs]
+
+    /// The formats Tonearm writes.
+    public static var writable: [CassetteFormat] { all.filter(\.isWritable) }
+
+    /// The format called `name` (any case), or `nil`.
+    public init?(name: String) {
+        guard let format = Self.all.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = format
+    }
 
     /// Whether Tonearm can write this format.
-    public var isWritable: Bool { self == .native || self == .har || self == .stubs }
+    public var isWritable: Bool { codec.write != nil }
 
-    /// The format of the file at `url`: by extension, then (for `.json`) by looking at the content.
+    /// ``name``.
+    public var description: String { name }
+
+    /// Formats are the same when their names are.
+    public static func == (lhs: CassetteFormat, rhs: CassetteFormat) -> Bool { lhs.name == rhs.name }
+
+    /// Hashes the name.
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
+    /// Reads the file (or folder) at `url` in this format.
+    public func load(_ url: URL) throws(CassetteError) -> CassetteImport {
+        try codec.read(url)
+    }
+
+    /// Writes `cassette` to `url` in this format, atomically; an error for formats Tonearm only reads,
+    /// and for a cassette holding a value the format's reader would refuse (an error naming its path).
+    public func save(_ cassette: Cassette, to url: URL) throws(CassetteError) {
+        guard let write = codec.write else {
+            let names = Self.writable.map(\.name).joined(separator: ", ")
+            throw CassetteError(file: url.path, expected: "an output format Tonearm writes (\(names))", found: name)
+        }
+        do {
+            try write(cassette, url)
+        } catch {
+            throw error.inFile(url.path)
+        }
+    }
+
+    /// The format of the file at `url`: a folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
+    /// VCR or rules by its top-level keys, and JSON is recognised by its content. A JSON file no format
+    /// claims is read as native, so that the native reader reports what is wrong with it.
     public static func detect(_ url: URL) throws(CassetteError) -> CassetteFormat {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return .stubs }
+        let probe = try FormatProbe(url)
+        if let format = all.first(where: { $0.codec.claims(probe) }) { return format }
+        if probe.jsonShape != nil { return .native }
+        throw CassetteError(
+            file: url.path, expected: "a .json, .har, .yml/.yaml or .plist file or a stub folder (or give --from)",
+            found: "extension \"\(url.pathExtension)\"")
+    }
+
+    /// The output format for `url` by extension: `.har` → HAR, no extension → stub folder, else native.
+    public static func output(for url: URL) -> CassetteFormat {
         switch url.pathExtension.lowercased() {
-        case "har": return .har
-        case "plist": return .rules
-        case "yml", "yaml": return sniffYAML(try FileAccess.read(url))
-        case "json": return sniffJSON(try FileAccess.read(url))
-        default:
-            throw CassetteError(file: url.path, expected: "a .json, .har, .yml/.yaml or .plist file or a stub folder (or give --from)", found: "extension \"\(url.pathExtension)\"")
+        case "har": .har
+        case "": .stubs
+        default: .native
+        }
+    }
+}
+
+/// How one format is recognised, read and written.
+struct CassetteCodec: Sendable {
+    /// Whether a file looks like this format. Where claims overlap (a JSON object with both
+    /// `formatVersion` and `log`), the format listed first in ``CassetteFormat/all`` wins.
+    let claims: @Sendable (FormatProbe) -> Bool
+    /// Reads the file or folder.
+    let read: @Sendable (URL) throws(CassetteError) -> CassetteImport
+    /// Writes the file or folder atomically; `nil` for formats Tonearm only reads.
+    let write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)?
+
+    init(
+        claims: @escaping @Sendable (FormatProbe) -> Bool, read: @escaping @Sendable (URL) throws(CassetteError) -> CassetteImport,
+        write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)? = nil
+    ) {
+        self.claims = claims
+        self.read = read
+        self.write = write
+    }
+}
+
+/// What format detection looks at, worked out once per file: where it is, its extension and, for JSON
+/// and YAML files, the shape of the top level.
+struct FormatProbe {
+    /// The top level of a JSON file.
+    enum JSONShape {
+        /// An object with these member names.
+        case object(Set<String>)
+        /// An array; the member names of its first element when that is an object.
+        case array(firstElementKeys: Set<String>?)
+        /// Anything else, including text that is not JSON.
+        case other
+
+        var objectKeys: Set<String>? {
+            if case .object(let keys) = self { return keys }
+            return nil
         }
     }
 
-    /// VCR when a top-level line starts the interactions list, rules otherwise.
-    static func sniffYAML(_ bytes: [UInt8]) -> CassetteFormat {
+    let isDirectory: Bool
+    /// Lowercased, without the dot.
+    let fileExtension: String
+    /// Set for `.json` files only.
+    let jsonShape: JSONShape?
+    let isYAML: Bool
+    /// A YAML file whose top level starts an interactions list (Ruby VCR or vcrpy).
+    let isVCRYAML: Bool
+
+    init(_ url: URL) throws(CassetteError) {
+        var isDirectory: ObjCBool = false
+        self.isDirectory = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        fileExtension = self.isDirectory ? "" : url.pathExtension.lowercased()
+        isYAML = fileExtension == "yml" || fileExtension == "yaml"
+        jsonShape = fileExtension == "json" ? Self.shape(try FileAccess.read(url)) : nil
+        isVCRYAML = isYAML ? Self.startsInteractions(try FileAccess.read(url)) : false
+    }
+
+    /// Whether the first element of a top-level array is a rule (it names a `url` or a `path`).
+    static func looksLikeRule(_ keys: Set<String>?) -> Bool {
+        keys.map { $0.contains("url") || $0.contains("path") } ?? false
+    }
+
+    private static func startsInteractions(_ bytes: [UInt8]) -> Bool {
         let lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
-        let isVCR = lines.contains { $0.hasPrefix("http_interactions:") || $0.hasPrefix("interactions:") }
-        return isVCR ? .vcr : .rules
+        return lines.contains { $0.hasPrefix("http_interactions:") || $0.hasPrefix("interactions:") }
     }
 
-    /// The format a JSON file looks like from its top-level members.
-    static func sniffJSON(_ bytes: [UInt8]) -> CassetteFormat {
-        guard let node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: bytes), options: .init(allowsTrailingCommas: true, opaqueKeys: ["json", "body", "response"])) else {
-            return .native  // let the native reader report the syntax error
-        }
+    private static func shape(_ bytes: [UInt8]) -> JSONShape {
+        let options = JSONDocumentParser.Options(allowsTrailingCommas: true, opaqueKeys: ["json", "body", "response"])
+        guard let node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: bytes), options: options) else { return .other }
         switch node.value {
-        case .array(let elements):
-            if case .object(let members)? = elements.first?.value, members.contains(where: { $0.key == "url" || $0.key == "path" }) { return .rules }
-            return .vinyl
         case .object(let members):
-            let keys = Set(members.map(\.key))
-            if keys.contains("formatVersion") { return .native }
-            if keys.contains("log") { return .har }
-            if keys.contains("interactions") { return .dvr }
-            if keys.contains("mappings") || keys.contains("request") { return .wiremock }
-            if keys.contains("rules") { return .rules }
-            return .native
+            return .object(Set(members.map(\.key)))
+        case .array(let elements):
+            guard case .object(let members)? = elements.first?.value else { return .array(firstElementKeys: nil) }
+            return .array(firstElementKeys: Set(members.map(\.key)))
         default:
-            return .native
+            return .other
         }
     }
 }
@@ -72,45 +217,16 @@ public enum CassetteFile {
     /// Loads `url` as `format` (detected when `nil`).
     public static func load(_ url: URL, format: CassetteFormat? = nil) throws(CassetteError) -> CassetteImport {
         let format = if let format { format } else { try CassetteFormat.detect(url) }
-        switch format {
-        case .rules: return try RuleFileFormat.load(contentsOf: url)
-        case .wiremock: return try WireMockFormat.load(contentsOf: url)
-        case .stubs:
-            let tests = try StubFolder.read(url)
-            let entries = tests.flatMap { test in test.cassette.entries.map { entry in
-                var named = entry
-                if named.track.name == nil { named.track.name = test.test }
-                return named
-            } }
-            return CassetteImport(cassette: Cassette(name: url.lastPathComponent, entries: entries))
-        default: break
-        }
-        let bytes = try FileAccess.read(url)
-        switch format {
-        case .native: return CassetteImport(cassette: try NativeFormat.decode(bytes, file: url.path))
-        case .har: return try HARFormat.decode(bytes, file: url.path)
-        case .vcr: return try VCRFormat.decode(bytes, file: url.path)
-        case .dvr: return try DVRFormat.decode(bytes, file: url.path)
-        default: return try VinylFormat.decode(bytes, file: url.path)
-        }
+        return try format.load(url)
     }
 
     /// Saves `cassette` to `url` as `format` (native, HAR or a stub folder), atomically.
     public static func save(_ cassette: Cassette, to url: URL, format: CassetteFormat) throws(CassetteError) {
-        switch format {
-        case .native: try AtomicFile.write(NativeFormat.encode(cassette), to: url)
-        case .har: try AtomicFile.write(HARFormat.encode(cassette), to: url)
-        case .stubs: try StubFolder.writeTest(cassette, to: url)
-        default: throw CassetteError(file: url.path, expected: "an output format Tonearm writes (native, har or stubs)", found: format.rawValue)
-        }
+        try format.save(cassette, to: url)
     }
 
     /// The output format for `url` by extension: `.har` → HAR, no extension → stub folder, else native.
     public static func outputFormat(for url: URL) -> CassetteFormat {
-        switch url.pathExtension.lowercased() {
-        case "har": .har
-        case "": .stubs
-        default: .native
-        }
+        CassetteFormat.output(for: url)
     }
 }

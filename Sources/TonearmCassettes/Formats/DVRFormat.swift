@@ -14,15 +14,16 @@ public enum DVRFormat {
 
     static func decode(_ root: DocumentCursor) throws(CassetteError) -> CassetteImport {
         var entries: [CassetteEntry] = []
+        var warnings: [ImportWarning] = []
         for interaction in try root.required("interactions", expected: "an array of interactions").elements() {
             let request = try RecordedMessage.request(try interaction.required("request", expected: "a request object"))
             let response = try RecordedMessage.response(try interaction.required("response", expected: "a response object"))
-            let recordedAt = try interaction.member("recorded_at").map { (value) throws(CassetteError) in
-                Date(timeIntervalSince1970: try value.double())
+            let recordedAt = try interaction.member("recorded_at")?.recordingTime(file: root.source.file, warnings: &warnings) {
+                (value) throws(CassetteError) in Timestamp.date(secondsSince1970: try value.double())
             }
             entries.append(CassetteEntry(Track(request: request, response: response), recordedAt: recordedAt))
         }
-        return CassetteImport(cassette: Cassette(name: try root.optionalString("name"), entries: entries))
+        return CassetteImport(cassette: Cassette(name: try root.optionalString("name"), entries: entries), warnings: warnings)
     }
 }
 
@@ -36,7 +37,7 @@ enum RecordedMessage {
     }
 
     static func response(_ cursor: DocumentCursor) throws(CassetteError) -> Response {
-        let status = try cursor.required("status", expected: "a status code").int()
+        let status = try cursor.required("status", expected: "a status code").statusCode()
         let headers = try headers(cursor.member("headers"))
         return Response(status: status, headers: headers, body: try body(cursor.member("body"), headers: headers))
     }

@@ -6,19 +6,58 @@ extension HARFormat {
     ///
     /// Binary bodies are written base64 with `encoding: "base64"` (for request bodies too, which HAR
     /// viewers show as text); transport errors become status 0 with Chrome's `_error` name
-    /// (plus `_errorCode` for errors that have no Chrome name, so they import back unchanged).
-    public static func encode(_ cassette: Cassette, creatorVersion: String = "1") -> [UInt8] {
-        let log: JSONOutput = .object([
-            ("version", .string("1.2")),
-            ("creator", .object([("name", .string("Tonearm")), ("version", .string(creatorVersion))])),
-            ("entries", .array(cassette.entries.map(entryOutput))),
-        ])
-        return JSONOutput.object([("log", log)]).prettyPrinted()
+    /// (plus `_errorCode` for errors that have no Chrome name, so they import back unchanged). An error
+    /// names the path of the first value that would not load back (see ``NativeFormat/encode(_:)``).
+    public static func encode(_ cassette: Cassette, creatorVersion: String = "1") throws(CassetteError) -> [UInt8] {
+        var document: [UInt8] = []
+        try encode(cassette, creatorVersion: creatorVersion) { (chunk) throws(CassetteError) in document += chunk }
+        return document
     }
 
-    private static func entryOutput(_ entry: CassetteEntry) -> JSONOutput {
-        let started = Timestamp.iso8601(entry.recordedAt ?? Date(timeIntervalSince1970: 0))
-        let wait = entry.track.delay.map(NativeTrackCodec.milliseconds) ?? 0
+    /// Writes the cassette as HAR to `url`, atomically, streaming: entries go to the file as they are
+    /// encoded, so memory stays flat however many tracks the cassette has.
+    public static func write(_ cassette: Cassette, to url: URL, creatorVersion: String = "1") throws(CassetteError) {
+        do {
+            try AtomicFile.write(to: url) { (append) throws(CassetteError) in
+                try encode(cassette, creatorVersion: creatorVersion, emit: append)
+            }
+        } catch {
+            throw error.inFile(url.path)
+        }
+    }
+
+    /// Bytes up to which entries are gathered before they are handed on: large enough that a write
+    /// costs little per entry, small enough that memory does not grow with the cassette.
+    static let chunkSize = 1 << 16
+
+    /// The HAR document, handed to `emit` in chunks of about ``chunkSize`` bytes. The layout is
+    /// `JSONOutput`'s pretty printing, written here level by level so only one entry is built at a time.
+    static func encode(
+        _ cassette: Cassette, creatorVersion: String, emit: ([UInt8]) throws(CassetteError) -> Void
+    ) throws(CassetteError) {
+        let creator: JSONOutput = .object([("name", .string("Tonearm")), ("version", .string(creatorVersion))])
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(chunkSize + chunkSize / 4)
+        chunk += "{\n  \"log\": {\n    \"version\": \"1.2\",\n    \"creator\": ".utf8
+        creator.write(to: &chunk, level: 2)
+        chunk += ",\n    \"entries\": [".utf8
+        for (index, entry) in cassette.entries.enumerated() {
+            let output = try entryOutput(entry, at: "$.tracks[\(index)]")
+            chunk += (index == 0 ? "\n      " : ",\n      ").utf8
+            output.write(to: &chunk, level: 3)
+            if chunk.count >= chunkSize {
+                try emit(chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        chunk += (cassette.entries.isEmpty ? "]\n  }\n}\n" : "\n    ]\n  }\n}\n").utf8
+        try emit(chunk)
+    }
+
+    private static func entryOutput(_ entry: CassetteEntry, at path: String) throws(CassetteError) -> JSONOutput {
+        try RecordedLimits.check(entry, at: path)
+        let started = Timestamp.cassetteText(entry.recordedAt ?? Date(timeIntervalSince1970: 0)) ?? ""
+        let wait = entry.track.delay.flatMap(RecordedLimits.milliseconds) ?? 0
         var members: [(String, JSONOutput)] = [
             ("startedDateTime", .string(started)),
             ("time", .int(wait)),
@@ -89,17 +128,10 @@ extension HARFormat {
         .object([("name", .string(name)), ("value", .string(value))])
     }
 
-    /// The query of `url` as decoded pairs, for HAR's informational `queryString`.
+    /// The query of `url` as decoded pairs, for HAR's informational `queryString`; split and read by the
+    /// core's URL and form rules, so the pairs are the ones matching compares.
     private static func queryPairs(_ url: String) -> [(name: String, value: String)] {
-        guard let start = url.firstIndex(of: "?") else { return [] }
-        var query = url[url.index(after: start)...]
-        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
-        return query.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (part: Substring) in
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
-            }
-            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
-        }
+        guard let query = NormalizedURL(url).query else { return [] }
+        return FormEncoding.pairs(query).map { ($0.decodedName, $0.decodedValue) }
     }
 }

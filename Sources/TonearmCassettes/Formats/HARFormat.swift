@@ -27,7 +27,9 @@ public enum HARFormat {
         let request = try readRequest(try entry.required("request", expected: "a request object"))
         let response = try entry.required("response", expected: "a response object")
         let outcome = try readOutcome(response, file: file, path: entry.path, warnings: &warnings)
-        let recordedAt = try entry.optionalString("startedDateTime").flatMap(Timestamp.parseISO8601)
+        let recordedAt = try entry.member("startedDateTime")?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
+            Timestamp.parseISO8601(try value.string())
+        }
         let name = try entry.optionalString("comment")  // Tonearm's HAR export writes track names here
         return CassetteEntry(Track(request: request, outcome: outcome, name: name), recordedAt: recordedAt)
     }
@@ -37,14 +39,14 @@ public enum HARFormat {
         var url = try cursor.required("url", expected: "a URL string").string()
         let headers = try readHeaders(cursor.member("headers"))
         if !url.contains("?"), let query = try cursor.member("queryString"), let pairs = try readPairs(query), !pairs.isEmpty {
-            url += "?" + FormEncoder.encode(pairs)
+            url += "?" + FormLiteral.encode(pairs)
         }
         var body: [UInt8] = []
         if let postData = try cursor.member("postData") {
             if let text = try postData.optionalString("text") {
                 body = try decodeText(text, encoding: postData.optionalString("encoding"), at: postData)
             } else if let params = try postData.member("params"), let pairs = try readPairs(params) {
-                body = Array(FormEncoder.encode(pairs).utf8)
+                body = Array(FormLiteral.encode(pairs).utf8)
             }
         }
         return Request(method: method, url: url, headers: headers, body: body)
@@ -53,13 +55,17 @@ public enum HARFormat {
     private static func readOutcome(
         _ cursor: DocumentCursor, file: String?, path: DocumentPath, warnings: inout [ImportWarning]
     ) throws(CassetteError) -> Track.Outcome {
-        let status = try cursor.required("status", expected: "a status code").int()
+        let statusCursor = try cursor.required("status", expected: "a status code")
+        let status = try statusCursor.int()
         let chromeError = try cursor.member("_error")?.scalarText()
         if let code = try cursor.optionalInt("_errorCode") {
             return .transportError(.other(code: code, message: chromeError ?? ""))
         }
         if status == 0 || chromeError != nil {
             return .transportError(ChromeNetError.transportError(chromeError))
+        }
+        guard RecordedLimits.statuses.contains(status) else {
+            throw statusCursor.error(expected: RecordedLimits.statusDescription + " (or 0 for a failed request)", found: "\(status)")
         }
         var headers = try readHeaders(cursor.member("headers"))
         var body: [UInt8] = []
@@ -128,18 +134,5 @@ enum ChromeNetError {
         case .secureConnectionFailed: "net::ERR_SSL_PROTOCOL_ERROR"
         case .other(_, let message): message
         }
-    }
-}
-
-/// `application/x-www-form-urlencoded` serialisation for pairs given decoded.
-enum FormEncoder {
-    static func encode(_ pairs: [(name: String, value: String)]) -> String {
-        pairs.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
-    }
-
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

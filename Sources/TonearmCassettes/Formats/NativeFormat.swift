@@ -9,13 +9,29 @@ public enum NativeFormat {
     /// The version this library writes, and the newest it reads.
     public static let formatVersion = 1
 
-    /// The cassette as native-format bytes.
-    public static func encode(_ cassette: Cassette) -> [UInt8] {
+    /// The cassette as native-format bytes; an error naming the path of the first value the reader
+    /// would refuse (a status outside 100–999, a time outside years 0000–9999, a negative delay), so
+    /// that everything written loads back.
+    public static func encode(_ cassette: Cassette) throws(CassetteError) -> [UInt8] {
         var members: [(String, JSONOutput)] = [("formatVersion", .int(formatVersion))]
         if let name = cassette.name { members.append(("name", .string(name))) }
         if let strategy = cassette.strategy { members.append(("strategy", .string(strategy.rawValue))) }
-        members.append(("tracks", .array(cassette.entries.map(NativeTrackCodec.output))))
+        var tracks: [JSONOutput] = []
+        tracks.reserveCapacity(cassette.entries.count)
+        for (index, entry) in cassette.entries.enumerated() {
+            tracks.append(try NativeTrackCodec.output(entry, at: "$.tracks[\(index)]"))
+        }
+        members.append(("tracks", .array(tracks)))
         return JSONOutput.object(members).prettyPrinted()
+    }
+
+    /// Writes the cassette to `url` atomically.
+    public static func write(_ cassette: Cassette, to url: URL) throws(CassetteError) {
+        do {
+            try AtomicFile.write(encode(cassette), to: url)
+        } catch {
+            throw error.inFile(url.path)
+        }
     }
 
     /// Reads a native cassette; `file` names it in errors.

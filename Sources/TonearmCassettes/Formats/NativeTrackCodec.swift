@@ -5,17 +5,20 @@ import Tonearm
 enum NativeTrackCodec {
     // MARK: Writing
 
-    static func output(_ entry: CassetteEntry) -> JSONOutput {
+    /// The track as a JSON object; an error (at `path`, e.g. `$.tracks[3]`) when it holds a value the
+    /// reader would refuse, so nothing is written that does not load back.
+    static func output(_ entry: CassetteEntry, at path: String) throws(CassetteError) -> JSONOutput {
+        try RecordedLimits.check(entry, at: path)
         let track = entry.track
         var members: [(String, JSONOutput)] = []
         if let name = track.name { members.append(("name", .string(name))) }
-        if let recordedAt = entry.recordedAt { members.append(("recordedAt", .string(Timestamp.iso8601(recordedAt)))) }
+        if let recordedAt = entry.recordedAt.flatMap(Timestamp.cassetteText) { members.append(("recordedAt", .string(recordedAt))) }
         members.append(("request", requestOutput(track.request)))
         switch track.outcome {
         case .response(let response): members.append(("response", responseOutput(response)))
         case .transportError(let error): members.append(("transportError", transportErrorOutput(error)))
         }
-        if let delay = track.delay { members.append(("delayMilliseconds", .int(milliseconds(delay)))) }
+        if let delay = track.delay.flatMap(RecordedLimits.milliseconds) { members.append(("delayMilliseconds", .int(delay))) }
         if !entry.hints.isEmpty { members.append(("hints", hintsOutput(entry.hints))) }
         return .object(members)
     }
@@ -56,11 +59,6 @@ enum NativeTrackCodec {
         return .object(members)
     }
 
-    static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int((Double(attoseconds) / 1e15).rounded())
-    }
-
     // MARK: Reading
 
     static func read(_ cursor: DocumentCursor) throws(CassetteError) -> CassetteEntry {
@@ -74,15 +72,13 @@ enum NativeTrackCodec {
             throw cursor.missing("response", expected: "a \"response\" or a \"transportError\"")
         }
         var delay: Duration?
-        if let value = try cursor.member("delayMilliseconds") {
-            let milliseconds = try value.int()
-            guard milliseconds >= 0 else { throw value.error(expected: "a delay of 0 or more milliseconds", found: "\(milliseconds)") }
-            delay = .milliseconds(milliseconds)
-        }
+        if let value = try cursor.member("delayMilliseconds") { delay = try value.delay() }
         var recordedAt: Date?
         if let value = try cursor.member("recordedAt") {
             guard let date = Timestamp.parseISO8601(try value.string()) else {
-                throw value.error(expected: "an ISO 8601 time such as 2024-01-19T11:41:09.123Z", found: "\(try value.string().debugDescription)")
+                throw value.error(
+                    expected: "an ISO 8601 time such as 2024-01-19T11:41:09.123Z, from year 0000 to 9999",
+                    found: "\(try value.string().debugDescription)")
             }
             recordedAt = date
         }
@@ -99,9 +95,7 @@ enum NativeTrackCodec {
     }
 
     static func readResponse(_ cursor: DocumentCursor) throws(CassetteError) -> Response {
-        let statusCursor = try cursor.required("status", expected: "a status code")
-        let status = try statusCursor.int()
-        guard (0...999).contains(status) else { throw statusCursor.error(expected: "a status code from 0 to 999", found: "\(status)") }
+        let status = try cursor.required("status", expected: "a status code").statusCode()
         let headers = try readHeaders(cursor.member("headers"))
         let body = try cursor.member("body").map { (body) throws(CassetteError) in try BodyStorage.read(body) } ?? []
         return Response(status: status, headers: headers, body: body)

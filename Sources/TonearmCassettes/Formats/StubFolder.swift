@@ -16,6 +16,18 @@ public enum StubFolder {
         return result
     }
 
+    /// Reads every test folder inside `root` as one cassette; a track without a name is named after its test.
+    static func load(_ root: URL) throws(CassetteError) -> CassetteImport {
+        let entries = try read(root).flatMap { test in
+            test.cassette.entries.map { entry in
+                var named = entry
+                if named.track.name == nil { named.track.name = test.test }
+                return named
+            }
+        }
+        return CassetteImport(cassette: Cassette(name: root.lastPathComponent, entries: entries))
+    }
+
     /// Reads one test's folder.
     public static func readTest(_ folder: URL) throws(CassetteError) -> Cassette {
         var entries: [CassetteEntry] = []
@@ -47,9 +59,16 @@ public enum StubFolder {
         for (index, entry) in cassette.entries.enumerated() {
             let name = fileName(index: index, request: entry.track.request)
             written.insert(name)
-            guard case .object(let members) = NativeTrackCodec.output(entry) else { continue }
+            let file = folder.appendingPathComponent(name)
+            let output: JSONOutput
+            do {
+                output = try NativeTrackCodec.output(entry, at: "$")
+            } catch {
+                throw error.inFile(file.path)
+            }
+            guard case .object(let members) = output else { continue }
             let document = JSONOutput.object([("formatVersion", .int(NativeFormat.formatVersion))] + members)
-            try AtomicFile.write(document.prettyPrinted(), to: folder.appendingPathComponent(name))
+            try AtomicFile.write(document.prettyPrinted(), to: file)
         }
         for stale in try contents(of: folder) where isStubFile(stale.lastPathComponent) && !written.contains(stale.lastPathComponent) {
             try? FileManager.default.removeItem(at: stale)

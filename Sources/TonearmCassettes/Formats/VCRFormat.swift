@@ -18,17 +18,22 @@ public enum VCRFormat {
             throw root.missing("http_interactions", expected: "\"http_interactions\" (Ruby VCR) or \"interactions\" (vcrpy)")
         }
         var entries: [CassetteEntry] = []
+        var warnings: [ImportWarning] = []
         for interaction in try interactions.elements() {
-            entries.append(try readInteraction(interaction))
+            entries.append(try readInteraction(interaction, file: file, warnings: &warnings))
         }
-        return CassetteImport(cassette: Cassette(entries: entries))
+        return CassetteImport(cassette: Cassette(entries: entries), warnings: warnings)
     }
 
-    private static func readInteraction(_ cursor: DocumentCursor) throws(CassetteError) -> CassetteEntry {
+    private static func readInteraction(
+        _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
+    ) throws(CassetteError) -> CassetteEntry {
         let request = try cursor.required("request", expected: "a request mapping")
         let response = try cursor.required("response", expected: "a response mapping")
         let track = Track(request: try readRequest(request), response: try readResponse(response))
-        let recordedAt = try cursor.member("recorded_at").flatMap { (value) throws(CassetteError) in Timestamp.parse(try value.scalarText()) }
+        let recordedAt = try cursor.member("recorded_at")?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
+            Timestamp.parse(try value.scalarText())
+        }
         return CassetteEntry(track, recordedAt: recordedAt)
     }
 
@@ -42,9 +47,9 @@ public enum VCRFormat {
         let statusCursor = try cursor.required("status", expected: "a status")
         let status: Int
         if case .object = statusCursor.node.value {
-            status = try statusCursor.required("code", expected: "a status code").int()
+            status = try statusCursor.required("code", expected: "a status code").statusCode()
         } else {
-            status = try statusCursor.int()
+            status = try statusCursor.statusCode()
         }
         return Response(status: status, headers: try readHeaders(cursor.member("headers")), body: try readBody(cursor.member("body")))
     }

@@ -36,7 +36,7 @@ struct WireMockMappingReader {
         let name = try mappingName(mapping, index: index)
         let hints = try scenarioHints(mapping)
         let outcome = try readOutcome(responseCursor)
-        let delay = try responseCursor.optionalInt("fixedDelayMilliseconds").map { Duration.milliseconds($0) }
+        let delay = try responseCursor.member("fixedDelayMilliseconds")?.delay()
         let method = try request.optionalString("method").map { $0.uppercased() }.flatMap { $0 == "ANY" ? nil : $0 }
 
         if let method, let exact = try exactRequest(request, method: method) {
@@ -169,7 +169,7 @@ struct WireMockMappingReader {
         if try response.member("transformers") != nil {
             warn(response, "response transformers (templating) are not applied; the body is replayed as written")
         }
-        let status = try response.optionalInt("status") ?? 200
+        let status = try response.member("status")?.statusCode() ?? 200
         var headers: [HTTPField] = []
         for (name, value) in try response.member("headers")?.members() ?? [] {
             if case .array = value.node.value {

@@ -41,10 +41,7 @@ public enum CassetteLinter {
 
     /// Rules after a catch-all, or after an identical unconditional rule, in the order the rule set tries them.
     static func unreachableRules(_ rules: [Rule]) -> [LintFinding] {
-        let ordered = rules.enumerated().sorted { lhs, rhs in
-            let left = lhs.element.priority ?? Rule.defaultPriority, right = rhs.element.priority ?? Rule.defaultPriority
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }.map(\.element)
+        let ordered = Rule.triedOrder(rules).map { rules[$0] }
         var findings: [LintFinding] = []
         for (index, rule) in ordered.enumerated() {
             guard let blocker = ordered[..<index].first(where: { always(answersBefore: rule, $0) }) else { continue }
@@ -57,9 +54,10 @@ public enum CassetteLinter {
 
     private static let catchAll: Set<String> = ["", ".*", "^.*", "^.*$", "^(?:.*)$", ".+", "^.+$"]
 
-    /// Whether `earlier` answers every request `rule` could answer.
+    /// Whether `earlier` answers every request `rule` could answer: only a rule with no query, header
+    /// or body condition can (a `.*` rule that wants `page=2` lets every other request through).
     private static func always(answersBefore rule: Rule, _ earlier: Rule) -> Bool {
-        guard earlier.headers.isEmpty, earlier.body.isEmpty else { return false }
+        guard earlier.query.isEmpty, earlier.headers.isEmpty, earlier.body.isEmpty else { return false }
         guard earlier.method == nil || earlier.method?.uppercased() == rule.method?.uppercased() else { return false }
         if catchAll.contains(earlier.pattern) { return true }
         return earlier.pattern == rule.pattern && earlier.target == rule.target

@@ -24,12 +24,15 @@ struct SecretScanner {
             .map { "\(side) header \($0.name)" }
     }
 
+    /// Query parameters with credential-like or redacted names, read by the core's form rules (the
+    /// pairs matching compares), whose values are not stand-ins.
     private func querySecrets(_ url: String) -> [String] {
-        guard let components = URLComponents(string: url), let items = components.queryItems else { return [] }
-        return items.filter { item in
-            (CassetteLinter.secretNames.contains(item.name.lowercased()) || redaction.queryParameters.contains(item.name))
-                && !(item.value.map(isRedacted) ?? true)
-        }.map { "query parameter \($0.name)" }
+        guard let query = NormalizedURL(url).query else { return [] }
+        return FormEncoding.pairs(query).filter { pair in
+            let name = pair.decodedName
+            return (CassetteLinter.secretNames.contains(name.lowercased()) || redaction.redactsQueryParameter(named: pair.name))
+                && !isRedacted(pair.decodedValue)
+        }.map { "query parameter \($0.decodedName)" }
     }
 
     private func jsonSecrets(_ body: [UInt8], contentType: String?) -> [String] {

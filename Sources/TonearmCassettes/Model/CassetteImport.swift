@@ -26,13 +26,9 @@ public struct CassetteImport: Sendable {
 
     /// An engine answering from the tracks (under `strategy`) and then from the rules.
     public func makeEngine(strategy: Strategy? = nil) throws(RuleError) -> ReplayEngine {
-        let trackStrategy = strategy ?? cassette.strategy?.strategy ?? .repeat
-        guard !rules.isEmpty else {
-            return ReplayEngine(tracks: cassette.tracks, strategy: trackStrategy, configuration: configuration)
-        }
-        let ruleSet = try RuleSet(rules)
-        return ReplayEngine(
-            tracks: cassette.tracks, strategy: .chain(trackStrategy, .rules(ruleSet)), configuration: configuration)
+        try ReplayEngine(
+            tracks: cassette.tracks, rules: rules, strategy: strategy ?? cassette.strategy?.strategy ?? .repeat,
+            configuration: configuration)
     }
 }
 

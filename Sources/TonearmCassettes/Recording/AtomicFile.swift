@@ -11,18 +11,35 @@ import Darwin
 public enum AtomicFile {
     /// Replaces the file at `url` with `bytes` atomically.
     public static func write(_ bytes: [UInt8], to url: URL) throws(CassetteError) {
+        try write(to: url) { (append) throws(CassetteError) in try append(bytes) }
+    }
+
+    /// Replaces the file at `url` atomically with everything `produce` hands to `append`. Each chunk goes
+    /// to the temporary file as it comes, so a large document never has to be held whole in memory;
+    /// when `produce` throws, the destination is left untouched and the error is rethrown.
+    static func write(
+        to url: URL, _ produce: (_ append: ([UInt8]) throws(CassetteError) -> Void) throws(CassetteError) -> Void
+    ) throws(CassetteError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else { throw failure(url, "cannot create a temporary file in \(folder.path)") }
         var succeeded = false
+        var isOpen = true
         defer {
+            if isOpen { close(descriptor) }
             if !succeeded { unlink(temporary.path) }
         }
-        let written = writeAll(bytes, to: descriptor)
+        var written = 0
+        try produce { (bytes) throws(CassetteError) in
+            guard writeAll(bytes, to: descriptor) else {
+                throw failure(url, "could not write \(bytes.count) bytes after the first \(written)")
+            }
+            written += bytes.count
+        }
         let synced = fsync(descriptor) == 0
         close(descriptor)
-        guard written else { throw failure(url, "could not write all \(bytes.count) bytes") }
+        isOpen = false
         guard synced else { throw failure(url, "could not flush the file to disk") }
         guard rename(temporary.path, url.path) == 0 else { throw failure(url, "could not rename the temporary file into place") }
         succeeded = true

@@ -36,9 +36,8 @@ public final class CassetteRecorder: Sendable {
     /// Writes everything recorded so far to ``url``, atomically.
     public func save() throws(CassetteError) {
         let result: Result<Void, CassetteError> = saving.withLock { _ in
-            let bytes = NativeFormat.encode(cassette)
             do throws(CassetteError) {
-                try AtomicFile.write(bytes, to: url)
+                try NativeFormat.write(cassette, to: url)
                 return .success(())
             } catch {
                 return .failure(error)

@@ -63,16 +63,26 @@ public struct Redaction: Sendable, Hashable {
         fields.map { headers.contains($0.name.lowercased()) ? HTTPField($0.name, placeholder) : $0 }
     }
 
+    /// Whether the query parameter `name` (as written in a URL, escapes and all) is one whose value is
+    /// hidden. Names compare by the core's form rules, as matching compares them: "api key", "api+key"
+    /// and "api%20key" are one name.
+    func redactsQueryParameter(named name: some StringProtocol) -> Bool {
+        guard !queryParameters.isEmpty else { return false }
+        let canonical = FormEncoding.canonicalName(String(name))
+        return queryParameters.contains { FormEncoding.canonicalName($0) == canonical }
+    }
+
+    /// `url` with the values of redacted query parameters replaced; every other byte is kept as written,
+    /// so the URL differs from the original only where a secret was.
     private func redactQuery(_ url: String) -> String {
         guard !queryParameters.isEmpty, let questionMark = url.firstIndex(of: "?") else { return url }
         let afterQuery = url[url.index(after: questionMark)...]
         let fragmentStart = afterQuery.firstIndex(of: "#") ?? url.endIndex
         let query = url[url.index(after: questionMark)..<fragmentStart]
-        let encodedPlaceholder = FormEncoder.escape(placeholder)
+        let encodedPlaceholder = FormLiteral.component(placeholder)
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            let decoded = String(name).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(name)
-            return queryParameters.contains(decoded) ? name + "=" + encodedPlaceholder : String(pair)
+            return redactsQueryParameter(named: name) ? name + "=" + encodedPlaceholder : String(pair)
         }
         return url[...questionMark] + pairs.joined(separator: "&") + url[fragmentStart...]
     }
@@ -83,16 +93,9 @@ public struct Redaction: Sendable, Hashable {
         else { return body }
         var changed = false
         for pointer in jsonFields {
-            JSONRedactor.replace(at: Self.tokens(of: pointer)[...], in: &node, with: placeholder, changed: &changed)
+            JSONRedactor.replace(at: pointer.tokens[...], in: &node, with: placeholder, changed: &changed)
         }
         return changed ? JSONOutput(node).compact() : body
-    }
-
-    /// The reference tokens of a pointer, read from its text (`/a/b~1c` → `a`, `b/c`).
-    static func tokens(of pointer: JSONPointer) -> [String] {
-        pointer.description.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
     }
 }
 

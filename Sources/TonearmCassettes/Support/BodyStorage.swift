@@ -1,4 +1,5 @@
 import Foundation
+import Tonearm
 
 /// How a body is stored in a JSON cassette: as a JSON value, as text, or as base64 — whichever keeps
 /// the exact bytes and is easiest to read in a diff.
@@ -67,23 +68,19 @@ enum BodyStorage: Equatable {
     }
 }
 
-/// Reading `Content-Type` values.
-enum MediaType {
-    /// The media type without parameters, lowercased: `application/json` for `Application/JSON; charset=utf-8`.
-    static func essence(_ contentType: String?) -> String? {
-        guard let contentType else { return nil }
-        let type = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return type.trimmingCharacters(in: .whitespaces).lowercased()
-    }
-
+/// Reading `Content-Type` values, as the core does (``MediaType`` is the one definition of JSON), so a
+/// body that redaction and the linter read as JSON is exactly one that matching compares as JSON.
+extension MediaType {
+    /// Whether a possibly absent `Content-Type` value names JSON.
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let type = essence(contentType) else { return false }
-        return type == "application/json" || type.hasSuffix("+json") || type == "text/json"
+        contentType.map { isJSON($0) } ?? false
     }
 
+    /// Whether a body of this type is text a person can read (stored as text rather than base64).
     static func isText(_ contentType: String?) -> Bool {
-        guard let type = essence(contentType) else { return false }
-        return type.hasPrefix("text/") || isJSON(type) || type.hasSuffix("+xml") || type == "application/xml"
-            || type == "application/javascript" || type == "application/x-www-form-urlencoded"
+        guard let contentType else { return false }
+        let type = essence(of: contentType)
+        return type.hasPrefix("text/") || isJSON(essence: type) || type.hasSuffix("+xml") || type == "application/xml"
+            || type == "application/javascript" || isForm(essence: type)
     }
 }

@@ -2,11 +2,37 @@ import Foundation
 
 /// Reads and writes recording times without formatters, so output is deterministic and fast.
 ///
-/// Cassettes store times in UTC with millisecond precision: `2024-01-19T11:41:09.123Z`.
+/// Cassettes store times in UTC with millisecond precision: `2024-01-19T11:41:09.123Z`, with a
+/// four-digit year. Only times from `0000-01-01T00:00:00.000Z` to `9999-12-31T23:59:59.999Z` can be
+/// written that way, so the parsers answer `nil` for anything outside (rather than a date the writer
+/// would then refuse), and all arithmetic on file-supplied numbers is bounded before it is done.
 enum Timestamp {
-    /// `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ`, rounded to the millisecond.
-    static func iso8601(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+    /// Milliseconds since 1970 of `0000-01-01T00:00:00.000Z`, the earliest time a cassette stores.
+    static let earliestMilliseconds: Int64 = -62_167_219_200_000
+    /// Milliseconds since 1970 of `9999-12-31T23:59:59.999Z`, the latest time a cassette stores.
+    static let latestMilliseconds: Int64 = 253_402_300_799_999
+    /// How the range is described in errors and warnings.
+    static let rangeDescription = "a time from year 0000 to 9999"
+
+    /// `date` rounded to the millisecond, when it is a time a cassette can store.
+    static func milliseconds(_ date: Date) -> Int64? {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        // Comparing as doubles first keeps the conversion to Int64 from trapping on 1e300 or infinity.
+        guard milliseconds.isFinite, milliseconds >= Double(earliestMilliseconds), milliseconds <= Double(latestMilliseconds) else {
+            return nil
+        }
+        return Int64(milliseconds)
+    }
+
+    /// Whether `date` can be written (its year, after rounding to the millisecond, is 0000 to 9999).
+    static func isRepresentable(_ date: Date) -> Bool {
+        milliseconds(date) != nil
+    }
+
+    /// `date` as cassettes store it, `YYYY-MM-DDTHH:MM:SS.mmmZ` rounded to the millisecond; `nil` outside
+    /// years 0000–9999, which that form cannot hold.
+    static func cassetteText(_ date: Date) -> String? {
+        guard let milliseconds = milliseconds(date) else { return nil }
         let (days, dayMilliseconds) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civilDate(fromDays: days)
         let seconds = dayMilliseconds / 1000
@@ -14,15 +40,21 @@ enum Timestamp {
             + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2) + "." + pad(dayMilliseconds % 1000, 3) + "Z"
     }
 
-    /// A date from ISO 8601 / RFC 3339 text (`2023-07-25T10:42:01.726810+00:00`, `...Z`), or `nil`.
+    /// `date` as text for any date: ``cassetteText(_:)`` when representable, else the seconds since 1970,
+    /// so a document holding an out-of-range date (a property list) still reads instead of trapping.
+    static func iso8601(_ date: Date) -> String {
+        cassetteText(date) ?? String(date.timeIntervalSince1970)
+    }
+
+    /// A date from ISO 8601 / RFC 3339 text (`2023-07-25T10:42:01.726810+00:00`, `...Z`), or `nil` when the
+    /// text is not one or names a time outside years 0000–9999.
     static func parseISO8601(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
-            let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2)
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -36,12 +68,11 @@ enum Timestamp {
             }
         }
         guard let offset = zoneOffset(bytes[index...]) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) - Double(offset)
-        return Date(timeIntervalSince1970: seconds + fraction)
+        return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second, fraction: fraction, offset: offset)
     }
 
-    /// A date from RFC 1123 text as Ruby VCR writes it (`Fri, 15 Nov 2019 09:46:36 GMT`), or `nil`.
+    /// A date from RFC 1123 text as Ruby VCR writes it (`Fri, 15 Nov 2019 09:46:36 GMT`), or `nil` when the
+    /// text is not one or names a time outside years 0000–9999.
     static func parseRFC1123(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT" || parts[5] == "UTC",
@@ -51,17 +82,37 @@ enum Timestamp {
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days) * 86_400 + Double(time[0] * 3600 + time[1] * 60 + time[2]))
+        return date(year: year, month: month, day: day, hour: time[0], minute: time[1], second: time[2], fraction: 0, offset: 0)
+    }
+
+    /// A date from Unix seconds, or `nil` outside years 0000–9999.
+    static func date(secondsSince1970 seconds: Double) -> Date? {
+        let date = Date(timeIntervalSince1970: seconds)
+        return isRepresentable(date) ? date : nil
     }
 
     /// Any of the formats cassettes use.
     static func parse(_ text: String) -> Date? {
-        parseISO8601(text) ?? parseRFC1123(text) ?? Double(text).map { Date(timeIntervalSince1970: $0) }
+        if let date = parseISO8601(text) ?? parseRFC1123(text) { return date }
+        return Double(text).flatMap { date(secondsSince1970: $0) }
+    }
+
+    /// The date of checked calendar fields. Every field is range-checked before any arithmetic, so a
+    /// file's `999999999999999999:00:00` or year `9223372036854775807` is `nil`, not an overflow.
+    private static func date(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double, offset: Int
+    ) -> Date? {
+        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0..<24).contains(hour),
+            (0..<60).contains(minute), (0...60).contains(second), abs(offset) < 86_400
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) - Double(offset)
+        return self.date(secondsSince1970: seconds + fraction)
     }
 
     // MARK: Calendar arithmetic (proleptic Gregorian, after Howard Hinnant's algorithms)
 
+    /// Days since 1970-01-01; `year` must be within 0...9999 (callers check), which keeps every product small.
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -71,6 +122,7 @@ enum Timestamp {
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// The civil date of a day count within the representable range (callers check).
     static func civilDate(fromDays days: Int64) -> (Int, Int, Int) {
         let z = Int(days) + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -101,6 +153,7 @@ enum Timestamp {
         return (sign == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
+    /// A fixed-width decimal field; at most four digits, so it cannot overflow.
     private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
         var value = 0
         for index in start..<(start + count) {
@@ -114,6 +167,7 @@ enum Timestamp {
         byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil
     }
 
+    /// `value` in decimal, zero-padded to `width` digits (callers pass non-negative values).
     private static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

@@ -88,18 +88,13 @@ extension TonearmSession {
                 at: cassetteURL, options: CassetteOptions(strategy: strategy), environment: environment,
                 configuration: .ephemeral, extra: (extraTracks, extraRules), savesEachRecording: true)
         }
-        let queue = strategy ?? .fifo(whenExhausted: .repeatLast)
         let engine: ReplayEngine
-        if extraRules.isEmpty {
-            engine = ReplayEngine(tracks: extraTracks, strategy: queue, configuration: StubCompiler.configuration)
-        } else {
-            do throws(RuleError) {
-                engine = ReplayEngine(
-                    tracks: extraTracks, strategy: .chain(queue, .rules(try RuleSet(extraRules))),
-                    configuration: StubCompiler.configuration)
-            } catch {
-                throw .rule(error)
-            }
+        do throws(RuleError) {
+            engine = try ReplayEngine(
+                tracks: extraTracks, rules: extraRules, strategy: strategy ?? .fifo(whenExhausted: .repeatLast),
+                configuration: StubCompiler.configuration)
+        } catch {
+            throw .rule(error)
         }
         return TonearmSession(engine: engine, source: "stubs from the environment")
     }

@@ -9,7 +9,10 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// report, and the test records an issue naming the cassette and the closest tracks.
     case never
     /// Requests the cassette answers are replayed; the others go to the network and are appended to the
-    /// cassette, which is saved when the test ends.
+    /// cassette, which is saved when the test ends. A recorded track answers later requests at once,
+    /// counting as played once by the request that recorded it: under `repeat` and `fifo` an identical
+    /// request replays it, under `uniquePlay` each identical request goes to the network and is
+    /// recorded as another track, under `strictOrder` it is appended to the order already consumed.
     case missing
     /// Every request goes to the network, and the cassette is rewritten from scratch when the test ends.
     case all

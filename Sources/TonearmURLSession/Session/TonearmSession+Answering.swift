@@ -76,7 +76,13 @@ extension TonearmSession {
         }
         do {
             let response = try await LiveNetwork.shared.fetch(request)
-            if mode.records { noteRecorded(Track(request: request, response: response)) }
+            if mode.records {
+                let track = Track(request: request, response: response)
+                noteRecorded(track)
+                // In missing mode the engine answers from what was just recorded, as if the cassette had
+                // been reloaded; the recording request counts as its first play (docs/testing.md).
+                if mode == .missing { engine.add(redaction.redact(track), playedByRecordingRequest: true) }
+            }
             log(LoggedExchange(request: request, source: .network, status: response.status))
             return response
         } catch {

@@ -44,21 +44,15 @@ extension TonearmSession {
                 throw .cassette(error)
             }
         }
-        let trackStrategy = options.strategy ?? imported.cassette.strategy?.strategy ?? .repeat
-        let rules = imported.rules + (extra?.rules ?? [])
-        let strategy: Strategy
-        if rules.isEmpty {
-            strategy = trackStrategy
-        } else {
-            do throws(RuleError) {
-                strategy = .chain(trackStrategy, .rules(try RuleSet(rules)))
-            } catch {
-                throw .rule(error)
-            }
+        let engine: ReplayEngine
+        do throws(RuleError) {
+            engine = try ReplayEngine(
+                tracks: imported.cassette.tracks + (extra?.tracks ?? []), rules: imported.rules + (extra?.rules ?? []),
+                strategy: options.strategy ?? imported.cassette.strategy?.strategy ?? .repeat,
+                configuration: options.configuration ?? imported.configuration)
+        } catch {
+            throw .rule(error)
         }
-        let engine = ReplayEngine(
-            tracks: imported.cassette.tracks + (extra?.tracks ?? []), strategy: strategy,
-            configuration: options.configuration ?? imported.configuration)
         let redaction = options.redaction ?? .default
         let startingPoint = mode == .missing
             ? imported.cassette : Cassette(name: imported.cassette.name, strategy: imported.cassette.strategy)

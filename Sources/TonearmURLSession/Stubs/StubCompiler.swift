@@ -41,11 +41,9 @@ public enum StubCompiler {
         _ stubs: [Stub], configuration: MatchingConfiguration = StubCompiler.configuration
     ) throws(TonearmError) -> ReplayEngine {
         let (tracks, rules) = try compile(stubs)
-        let queue = Strategy.fifo(whenExhausted: .repeatLast)
-        guard !rules.isEmpty else { return ReplayEngine(tracks: tracks, strategy: queue, configuration: configuration) }
         do throws(RuleError) {
-            let ruleSet = try RuleSet(rules)
-            return ReplayEngine(tracks: tracks, strategy: .chain(queue, .rules(ruleSet)), configuration: configuration)
+            return try ReplayEngine(
+                tracks: tracks, rules: rules, strategy: .fifo(whenExhausted: .repeatLast), configuration: configuration)
         } catch {
             throw .rule(error)
         }

@@ -12,9 +12,10 @@ struct CanonicalFieldsTests {
         let configuration = MatchingConfiguration(attributes: [.method, .url, .query, .body, .header("x-id")])
         let canonical = RequestCanonicalizer(configuration).canonicalize(request)
         let fields = canonical.fields.map { ($0.label, String(decoding: $0.value, as: UTF8.self)) }
-        #expect(fields.map(\.0) == ["method", "url", "query", "header:x-id", "body:raw"])
+        let labels = [CanonicalLabel.method, .url, .query].map(\.description) + [CanonicalLabel.header("x-id"), CanonicalLabel.rawBody.description]
+        #expect(fields.map(\.0) == labels)
         #expect(fields.map(\.1) == ["POST", "https://h.example/a", "b=1", "7", "12 x\nquery 3 zzz\n"])
-        #expect(canonical.field("query") == Array("b=1".utf8))
-        #expect(canonical.field("path") == nil)
+        #expect(canonical.field(CanonicalLabel.query.description) == Array("b=1".utf8))
+        #expect(canonical.field(CanonicalLabel.path.description) == nil)
     }
 }

@@ -64,14 +64,8 @@ struct KeySpecVectorTests {
             headers: headers, body: Array((object["body"] as? String ?? "").utf8))
         var configuration = MatchingConfiguration(attributes: [])
         for name in matchLine.dropFirst(7).split(separator: ",") {
-            switch name {
-            case "method": configuration.attributes.insert(.method)
-            case "url": configuration.attributes.insert(.url)
-            case "path": configuration.attributes.insert(.path)
-            case "query": configuration.attributes.insert(.query)
-            case "body": configuration.attributes.insert(.body)
-            default: configuration.attributes.insert(.header(String(name.dropFirst(7))))
-            }
+            guard let attribute = MatchAttribute(name: name) else { throw Malformed(title: title) }
+            configuration.attributes.insert(attribute)
         }
         for line in lines where line.hasPrefix("ignore-query: ") {
             configuration.ignoredQueryParameters.insert(String(line.dropFirst(14)))

@@ -95,7 +95,7 @@ struct RequestKeyPropertyTests {
         let request = Request(method: "POST", url: "https://h.example/", headers: [HTTPField("Content-Type", "application/json")], body: #"{"a":1,}"#)
         let canonical = RequestCanonicalizer().canonicalize(request)
         #expect(canonical.bodyKind == .raw)
-        #expect(canonical.field("body:raw") == Array(#"{"a":1,}"#.utf8))
+        #expect(canonical.field(CanonicalLabel.rawBody.description) == Array(#"{"a":1,}"#.utf8))
         #expect(canonical.notes.count == 1)
         #expect(canonical.notes.first?.message.contains("did not parse") == true)
     }
@@ -113,3 +113,75 @@ struct RequestKeyPropertyTests {
     }
 }
 
+
+/// The canonical writer against the spec's line format assembled from the components' own APIs, on
+/// requests built to stress its precomputed size bound: queries and form bodies of bytes that all grow
+/// to escapes, pieces without "=", headers configured twice in different case.
+@Suite("Canonical writer")
+struct CanonicalWriterPropertyTests {
+    static let methods = ["GET", "post", "Delete", "PATCH"]
+    static let contentTypes = ["text/plain", "application/x-www-form-urlencoded", "application/octet-stream", ""]
+
+    static func line(_ label: String, _ value: [UInt8]) -> [UInt8] {
+        Array(label.utf8) + [0x20] + Array(String(value.count).utf8) + [0x20] + value + [0x0A]
+    }
+
+    static func expected(_ request: Request, _ configuration: MatchingConfiguration) -> [UInt8] {
+        let url = NormalizedURL(request.url)
+        var bytes: [UInt8] = []
+        let attributes = configuration.attributes
+        if attributes.contains(.method) { bytes += line(CanonicalLabel.method.description, Array(request.method.uppercased().utf8)) }
+        if attributes.contains(.url) {
+            bytes += line(CanonicalLabel.url.description, Array(url.withoutQuery.utf8))
+        } else if attributes.contains(.path) {
+            bytes += line(CanonicalLabel.path.description, Array(url.path.utf8))
+        }
+        if attributes.contains(.query) {
+            var query: [UInt8] = []
+            FormEncoding.serialize(FormEncoding.pairs(url.query ?? "").sorted(), appendingTo: &query)
+            bytes += line(CanonicalLabel.query.description, query)
+        }
+        for name in configuration.headerNames {
+            for value in request.headers.values(named: name) {
+                bytes += line(CanonicalLabel.header(name), Array(value.trimmingHTTPWhitespace.utf8))
+            }
+        }
+        if attributes.contains(.body) {
+            if !request.body.isEmpty, MediaType.isForm(request.headers.first(named: "content-type") ?? "") {
+                var form: [UInt8] = []
+                FormEncoding.serialize(FormEncoding.pairs(String(decoding: request.body, as: UTF8.self)).sorted(), appendingTo: &form)
+                bytes += line(CanonicalLabel.formBody.description, form)
+            } else {
+                bytes += line(CanonicalLabel.rawBody.description, request.body)
+            }
+        }
+        return bytes
+    }
+
+    static let text = Gen<String?>.element(of: ["+", "é", "\u{1}", "&", "=", "a", "%", "%41", " ", "~"]).map { $0 ?? "" }
+        .array(of: 0...12).map { $0.joined() }
+
+    @Test("lines are the spec's format, whatever the request, and key(for:) hashes the same lines")
+    func writerMatchesTheFormat() async {
+        await propertyCheck(
+            count: 300, input: URLPropertyTests.assembledURL, Self.text, Self.text, Gen.int(in: 0...1_000), Gen.int(in: 0...63)
+        ) { url, query, body, pick, mask in
+            let request = Request(
+                method: Self.methods[pick % Self.methods.count], url: url + "?" + query,
+                headers: [
+                    HTTPField("Content-Type", Self.contentTypes[pick % Self.contentTypes.count]),
+                    HTTPField("X-Trace", " \(body) "), HTTPField("x-trace", "second"),
+                ],
+                body: body)
+            let all: [MatchAttribute] = [.method, .url, .path, .query, .body, .header("X-Trace")]
+            var attributes = Set(all.enumerated().filter { mask & (1 << $0.offset) != 0 }.map(\.element))
+            if mask & 32 != 0 { attributes.insert(.header("x-TRACE")) }
+            let configuration = MatchingConfiguration(attributes: attributes)
+            let canonicalizer = RequestCanonicalizer(configuration)
+            let canonical = canonicalizer.canonicalize(request)
+            #expect(canonical.bytes == Self.expected(request, configuration), "\(request)")
+            // `key(for:)` writes the same lines in scratch memory of its own.
+            #expect(canonicalizer.key(for: request) == RequestKey(canonicalBytes: canonical.bytes), "\(request)")
+        }
+    }
+}

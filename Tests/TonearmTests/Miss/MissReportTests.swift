@@ -80,18 +80,24 @@ struct MissReportTests {
         #expect(report.description.contains("same key"))
     }
 
-    @Test("at most three closest tracks, closest first, from a bounded shortlist even at 20,000 tracks")
+    /// The bound does not depend on the number of tracks, so 2,000 show it as well as more would (as long
+    /// as some misses have more candidates than the bound, checked below); what a miss costs at 10k and
+    /// 100k tracks is measured by the `miss` rows of Benchmarks/MatchBenchmarks.
+    @Test("at most three closest tracks, closest first, from a bounded shortlist")
     func boundedShortlist() throws {
-        let workload = Workload(trackCount: 20_000, seed: 7)
+        let workload = Workload(trackCount: 2_000, seed: 7)
         let engine = ReplayEngine(tracks: workload.tracks)
         let misses = workload.stream(count: 50, mix: .missesOnly, seed: 8)
+        var reachedBound = 0
         for item in misses {
             let report = try #require(engine.match(item.request).missReport)
             #expect(report.nearest.count <= 3)
             #expect(report.candidatesCompared <= NearMissFinder.candidateLimit)
+            if report.candidatesCompared == NearMissFinder.candidateLimit { reachedBound += 1 }
             let distances = report.nearest.map(\.distance)
             #expect(distances == distances.sorted())
         }
+        #expect(reachedBound > 0, "no miss had more candidates than the bound, so the test shows nothing")
     }
 
     @Test("a request to a host nobody recorded says so")

@@ -50,6 +50,10 @@ struct NormalizedURLTests {
             ("http://a:1:80/", "a:1:80", nil),  // no unambiguous port after a second ":"
             ("http://a:99999999999999999999999/", "a:99999999999999999999999", nil),  // overflow
             ("http://a:65536/", "a", 65536),  // out of range but kept: lenient
+            ("http://a:%38%30/", "a", nil),  // escaped digits are digits: port 80, the default
+            ("http://a:8%30%380/", "a", 8080),
+            ("http://[::1]:%38%30/", "[::1]", nil),
+            ("http://a:%38x/", "a:8x", nil),  // not a port once decoded: kept in the host, decoded
         ] as [(String, String, Int?)])
     func portText(input: String, host: String, port: Int?) {
         let url = NormalizedURL(input)

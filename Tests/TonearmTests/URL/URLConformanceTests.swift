@@ -50,8 +50,15 @@ struct URLConformanceTests {
         var failures: [String] = []
         for entry in entries {
             let once = NormalizedURL(entry.input)
-            let again = NormalizedURL(once.withoutQuery + (once.query.map { "?" + $0 } ?? ""))
-            if again != once { failures.append("\(entry.input.debugDescription): \(once) then \(again)") }
+            let again = NormalizedURL(once.description)
+            if again != once || again.description != once.description {
+                failures.append("\(entry.input.debugDescription): \(once) then \(again)")
+            }
+            if let base = entry.base {
+                // Bases are absolute URLs too, often with ports, userinfo and escapes.
+                let baseOnce = NormalizedURL(base)
+                if NormalizedURL(baseOnce.description) != baseOnce { failures.append("base \(base.debugDescription)") }
+            }
             // Form pairs of whatever the query holds must not crash either, and round-trip.
             let pairs = FormEncoding.pairs(once.query ?? "")
             var serialized: [UInt8] = []
@@ -93,7 +100,7 @@ struct URLConformanceTests {
         var labels = host.split(separator: ".", omittingEmptySubsequences: false)
         if labels.last == "" && labels.count > 1 { labels.removeLast() }
         guard let last = labels.last, !last.isEmpty else { return false }
-        if last.allSatisfy { $0.isASCII && $0.isNumber } { return true }
+        if last.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
         let lowered = last.lowercased()
         return lowered.hasPrefix("0x") && lowered.dropFirst(2).allSatisfy(\.isHexDigit)
     }
@@ -103,7 +110,7 @@ struct URLConformanceTests {
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
         return labels.count == 4
             && labels.allSatisfy { label in
-                guard !label.isEmpty, label.allSatisfy { $0.isASCII && $0.isNumber }, let value = Int(label) else { return false }
+                guard !label.isEmpty, label.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(label) else { return false }
                 return value <= 255 && (label == "0" || !label.hasPrefix("0"))
             }
     }

@@ -1,0 +1,185 @@
+import Synchronization
+
+/// Compiled rules, indexed for lookup, that one writer adds and removes while any number of readers
+/// match without locks: the rule stage of every engine, and the storage behind ``RuleSet``.
+///
+/// Each rule's literal prefix files it in one list (see ``RuleBucket``): one per origin, one per first
+/// path segment, one for rules with no usable prefix. Each list is singly linked in ``RuleRank``
+/// order; the writer inserts a rule by storing its link with releasing order, so a reader sees each
+/// list before or after the insert, never in between. A request walks its origin's list, its first
+/// segment's list and the unbucketed list, merged by rank, so rules are still tried in priority then
+/// added order. Removal marks the rule; readers skip it.
+final class LiveRules: Sendable {
+    struct Entry: Sendable {
+        let compiled: CompiledRule
+        let rank: RuleRank
+    }
+
+    private let entries = GrowOnlyArray<Entry>()
+    private let removed = AtomicSlots()
+    /// Per rule: the next rule in its list, plus one.
+    private let next = AtomicSlots()
+    /// Per list: its first rule, plus one. List 0 holds the rules with no bucket.
+    private let heads = AtomicSlots()
+    private let byOrigin = KeyTable(capacityFor: 0)
+    private let byFirstSegment = KeyTable(capacityFor: 0)
+    /// Per list: the origin or first segment it stands for, to confirm a hash hit.
+    private let listNames = GrowOnlyArray<String>()
+    private let liveCount = Atomic<Int>(0)
+    private let writer = Mutex(Writer())
+
+    /// What only the writer reads.
+    private struct Writer {
+        /// Per list: its last rule, so appending in rank order (the common case) takes no walk.
+        var tails: [Int] = [-1]
+    }
+
+    init() {
+        listNames.append("")
+    }
+
+    /// The number of live rules.
+    var count: Int { liveCount.load(ordering: .relaxed) }
+
+    /// Compiles `rule` (named `rule N`, N its 1-based sequence, when unnamed) and files it; returns its
+    /// sequence number.
+    func add(_ rule: Rule) throws(RuleError) -> Int {
+        try writer.withLock { (writer: inout Writer) throws(RuleError) -> Int in
+            let sequence = entries.count
+            var rule = rule
+            if rule.name.isEmpty { rule.name = "rule \(sequence + 1)" }
+            let compiled = try CompiledRule(rule, declaredIndex: sequence)
+            let list = self.list(for: RuleBucket(compiled), writer: &writer)
+            let rank = RuleRank(rule, sequence: sequence)
+            entries.append(Entry(compiled: compiled, rank: rank))
+            let tail = writer.tails[list]
+            if tail < 0 || entries[tail].rank < rank {
+                link(sequence, after: tail, in: list)
+                writer.tails[list] = sequence
+            } else {
+                var previous = -1
+                var candidate = firstRule(inList: list)
+                while let current = candidate, entries[current].rank < rank {
+                    previous = current
+                    candidate = following(current)
+                }
+                link(sequence, after: previous, in: list)
+            }
+            liveCount.add(1, ordering: .relaxed)
+            return sequence
+        }
+    }
+
+    /// Marks rule `sequence` removed; `false` when there is none or it already was.
+    func remove(_ sequence: Int) -> Bool {
+        writer.withLock { _ in
+            guard sequence >= 0, sequence < entries.count, removed.load(sequence) == 0 else { return false }
+            removed.store(sequence, 1)
+            liveCount.subtract(1, ordering: .relaxed)
+            return true
+        }
+    }
+
+    /// The live rules in the order they were added.
+    var rules: [Rule] {
+        (0..<entries.count).filter { removed.load($0) == 0 }.map { entries[$0].compiled.rule }
+    }
+
+    /// The live compiled rules in the order they are tried.
+    var compiledInRankOrder: [CompiledRule] {
+        (0..<entries.count).filter { removed.load($0) == 0 }.map { entries[$0] }
+            .sorted { $0.rank < $1.rank }.map(\.compiled)
+    }
+
+    /// Inserts `sequence` after `previous` (or first, when -1): its own link first, then the link to
+    /// it, with releasing order.
+    private func link(_ sequence: Int, after previous: Int, in list: Int) {
+        let following = previous < 0 ? heads.load(list) : next.load(previous)
+        next.store(sequence, following)
+        if previous < 0 { heads.store(list, sequence + 1) } else { next.store(previous, sequence + 1) }
+    }
+
+    private func list(for bucket: RuleBucket, writer: inout Writer) -> Int {
+        let table: KeyTable, name: String
+        switch bucket {
+        case .none: return 0
+        case .origin(let origin): (table, name) = (byOrigin, origin)
+        case .firstSegment(let segment): (table, name) = (byFirstSegment, segment)
+        }
+        if let list = list(named: name, in: table) { return list }
+        let list = listNames.append(name)
+        writer.tails.append(-1)
+        table.insert(xxh3(name), group: list)
+        return list
+    }
+
+    @inline(__always)
+    private func list(named name: String, in table: KeyTable) -> Int? {
+        table.group(for: xxh3(name)) { listNames[$0] == name }
+    }
+
+    @inline(__always)
+    private func firstRule(inList list: Int) -> Int? {
+        let link = heads.load(list)
+        return link == 0 ? nil : link - 1
+    }
+
+    @inline(__always)
+    private func following(_ sequence: Int) -> Int? {
+        let link = next.load(sequence)
+        return link == 0 ? nil : link - 1
+    }
+
+    /// The first live rule, by rank, that answers `request`, with how many live rules survived the
+    /// bucket filter.
+    func firstMatch(for request: IncomingRequest) -> (rule: CompiledRule?, tried: Int) {
+        let url = request.canonical.url
+        var origin = list(named: url.origin, in: byOrigin).flatMap(firstRule(inList:))
+        var segment = list(named: RuleBucket.firstSegment(of: url.path), in: byFirstSegment)
+            .flatMap(firstRule(inList:))
+        var unbucketed = firstRule(inList: 0)
+        var tried = 0
+        var urlTarget: String?
+        var parts = LazyRequestParts(request)
+        while true {
+            // The lowest-ranked head of the three lists is the next rule in priority order.
+            var pick = origin
+            if let candidate = segment, pick.map({ entries[candidate].rank < entries[$0].rank }) ?? true {
+                pick = candidate
+            }
+            if let candidate = unbucketed, pick.map({ entries[candidate].rank < entries[$0].rank }) ?? true {
+                pick = candidate
+            }
+            guard let position = pick else { break }
+            if position == origin {
+                origin = following(position)
+            } else if position == segment {
+                segment = following(position)
+            } else {
+                unbucketed = following(position)
+            }
+            guard removed.relaxedLoad(position) == 0 else { continue }
+            tried += 1
+            let rule = entries[position].compiled
+            let target: String
+            switch rule.rule.target {
+            case .path:
+                target = url.path
+            case .url:
+                if urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
+                target = urlTarget ?? ""
+            }
+            if rule.matches(request, target: target, parts: &parts) { return (rule, tried) }
+        }
+        return (nil, tried)
+    }
+
+    /// The answer of the first live rule that matches `request`, or why none does.
+    func match(_ request: IncomingRequest) -> StrategyOutcome {
+        let (found, tried) = firstMatch(for: request)
+        guard let found else { return .miss(.noRuleMatched(ruleCount: count, rulesTried: tried)) }
+        let rule = found.rule
+        let track = Track(request: request.request, outcome: rule.outcome, name: rule.name, delay: rule.delay)
+        return .hit(Hit(track: track, source: .rule(name: rule.name, position: found.declaredIndex)))
+    }
+}

@@ -36,7 +36,11 @@ extension ServerCore {
         case ("GET", "journal"):
             return json(journal.entries.map(JournalDocument.init))
         case ("GET", "journal.har"):
-            return Response(status: 200, headers: [HTTPField("Content-Type", "application/json")], body: journal.har())
+            do throws(CassetteError) {
+                return Response(status: 200, headers: [HTTPField("Content-Type", "application/json")], body: try journal.har())
+            } catch {
+                return Self.plainText(500, error.description)
+            }
         case ("DELETE", "journal"):
             journal.clear()
             return Response(status: 204)
@@ -71,7 +75,7 @@ extension ServerCore {
         let loaded = current
         return Health(
             url: baseURL, mode: loaded.mode.serverName, strategy: loaded.strategyName, cassette: loaded.url?.path,
-            recorded: loaded.recordedCount, exchanges: journal.total, misses: journal.misses.count, stubs: loaded.engine.stubs.count)
+            recorded: loaded.recordedCount, exchanges: journal.total, misses: journal.misses.count, stubs: loaded.engine.stubs)
     }
 
     private struct CassetteRequest: Decodable {

@@ -84,14 +84,23 @@ final class Journal: Sendable {
     }
 
     /// The journal as a HAR 1.2 log: each entry's comment says what answered, its time is the latency.
-    func har() -> [UInt8] {
+    func har() throws(CassetteError) -> [UInt8] {
+        try HARFormat.encode(cassette())
+    }
+
+    /// Writes the journal to `url` as HAR, atomically.
+    func writeHAR(to url: URL) throws(CassetteError) {
+        try HARFormat.write(cassette(), to: url)
+    }
+
+    private func cassette() -> Cassette {
         let entries = self.entries.map { entry -> CassetteEntry in
             let outcome: Track.Outcome = entry.response.map { .response($0) } ?? .transportError(.networkConnectionLost)
             let milliseconds = entry.latency.components.seconds * 1000 + entry.latency.components.attoseconds / 1_000_000_000_000_000
             let track = Track(request: entry.request, outcome: outcome, name: entry.source.description, delay: .milliseconds(milliseconds))
             return CassetteEntry(track, recordedAt: entry.time)
         }
-        return HARFormat.encode(Cassette(name: "tonearm serve journal", entries: entries))
+        return Cassette(name: "tonearm serve journal", entries: entries)
     }
 }
 

@@ -44,7 +44,7 @@ final class LoadedCassette: Sendable {
                 throw .cassette(error)
             }
             if mode.recordsCassette, !format.isWritable {
-                throw .readOnlyCassette(file: url.path, format: format.rawValue)
+                throw .readOnlyCassette(file: url.path, format: format.name)
             }
             do throws(CassetteError) {
                 imported = try CassetteFile.load(url, format: format)
@@ -64,7 +64,7 @@ final class LoadedCassette: Sendable {
         do throws(RuleError) {
             engine = try ServerEngine(
                 tracks: mode.replaysCassette ? imported.cassette.tracks : [], rules: rules, strategy: hint.strategy,
-                repeatsRecorded: hint == .repeat || hint == .fifo, configuration: matching ?? imported.configuration)
+                configuration: matching ?? imported.configuration)
         } catch {
             throw .rule(error)
         }
@@ -82,11 +82,13 @@ final class LoadedCassette: Sendable {
         }
     }
 
-    /// Records an exchange fetched from the network (redacted by the recorder).
+    /// Records an exchange fetched from the network, redacted, and lets the engine answer from it.
     func record(_ track: Track) {
         guard let recorder else { return }
-        recorder.record(track)
-        engine.noteRecorded(track)
+        let redacted = recorder.redaction.redact(track)
+        recorder.record(redacted)
+        // Live requests are redacted before matching, so the engine holds the redacted track too.
+        engine.noteRecorded(redacted)
         state.withLock { $0.recordedCount += 1 }
     }
 

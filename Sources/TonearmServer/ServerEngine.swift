@@ -2,107 +2,87 @@ import Synchronization
 import Tonearm
 
 /// The engine behind one loaded cassette: its tracks and rule files, the tracks recorded since it was
-/// loaded, and stubs added at runtime, consulted in that order.
+/// loaded, and stubs added at runtime, on one live ``ReplayEngine``.
 ///
-/// This is the one place that knows how the core engine is extended while it serves, so when
-/// `ReplayEngine` gains live `add` and `remove`, only this file changes.
+/// It keeps what the server reports about an answer (a cassette track, a track recorded since loading,
+/// a rule file's rule, a runtime stub) and the all-or-nothing addition of a batch of stubs.
 final class ServerEngine: Sendable {
-    /// The cassette's tracks (under its strategy) and the rule files.
+    /// Tracks, then rules by priority; grows while serving.
     let engine: ReplayEngine
-    /// Whether a track recorded in `missing` mode answers later identical requests: strategies that
-    /// repeat (`repeat`, `fifo`) do, while `uniquePlay` and `strictOrder` count it as already played.
-    private let recordedTracksReplay: Bool
-    private let state = Mutex(State())
+    /// How many tracks the cassette had: positions from here on were recorded since loading.
+    private let loadedTrackCount: Int
+    /// How many rules came from files: rule positions from here on are runtime stubs.
+    private let fileRuleCount: Int
+    private let stubCount = Mutex(0)
 
-    private struct State {
-        /// Tracks recorded since loading, first per key (they count as played once).
-        var recorded: [RequestKey: Track] = [:]
-        /// Stubs added at runtime, with the engine answering from them.
-        var stubs: [Rule] = []
-        var stubEngine: ReplayEngine?
-    }
-
-    /// What answered, for the journal and the `Tonearm-Source` response header.
+    /// What answered, for the journal.
     enum Source: Sendable, Hashable {
         case track(position: Int)
         case rule(name: String)
-        case recorded
+        case recorded(position: Int)
         case stub(name: String)
 
         var description: String {
             switch self {
-            case .track(let position): "track #\(position + 1)"
+            case .track(let position): "track #\(position)"
             case .rule(let name): "rule \(name)"
-            case .recorded: "recorded track"
+            case .recorded(let position): "track #\(position), recorded since the cassette was loaded"
             case .stub(let name): "stub \(name)"
             }
         }
     }
 
-    /// An answer or the miss report of the cassette's engine.
+    /// An answer or the miss report.
     enum Answer: Sendable {
         case hit(Track, Source)
         case miss(MissReport)
     }
 
-    init(tracks: [Track], rules: [Rule], strategy: Strategy, repeatsRecorded: Bool, configuration: MatchingConfiguration) throws(RuleError) {
-        let combined: Strategy = rules.isEmpty ? strategy : .chain(strategy, .rules(try RuleSet(rules)))
-        engine = ReplayEngine(tracks: tracks, strategy: combined, configuration: configuration)
-        recordedTracksReplay = repeatsRecorded
+    init(tracks: [Track], rules: [Rule], strategy: Strategy, configuration: MatchingConfiguration) throws(RuleError) {
+        engine = try ReplayEngine(tracks: tracks, rules: rules, strategy: strategy, configuration: configuration)
+        loadedTrackCount = tracks.count
+        fileRuleCount = rules.count
     }
 
     /// The answer for `request` (already redacted).
     func match(_ request: Request) -> Answer {
-        let report: MissReport
         switch engine.match(request) {
         case .hit(let hit):
             switch hit.source {
+            case .track(let position) where position >= loadedTrackCount: return .hit(hit.track, .recorded(position: position))
             case .track(let position): return .hit(hit.track, .track(position: position))
+            case .rule(let name, let position) where position >= fileRuleCount: return .hit(hit.track, .stub(name: name))
             case .rule(let name, _): return .hit(hit.track, .rule(name: name))
             case .custom(let name): return .hit(hit.track, .rule(name: name))
             }
-        case .miss(let missReport):
-            report = missReport
+        case .miss(let report):
+            return .miss(report)
         }
-        let (recorded, stubEngine) = state.withLock { state in
-            (state.recorded.isEmpty ? nil : state.recorded[report.key], state.stubEngine)
-        }
-        if let recorded { return .hit(recorded, .recorded) }
-        if let stubEngine, case .hit(let hit) = stubEngine.match(request) {
-            if case .rule(let name, _) = hit.source { return .hit(hit.track, .stub(name: name)) }
-            return .hit(hit.track, .stub(name: "stub"))
-        }
-        return .miss(report)
     }
 
-    /// Notes a track just recorded from the network, so later identical requests can be answered by it.
+    /// Adds a track just recorded for a request that missed; it counts as played by that request, so the
+    /// strategy decides whether later identical requests replay it (repeat, fifo) or record again
+    /// (uniquePlay, strictOrder).
     func noteRecorded(_ track: Track) {
-        guard recordedTracksReplay else { return }
-        let key = engine.incomingRequest(for: track.request).key
-        state.withLock { state in
-            if state.recorded[key] == nil { state.recorded[key] = track }
-        }
+        engine.add(track, playedByRecordingRequest: true)
     }
 
-    /// Adds stubs that answer after everything else; all or none are added.
+    /// Adds stubs that answer after the tracks, by priority after the rules already there; all or none.
     func addStubs(_ rules: [Rule]) throws(RuleError) {
-        let configuration = engine.canonicalizer.configuration
-        let result: Result<Void, RuleError> = state.withLock { state in
-            let combined = state.stubs + rules
+        var added: [ReplayEngine.EntryID] = []
+        for rule in rules {
             do throws(RuleError) {
-                let ruleSet = try RuleSet(combined)
-                state.stubEngine = ReplayEngine(tracks: [], strategy: .rules(ruleSet), configuration: configuration)
-                state.stubs = combined
-                return .success(())
+                added.append(try engine.add(rule))
             } catch {
-                return .failure(error)
+                for id in added { engine.remove(id) }
+                throw error
             }
         }
-        try result.get()
+        stubCount.withLock { $0 += added.count }
     }
 
-    /// The stubs added at runtime, oldest first.
-    var stubs: [Rule] { state.withLock { $0.stubs } }
+    /// How many stubs were added at runtime.
+    var stubs: Int { stubCount.withLock { $0 } }
 
     /// Rewinds every strategy: all tracks playable again, strict order at its start.
     func reset() {

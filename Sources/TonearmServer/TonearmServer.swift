@@ -143,7 +143,13 @@ public final class TonearmServer: Sendable {
     public var journal: [JournalEntry] { core.journal.entries }
 
     /// The journal as a HAR 1.2 log.
-    public func journalHAR() -> [UInt8] { core.journal.har() }
+    public func journalHAR() throws(ServerError) -> [UInt8] {
+        do throws(CassetteError) {
+            return try core.journal.har()
+        } catch {
+            throw .cassette(error)
+        }
+    }
 
     /// The reports of the requests nothing answered, oldest first.
     public var misses: [MissReport] { core.journal.misses.map(\.report) }
@@ -163,7 +169,7 @@ public final class TonearmServer: Sendable {
         }
         if let journalFile = core.configuration.journalFile {
             do throws(CassetteError) {
-                try AtomicFile.write(core.journal.har(), to: journalFile)
+                try core.journal.writeHAR(to: journalFile)
             } catch {
                 if case .success = result { result = .failure(.cassette(error)) }
             }

@@ -50,12 +50,12 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Whether a complete request is waiting for its response.
-    private var answering = false
+    /// Complete requests waiting for their responses (more than one when a client pipelines).
+    private var awaitingResponses = 0
     private var closeAfterResponse = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = unwrapInboundIn(data) { answering = true }
+        if case .end = unwrapInboundIn(data) { awaitingResponses += 1 }
         context.fireChannelRead(data)
     }
 
@@ -65,8 +65,8 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             head.headers.replaceOrAdd(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
-            answering = false
-            if closeAfterResponse {
+            awaitingResponses = max(0, awaitingResponses - 1)
+            if closeAfterResponse && awaitingResponses == 0 {
                 let channel = context.channel
                 let written = context.eventLoop.makePromise(of: Void.self)
                 written.futureResult.cascade(to: promise)
@@ -83,7 +83,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case is IdleStateHandler.IdleStateEvent, is ServerStopping:
-            if answering { closeAfterResponse = true } else { context.close(promise: nil) }
+            if awaitingResponses > 0 { closeAfterResponse = true } else { context.close(promise: nil) }
         default:
             context.fireUserInboundEventTriggered(event)
         }

@@ -7,6 +7,7 @@
 #   scripts/bench-server.sh                  # 10,000 tracks, 10 s per run, 64 connections
 #   TRACKS=100000 scripts/bench-server.sh    # the same with 100,000 tracks
 #   MITM=1 scripts/bench-server.sh           # also mitmproxy (pip-installs it into $WORK/venv once)
+#   CONFIG=debug SCRATCH=.build scripts/bench-server.sh   # check the script against a debug build
 #
 # Needs wrk and nginx (apt-get install wrk nginx). Only loopback addresses are used.
 set -euo pipefail
@@ -19,8 +20,11 @@ THREADS=${THREADS:-2}
 WORK=${WORK:-/tmp/tonearm-bench}
 mkdir -p "$WORK"
 
-swift build -c release --product tonearm >/dev/null
-TONEARM=$(swift build -c release --show-bin-path)/tonearm
+# A scratch path of its own, so the release build neither waits for nor invalidates `swift test`'s.
+CONFIG=${CONFIG:-release}
+SCRATCH=${SCRATCH:-.build-bench}
+swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
+TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
 
 # The cassette, the same-size static file, and wrk's request script (random track per request).
 python3 - "$WORK" "$TRACKS" <<'PY'
@@ -43,6 +47,11 @@ end
 PY
 echo "cassette: $TRACKS tracks, $(du -h "$WORK/cassette.json" | cut -f1) on disk"
 
+wait_for() {  # url: until it answers (at most 60 s)
+    for _ in $(seq 600); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done
+    echo "no answer from $1" >&2; return 1
+}
+
 run_wrk() {  # name url
     local out
     out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/paths.lua" "$2")
@@ -55,6 +64,7 @@ run_wrk() {  # name url
 }
 
 # tonearm: time to the listening line, then resident memory, then load.
+rm -f "$WORK/tonearm.out"
 start=$(date +%s.%N)
 "$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
 TONEARM_PID=$!
@@ -85,7 +95,7 @@ http {
 EOF
 nginx -c "$WORK/nginx.conf" -g 'daemon off;' &
 NGINX_PID=$!
-sleep 0.5
+wait_for "http://127.0.0.1:$NGINX_PORT/bench.local/items/0"
 run_wrk "nginx (static file)" "http://127.0.0.1:$NGINX_PORT"
 
 if [ "${MITM:-0}" = 1 ]; then
@@ -94,7 +104,7 @@ if [ "${MITM:-0}" = 1 ]; then
     # Record every path once through mitmproxy in reverse mode in front of nginx, then replay with nginx stopped.
     "$WORK/venv/bin/mitmdump" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" -w "$WORK/flows" &
     MITM_PID=$!
-    sleep 3
+    wait_for "http://127.0.0.1:$MITM_PORT/bench.local/items/0"
     python3 - "$MITM_PORT" "$TRACKS" <<'PY'
 import http.client, sys
 port, count = int(sys.argv[1]), int(sys.argv[2])
@@ -108,6 +118,6 @@ PY
     "$WORK/venv/bin/mitmdump" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" \
         -S "$WORK/flows" --server-replay-reuse --server-replay-extra kill &
     MITM_PID=$!
-    sleep 5
+    wait_for "http://127.0.0.1:$MITM_PORT/bench.local/items/0"
     run_wrk "mitmproxy (server replay)" "http://127.0.0.1:$MITM_PORT"
 fi

@@ -25,6 +25,8 @@ let package = Package(
         // AsyncHTTPClient; a package that only replays through URLSession can turn this off with `traits: []`.
         .trait(name: "Server", description: "TonearmTesting's local-server trait and XCTest helper (builds SwiftNIO and AsyncHTTPClient)."),
         .default(enabledTraits: ["Server"]),
+        // Hash with the portable Swift XXH3 on Linux too (Apple platforms always do): CI tests that path.
+        .trait(name: "PortableXXH3", description: "Use the Swift XXH3-64 instead of the system libxxhash."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -42,7 +44,9 @@ let package = Package(
         ),
         .target(
             name: "Tonearm",
-            dependencies: ["CXXHash"]
+            // libxxhash where the system has it (Linux); Apple platforms use the bit-exact Swift XXH3.
+            dependencies: [.target(name: "CXXHash", condition: .when(platforms: [.linux]))],
+            swiftSettings: [.define("TONEARM_PORTABLE_XXH3", .when(traits: ["PortableXXH3"]))]
         ),
         // zlib, to hand URLSession clients decoded bodies from gzip/deflate recordings.
         .systemLibrary(
@@ -106,9 +110,12 @@ let package = Package(
                 "Tonearm",
                 "TonearmTestSupport",
                 "TonearmWorkloads",
+                // Only to compare the portable XXH3 against libxxhash, where the library exists.
+                .target(name: "CXXHash", condition: .when(platforms: [.linux])),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            exclude: ["Fixtures"]
+            exclude: ["Fixtures"],
+            swiftSettings: [.define("TONEARM_PORTABLE_XXH3", .when(traits: ["PortableXXH3"]))]
         ),
         // Runs the built `tonearm` executable end to end; depending on it makes SwiftPM build it first.
         .testTarget(

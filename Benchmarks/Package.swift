@@ -37,7 +37,7 @@ let package = Package(
             plugins: benchmarkPlugin),
         .executableTarget(
             name: "HashBenchmarks",
-            dependencies: benchmarkTool + ["XXHashInline", "XXHashLibrary"],
+            dependencies: benchmarkTool + ["XXHashInline", "XXHashLibrary", .product(name: "Tonearm", package: "Tonearm")],
             path: "Benchmarks/HashBenchmarks",
             plugins: benchmarkPlugin),
         .executableTarget(

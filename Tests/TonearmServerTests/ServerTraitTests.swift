@@ -1,3 +1,5 @@
+// The trait and helper exist only with the package trait Server (on by default).
+#if Server
 import Foundation
 import Testing
 import Tonearm
@@ -43,3 +45,4 @@ final class ServerXCTests: XCTestCase {
         }
     }
 }
+#endif

@@ -1,9 +1,10 @@
 import Benchmark
 import XXHashInline
 import XXHashLibrary
+@_spi(Benchmarks) import Tonearm
 
-/// XXH3-64 compiled into the caller (`XXH_INLINE_ALL`, what the core ships) against a call into the
-/// shared libxxhash, at the sizes of real canonical forms: a short GET (48 B), a typical GET with a query
+/// XXH3-64 compiled into the caller (`XXH_INLINE_ALL`, what the core ships on Linux) against a call into
+/// the shared libxxhash and against the core's portable Swift XXH3 (what Apple platforms run), at the sizes of real canonical forms: a short GET (48 B), a typical GET with a query
 /// (120 B), a small POST (250 B) and a larger one (500 B).
 ///
 /// Each iteration hashes 1,000 times and is reported per 1,000 hashes (nanoseconds ÷ 1,000 = per hash):
@@ -34,6 +35,16 @@ let benchmarks: @Sendable () -> Void = {
                     // A different input every round, so the optimiser cannot hoist the hash out of the loop.
                     bytes.storeBytes(of: UInt64(truncatingIfNeeded: round), toByteOffset: 0, as: UInt64.self)
                     blackHole(bench_xxh3_library(bytes.baseAddress, bytes.count))
+                }
+            }
+        }
+        Benchmark("XXH3 portable Swift \(size) B x1000") { benchmark in
+            var input = input
+            input.withUnsafeMutableBytes { bytes in
+                for round in 0..<hashesPerIteration {
+                    // A different input every round, so the optimiser cannot hoist the hash out of the loop.
+                    bytes.storeBytes(of: UInt64(truncatingIfNeeded: round), toByteOffset: 0, as: UInt64.self)
+                    blackHole(PortableXXH3.hash(UnsafeRawBufferPointer(bytes)))
                 }
             }
         }

@@ -1,5 +1,3 @@
-import CXXHash
-
 /// The hash of a ``CanonicalRequest``: XXH3-64 of its bytes, plus an independent check hash.
 ///
 /// The table lookup uses `value`; a hit is confirmed with `check` (XXH3-64 under a different seed) before
@@ -21,8 +19,8 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes canonical bytes wherever they are.
     init(canonicalBytes buffer: UnsafeRawBufferPointer) {
-        value = tonearm_xxh3_64(buffer.baseAddress, buffer.count)
-        check = tonearm_xxh3_64_seeded(buffer.baseAddress, buffer.count, RequestKey.checkSeed)
+        value = XXH3.hash64(buffer)
+        check = XXH3.hash64(buffer, seed: RequestKey.checkSeed)
     }
 
     /// Creates a key from known hash values.
@@ -41,11 +39,4 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
-}
-
-/// XXH3-64 of a string's UTF-8 bytes.
-@inline(__always)
-func xxh3(_ string: String) -> UInt64 {
-    var copy = string
-    return copy.withUTF8 { tonearm_xxh3_64($0.baseAddress, $0.count) }
 }

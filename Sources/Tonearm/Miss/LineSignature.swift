@@ -1,5 +1,3 @@
-import CXXHash
-
 /// Each canonical line reduced to two hashes, read in place from the canonical bytes: the cheap first
 /// pass of near-miss ranking, which must not copy bodies or parse JSON for every candidate.
 struct LineSignature {
@@ -12,8 +10,8 @@ struct LineSignature {
                 let label = UnsafeRawBufferPointer(rebasing: bytes[labelRange])
                 let value = UnsafeRawBufferPointer(rebasing: bytes[valueRange])
                 lines.append((
-                    tonearm_xxh3_64(label.baseAddress, label.count),
-                    tonearm_xxh3_64(value.baseAddress, value.count),
+                    XXH3.hash64(label),
+                    XXH3.hash64(value),
                     Self.weight(ofLabel: label)))
             }
         }

@@ -121,9 +121,9 @@ extension ServerCore {
         let contentType = request.headers.first(named: "Content-Type")?.lowercased() ?? ""
         let syntax: RuleFileFormat.Syntax = contentType.contains("yaml") ? .yaml : .json
         do throws(CassetteError) {
-            let rules = try RuleFileFormat.decode(request.body, syntax: syntax, file: "POST /__tonearm/stubs").rules
+            let stubs = try RuleFileFormat.decode(request.body, syntax: syntax, file: "POST /__tonearm/stubs")
             do throws(RuleError) {
-                try current.engine.addStubs(rules)
+                try current.engine.addStubs(stubs)
             } catch {
                 return Self.plainText(422, "invalid stub: \(error)")
             }

@@ -53,9 +53,13 @@ final class LoadedCassette: Sendable {
             }
         }
         var rules = imported.rules
+        // Rule files' exact stubs are tracks, answering after the cassette's own.
+        var stubTracks: [Track] = []
         for file in ruleFiles {
             do throws(CassetteError) {
-                rules += try RuleFileFormat.load(contentsOf: file).rules
+                let stubs = try RuleFileFormat.load(contentsOf: file)
+                rules += stubs.rules
+                stubTracks += stubs.cassette.tracks
             } catch {
                 throw .cassette(error)
             }
@@ -63,7 +67,7 @@ final class LoadedCassette: Sendable {
         let hint = strategy ?? imported.cassette.strategy ?? .repeat
         do throws(RuleError) {
             engine = try ServerEngine(
-                tracks: mode.replaysCassette ? imported.cassette.tracks : [], rules: rules, strategy: hint.strategy,
+                tracks: (mode.replaysCassette ? imported.cassette.tracks : []) + stubTracks, rules: rules, strategy: hint.strategy,
                 configuration: matching ?? imported.configuration)
         } catch {
             throw .rule(error)

@@ -1,5 +1,6 @@
 import Synchronization
 import Tonearm
+import TonearmCassettes
 
 /// The engine behind one loaded cassette: its tracks and rule files, the tracks recorded since it was
 /// loaded, and stubs added at runtime, on one live ``ReplayEngine``.
@@ -26,7 +27,7 @@ final class ServerEngine: Sendable {
             switch self {
             case .track(let position): "track #\(position)"
             case .rule(let name): "rule \(name)"
-            case .recorded(let position): "track #\(position), recorded since the cassette was loaded"
+            case .recorded(let position): "track #\(position), added since the cassette was loaded (recorded or a stub)"
             case .stub(let name): "stub \(name)"
             }
         }
@@ -67,8 +68,10 @@ final class ServerEngine: Sendable {
         engine.add(track, playedByRecordingRequest: true)
     }
 
-    /// Adds stubs that answer after the tracks, by priority after the rules already there; all or none.
-    func addStubs(_ rules: [Rule]) throws(RuleError) {
+    /// Adds stubs: exact ones as tracks behind the cassette's, pattern ones as rules by priority after
+    /// the rules already there; all or none.
+    func addStubs(_ stubs: CassetteImport) throws(RuleError) {
+        let rules = stubs.rules
         var added: [ReplayEngine.EntryID] = []
         for rule in rules {
             do throws(RuleError) {
@@ -78,6 +81,7 @@ final class ServerEngine: Sendable {
                 throw error
             }
         }
+        for track in stubs.cassette.tracks { added.append(engine.add(track)) }
         stubCount.withLock { $0 += added.count }
     }
 

@@ -116,14 +116,14 @@ public final class TonearmServer: Sendable {
     /// Adds stubs, written in the rule-file schema (see docs/cassette-format.md), answering after the
     /// cassette's tracks and rules until the cassette is switched.
     public func addStubs(_ document: String, syntax: RuleFileFormat.Syntax = .json) throws(ServerError) {
-        let rules: [Rule]
+        let stubs: CassetteImport
         do throws(CassetteError) {
-            rules = try RuleFileFormat.decode(Array(document.utf8), syntax: syntax, file: "stubs").rules
+            stubs = try RuleFileFormat.decode(Array(document.utf8), syntax: syntax, file: "stubs")
         } catch {
             throw .cassette(error)
         }
         do throws(RuleError) {
-            try core.current.engine.addStubs(rules)
+            try core.current.engine.addStubs(stubs)
         } catch {
             throw .rule(error)
         }

@@ -32,7 +32,7 @@ struct LoadMemoryReport: Encodable {
 
     /// Loads `path` and measures.
     static func measure(path: String, format: CassetteFormat?) throws -> LoadMemoryReport {
-        let fileBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let fileBytes = FileAccess.size(of: URL(fileURLWithPath: path))
         let before = ProcessMemory.current()
         let clock = ContinuousClock()
         let start = clock.now

@@ -93,6 +93,18 @@ struct StreamedReadingTests {
         #expect(error.column == 42)
     }
 
+    @Test("a linked cassette's size is its target's, so a large one is trimmed after loading like any other")
+    func sizeThroughSymbolicLink() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-size-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("target.json"), link = folder.appendingPathComponent("link.json")
+        try Data(repeating: 0x20, count: 12_345).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        #expect(FileAccess.size(of: link) == 12_345)
+        #expect(FileAccess.size(of: folder.appendingPathComponent("missing.json")) == 0)
+    }
+
     @Test("format detection reads only the top level: a large native cassette is still native")
     func detection() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-streamed-\(UUID().uuidString)")

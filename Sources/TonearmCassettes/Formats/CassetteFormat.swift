@@ -93,8 +93,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
     /// Reads the file (or folder) at `url` in this format.
     public func load(_ url: URL) throws(CassetteError) -> CassetteImport {
         let imported = try codec.read(url)
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        FreedMemory.release(afterLoading: size)
+        FreedMemory.release(afterLoading: FileAccess.size(of: url))
         return imported
     }
 

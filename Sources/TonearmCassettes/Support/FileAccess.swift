@@ -11,6 +11,13 @@ package enum FileAccess {
         return bytes
     }
 
+    /// The size of the file at `url` (following symbolic links), or 0 when it cannot be read.
+    package static func size(of url: URL) -> Int {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return 0 }
+        return Int(status.st_size)
+    }
+
     /// Everything on standard input, read the same way.
     package static func readStandardInput() throws(CassetteError) -> [UInt8] {
         guard let bytes = readToEnd(FileHandle.standardInput.fileDescriptor) else {

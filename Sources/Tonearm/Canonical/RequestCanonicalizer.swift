@@ -235,7 +235,7 @@ extension RequestCanonicalizer {
                     capacity &+= CanonicalLineWriter.lineOverhead &+ name.utf8.count &+ field.value.utf8.count
                 }
             }
-            switch bodyKind {
+            switch bodyKind?.storage {
             case .raw?: capacity &+= body.count
             case .form?: capacity &+= body.count &* 3 &+ 1
             // Room for the usual canonical JSON, which is not longer than its input, so appending it after
@@ -274,7 +274,7 @@ extension RequestCanonicalizer {
                 }
             }
             body.withUnsafeBytes { bytes in
-                switch bodyKind {
+                switch bodyKind?.storage {
                 case .raw?: writer.line(.rawBody, bytes)
                 case .form?:
                     FormEncoding.withCanonical(bytes, ignoring: ignoredParameters) { length, write in

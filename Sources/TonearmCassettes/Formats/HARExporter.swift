@@ -92,7 +92,7 @@ extension HARFormat {
         switch outcome {
         case .transportError(let error):
             var code: [(String, JSONOutput)] = []
-            if case .other(let number, _) = error { code = [("_errorCode", .int(number))] }
+            if let number = error.platformCode { code = [("_errorCode", .int(number))] }
             return .object([
                 ("status", .int(0)), ("statusText", .string("")), ("httpVersion", .string("")),
                 ("cookies", .array([])), ("headers", .array([])),

@@ -132,7 +132,7 @@ enum ChromeNetError {
         case .cannotConnectToHost: "net::ERR_CONNECTION_REFUSED"
         case .networkConnectionLost: "net::ERR_CONNECTION_RESET"
         case .secureConnectionFailed: "net::ERR_SSL_PROTOCOL_ERROR"
-        case .other(_, let message): message
+        default: error.message ?? "net::ERR_FAILED"
         }
     }
 }

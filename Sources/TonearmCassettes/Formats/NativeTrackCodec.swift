@@ -45,7 +45,7 @@ enum NativeTrackCodec {
     }
 
     private static func transportErrorOutput(_ error: TransportError) -> JSONOutput {
-        if case .other(let code, let message) = error {
+        if let code = error.platformCode, let message = error.message {
             return .object([("code", .int(code)), ("message", .string(message))])
         }
         return .string(error.identifier)
@@ -116,7 +116,7 @@ enum NativeTrackCodec {
         if case .string(let identifier) = cursor.node.value {
             guard let error = TransportError(identifier: identifier) else {
                 throw cursor.error(
-                    expected: "one of timedOut, notConnectedToInternet, networkConnectionLost, cannotFindHost, cannotConnectToHost, secureConnectionFailed, or {\"code\", \"message\"}",
+                    expected: "one of " + TransportError.named.map(\.identifier).joined(separator: ", ") + ", or {\"code\", \"message\"}",
                     found: identifier.debugDescription)
             }
             return error

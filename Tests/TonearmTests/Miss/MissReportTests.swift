@@ -51,10 +51,8 @@ struct MissReportTests {
         let report = try #require(engine.match(live).missReport)
         let differences = try #require(report.nearest.first?.differences)
         #expect(differences.count == 1)
-        guard case .jsonBody(let difference) = differences.first else {
-            Issue.record("expected a JSON body difference, got \(differences)")
-            return
-        }
+        let difference = try #require(differences.first?.jsonDifference, "expected a JSON body difference, got \(differences)")
+        #expect(differences.first?.identifier == "jsonBody")
         #expect(difference.pointer == "/user/email")
         #expect(report.description.contains("/user/email"))
     }

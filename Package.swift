@@ -78,11 +78,17 @@ let package = Package(
             name: "TonearmTestSupport",
             path: "Tests/TonearmTestSupport"
         ),
+        // Types named like Tonearm's (`Request`, `HTTPField`), to test that both modules import together.
+        .target(
+            name: "NameClashSupport",
+            path: "Tests/NameClashSupport"
+        ),
         .testTarget(
             name: "TonearmTests",
             dependencies: [
                 "Tonearm",
                 "TonearmTestSupport",
+                "NameClashSupport",
                 "TonearmWorkloads",
                 // Only to compare the portable XXH3 against libxxhash, where the library exists.
                 .target(name: "CXXHash", condition: .when(platforms: [.linux])),

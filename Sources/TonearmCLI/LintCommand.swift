@@ -26,7 +26,8 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if imported.configuration == .default { imported.configuration = try matching.configuration() }
-        let redaction = Redaction(headers: Redaction.defaultHeaders.union(redactHeaders))
+        let redaction = Redaction(
+            headers: Redaction.defaultHeaders.union(redactHeaders), additionalJSONMediaTypes: imported.configuration.additionalJSONMediaTypes)
         let findings = CassetteLinter.lint(imported, strategy: try CLIFormat.strategy(strategy), redaction: redaction)
         for finding in findings { print(finding) }
         let summary = "\(file): \(imported.cassette.entries.count) track(s), \(imported.rules.count) rule(s), \(findings.count) finding(s)"

@@ -1,3 +1,5 @@
+import Tonearm
+
 /// A JSON document the generator builds, so it can write the same document with members in another
 /// order and with other spacing (what a different client library would send).
 indirect enum GeneratedJSON: Sendable {
@@ -10,32 +12,35 @@ indirect enum GeneratedJSON: Sendable {
 
     /// The document as text; `reordered` reverses every object's members and adds spaces and newlines.
     func text(reordered: Bool = false) -> String {
-        var output = ""
+        var output: [UInt8] = []
         write(to: &output, reordered: reordered)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, reordered: Bool) {
+    /// Strings are escaped by the core's one JSON string writer, so generated bodies escape exactly
+    /// as recorded ones do.
+    private func write(to output: inout [UInt8], reordered: Bool) {
         switch self {
         case .object(let members):
-            output += reordered ? "{\n  " : "{"
+            output.append(contentsOf: (reordered ? "{\n  " : "{").utf8)
             for (offset, (key, value)) in (reordered ? members.reversed() : members).enumerated() {
-                if offset > 0 { output += reordered ? ",\n  " : "," }
-                output += Self.quoted(key) + (reordered ? " : " : ":")
+                if offset > 0 { output.append(contentsOf: (reordered ? ",\n  " : ",").utf8) }
+                CanonicalString.appendQuoted(key, to: &output)
+                output.append(contentsOf: (reordered ? " : " : ":").utf8)
                 value.write(to: &output, reordered: reordered)
             }
-            output += reordered ? "\n}" : "}"
+            output.append(contentsOf: (reordered ? "\n}" : "}").utf8)
         case .array(let elements):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { output += reordered ? ", " : "," }
+                if offset > 0 { output.append(contentsOf: (reordered ? ", " : ",").utf8) }
                 element.write(to: &output, reordered: reordered)
             }
-            output += "]"
-        case .string(let string): output += Self.quoted(string)
-        case .number(let number): output += number
-        case .bool(let bool): output += bool ? "true" : "false"
-        case .null: output += "null"
+            output.append(UInt8(ascii: "]"))
+        case .string(let string): CanonicalString.appendQuoted(string, to: &output)
+        case .number(let number): output.append(contentsOf: number.utf8)
+        case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .null: output.append(contentsOf: "null".utf8)
         }
     }
 
@@ -58,20 +63,5 @@ indirect enum GeneratedJSON: Sendable {
         case .bool, .null:
             return self
         }
-    }
-
-    private static func quoted(_ string: String) -> String {
-        // Most generated strings need no escaping; skip the per-scalar loop for them.
-        if !string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 == 0x0A }) { return "\"" + string + "\"" }
-        var output = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output + "\""
     }
 }

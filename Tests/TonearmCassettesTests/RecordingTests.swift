@@ -116,6 +116,21 @@ struct RedactionAgreementTests {
         #expect(!findings.isEmpty == matchedAsJSON, "\(contentType)")
     }
 
+    @Test("with the matching configuration's extra JSON media types, redaction and matching still agree", arguments: contentTypes)
+    func additionalJSONMediaTypes(_ contentType: String) {
+        let extra: Set<String> = ["text/json", "application/x-ndjson"]
+        let recorded = Request(method: "POST", url: "https://h.example/", headers: [HTTPField("Content-Type", contentType)], body: #"{"a":1,"secret":"s"}"#)
+        var reordered = recorded
+        reordered.body = Array(#"{"secret":"s","a":1}"#.utf8)
+        let configuration = MatchingConfiguration(additionalJSONMediaTypes: extra)
+        let engine = ReplayEngine(tracks: [Track(request: recorded, response: Response())], configuration: configuration)
+        let matchedAsJSON = engine.match(reordered).hit != nil
+        let redaction = Redaction(jsonFields: [JSONPointer(tokens: ["secret"])], additionalJSONMediaTypes: extra)
+        #expect((redaction.redact(recorded).body != recorded.body) == matchedAsJSON, "\(contentType)")
+        #expect(!SecretScanner(redaction: redaction).scan([Track(request: recorded, response: Response())]).isEmpty == matchedAsJSON)
+        if contentType == "text/json" { #expect(matchedAsJSON) }
+    }
+
     @Test("query parameter names are compared by the core's form rules, in redaction, matching and the linter")
     func queryNames() throws {
         let redaction = Redaction(queryParameters: ["api key"])

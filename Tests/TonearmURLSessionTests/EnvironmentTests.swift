@@ -29,7 +29,7 @@ import TonearmURLSession
         let session = URLSession(configuration: TonearmSession.globalConfiguration())
 
         let (me, _) = try await session.data(from: try .literal("https://api.example.com/me"))
-        #expect(String(decoding: me, as: UTF8.self) == #"{"id":1,"name":"Ada"}"#)
+        #expect(String(decoding: me, as: UTF8.self) == #"{"name":"Ada","id":1}"#, "replied as written")
         let (feed, _) = try await session.data(from: try .literal("https://api.example.com/feed"))
         #expect(String(decoding: feed, as: UTF8.self) == "first")
         let offline = await #expect(throws: URLError.self) {
@@ -63,23 +63,50 @@ import TonearmURLSession
         #expect {
             _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": #"[{"url": "https://x", "status": "ok"}]"#])
         } throws: { error in
-            let text = "\(error)"
-            return text.contains("TONEARM_STUBS") && text.contains("$[0].status")
+            "\(error)".hasSuffix("TONEARM_STUBS:1:33: at $[0].status: expected an integer, found a string")
         }
         #expect {
             _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": #"[{"url": "https://x",]"#])
         } throws: { error in
-            "\(error)".contains("TONEARM_STUBS") && "\(error)".contains("not valid JSON")
+            "\(error)".contains("TONEARM_STUBS:1:22: expected a member name in double quotes, found ']'")
         }
         #expect {
             _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": #"[{"status": 200}]"#])
         } throws: { error in
-            "\(error)".contains(#"$[0]: needs either "url" or "pattern""#)
+            "\(error)".contains(#"TONEARM_STUBS:1:2: at $[0]: expected an exact "url""#)
         }
         #expect {
             _ = try TonearmSession.fromEnvironment(["TONEARM_STRATEGY": "random"])
         } throws: { error in
             "\(error)".contains("\"random\" is not a strategy")
+        }
+    }
+
+    @Test func inlineJSONBodiesAreRepliedAsWrittenNeverRoundedThroughDouble() async throws {
+        let json = #"[{"url": "https://api.example.com/n", "json": {"id": 9007199254740993, "big": 12345678901234567890, "x": 1.10}}]"#
+        let session = try #require(try TonearmSession.fromEnvironment(["TONEARM_STUBS": json]))
+        defer { try? session.finish() }
+        let (data, response) = try await session.urlSession.data(from: try .literal("https://api.example.com/n"))
+        #expect(String(decoding: data, as: UTF8.self) == #"{"id":9007199254740993,"big":12345678901234567890,"x":1.10}"#)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test func aMisspeltStubMemberIsAnErrorSuggestingTheKnownOne() {
+        #expect {
+            _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": #"[{"url": "https://x", "stauts": 201}]"#])
+        } throws: { error in
+            "\(error)".contains(#"TONEARM_STUBS:1:33: at $[0].stauts: expected a known member of rule "rule 1"; did you mean "status"?, found unknown member "stauts""#)
+        }
+    }
+
+    @Test func inlineRulesCanHaveQueryConditions() async throws {
+        let json = #"[{"pattern": "^https://api\\.example\\.com/items", "query": {"page": "2"}, "body": "page two"}]"#
+        let session = try #require(try TonearmSession.fromEnvironment(["TONEARM_STUBS": json]))
+        defer { try? session.finish() }
+        let (data, _) = try await session.urlSession.data(from: try .literal("https://api.example.com/items?page=2"))
+        #expect(String(decoding: data, as: UTF8.self) == "page two")
+        await #expect(throws: (any Error).self) {
+            _ = try await session.urlSession.data(from: try .literal("https://api.example.com/items?page=3"))
         }
     }
 

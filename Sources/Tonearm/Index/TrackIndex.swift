@@ -42,7 +42,7 @@ public final class TrackIndex: Sendable {
         self.canonicalizer = canonicalizer
         keys = TrackGrouping(checked: true, expectedCount: tracks.count)
         writer.withLock { _ in
-            for track in tracks { insert(track, played: false) }
+            for track in tracks { _ = insert(track, played: false) }
         }
     }
 

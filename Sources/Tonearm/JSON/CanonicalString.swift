@@ -1,10 +1,11 @@
-/// RFC 8785 §3.2.2.2 string escaping, shared by the byte-level canonicaliser, pointer compilation and
-/// `JSONValue.canonicalText` so that all three produce identical bytes for identical scalars.
+/// RFC 8785 §3.2.2.2 string escaping, the one JSON string writer: shared by the byte-level
+/// canonicaliser, pointer compilation, `JSONValue.canonicalText`, and (through `package` access) the
+/// cassette writers and the workload generator, so every JSON text Tonearm writes escapes alike.
 ///
 /// Only `"`, `\` and the C0 controls are escaped; the controls that have a two-character form
 /// (`\b \t \n \f \r`) use it and the rest use `\u00xx` with lower-case hex. Everything else, `/` and
 /// DEL included, is written as its UTF-8 bytes, with no Unicode normalisation.
-enum CanonicalString {
+package enum CanonicalString {
     static let hexDigits: StaticString = "0123456789abcdef"
 
     /// The letter after `\` for bytes with a two-character escape, or 0 when there is none.
@@ -47,7 +48,7 @@ enum CanonicalString {
     }
 
     /// Appends the canonical form of `string` without the surrounding quotes.
-    static func appendEscaped(_ string: String, to out: inout [UInt8]) {
+    package static func appendEscaped(_ string: String, to out: inout [UInt8]) {
         for byte in string.utf8 {
             if needsEscape(byte) {
                 escape(byte) { out.append($0) }
@@ -57,8 +58,15 @@ enum CanonicalString {
         }
     }
 
+    /// Appends the canonical form of `string` with the surrounding quotes.
+    package static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        appendEscaped(string, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// The canonical form of `string` with the surrounding quotes.
-    static func quoted(_ string: String) -> [UInt8] {
+    package static func quoted(_ string: String) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "\"")]
         out.reserveCapacity(string.utf8.count + 2)
         appendEscaped(string, to: &out)

@@ -129,34 +129,44 @@ extension CanonicalWriter {
     }
 
     /// Validates the consecutive UTF-8 sequences starting at `start` (a non-ASCII byte) and returns
-    /// the index after them; the Unicode well-formedness table (Table 3-7) in code.
+    /// the index after them.
     mutating func skipValidUTF8(from start: Int) throws(JSONSyntaxError) -> Int {
         var index = start
         while index < end {
-            let lead = bytes[index]
-            if lead < 0x80 { return index }
-            var length = 0
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F  // excludes the surrogates U+D800…U+DFFF
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F  // nothing above U+10FFFF
-            default: throw error(at: index, "valid UTF-8")
-            }
-            guard end - index >= length else { throw error(at: index, "valid UTF-8") }
-            let second = bytes[index + 1]
-            guard second >= lower && second <= upper else { throw error(at: index, "valid UTF-8") }
-            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 {
-                throw error(at: index, "valid UTF-8")
-            }
+            if bytes[index] < 0x80 { return index }
+            let length = Self.utf8SequenceLength(bytes, at: index, end: end)
+            guard length > 0 else { throw error(at: index, "valid UTF-8") }
             index += length
         }
         return index
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `index` (a non-ASCII byte), or 0 when
+    /// it is not well formed: the Unicode well-formedness table (Table 3-7) in code, shared with
+    /// `JSONReader`.
+    @inline(__always)
+    static func utf8SequenceLength(_ bytes: UnsafePointer<UInt8>, at index: Int, end: Int) -> Int {
+        let lead = bytes[index]
+        var length = 0
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F  // excludes the surrogates U+D800…U+DFFF
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F  // nothing above U+10FFFF
+        default: return 0
+        }
+        guard end - index >= length else { return 0 }
+        let second = bytes[index + 1]
+        guard second >= lower && second <= upper else { return 0 }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 {
+            return 0
+        }
+        return length
     }
 
     /// Decodes the escape at `pos` (a backslash) and writes its canonical form.

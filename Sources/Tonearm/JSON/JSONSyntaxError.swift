@@ -15,25 +15,28 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     /// What the parser would have accepted at `offset`, phrased to follow the word "expected", e.g.
     /// `"a value"`, `"',' or '}'"`, `"a hex digit"` or `"no duplicate member \"id\""`.
     public var expected: String
+    /// What was there instead, when that helps, e.g. `"']'"` or `"the end of the data"`.
+    public var found: String?
 
     /// Creates an error for an already known position.
-    public init(offset: Int, line: Int, column: Int, expected: String) {
+    public init(offset: Int, line: Int, column: Int, expected: String, found: String? = nil) {
         self.offset = offset
         self.line = line
         self.column = column
         self.expected = expected
+        self.found = found
     }
 
     /// A one-line message such as `line 3, column 14 (byte 52): expected ',' or '}'`.
     public var description: String {
-        "line \(line), column \(column) (byte \(offset)): expected \(expected)"
+        "line \(line), column \(column) (byte \(offset)): expected \(expected)" + (found.map { ", found \($0)" } ?? "")
     }
 }
 
 extension JSONSyntaxError {
     /// Locates `offset` in `input`. Only runs when an error is thrown, so the scan costs nothing on the
     /// happy path.
-    init(at offset: Int, in input: UnsafeRawBufferPointer, expected: String) {
+    init(at offset: Int, in input: UnsafeRawBufferPointer, expected: String, found: String? = nil) {
         let end = min(max(offset, 0), input.count)
         var line = 1
         var column = 1
@@ -48,6 +51,6 @@ extension JSONSyntaxError {
             }
             index += 1
         }
-        self.init(offset: offset, line: line, column: column, expected: expected)
+        self.init(offset: offset, line: line, column: column, expected: expected, found: found)
     }
 }

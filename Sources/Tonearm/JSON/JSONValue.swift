@@ -28,7 +28,14 @@ public indirect enum JSONValue: Sendable, Hashable {
     /// Parses strict JSON with the same rules (and errors) as `JSONCanonicalizer`.
     public init(parsing json: [UInt8]) throws(JSONSyntaxError) {
         let canonical = try JSONCanonicalizer().canonicalize(json)
-        var reader = CanonicalTreeReader(canonical)
-        self = reader.readValue()
+        let result: Result<JSONValue, JSONSyntaxError> = canonical.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer)
+            do throws(JSONSyntaxError) {
+                return .success(try JSONValue.read(reader.value(), from: &reader))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try result.get()
     }
 }

@@ -5,24 +5,45 @@
 /// touch white space outside strings, `compact(indent(b)) == b` for every compact JSON text `b`.
 enum JSONLayout {
     /// `bytes` without white space outside strings.
+    ///
+    /// Loading a native cassette spends much of its time here (every JSON body is stored indented), so
+    /// it writes through a pointer into an array allocated once, and copies a string's bytes in a
+    /// tight loop that only looks for the closing quote and backslashes.
     static func compact(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var inString = false, escaped = false
-        for byte in bytes {
-            if inString {
-                output.append(byte)
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
+        guard let source = bytes.baseAddress else { return [] }
+        let count = bytes.count
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, written in
+            guard let output = buffer.baseAddress else { return }
+            var read = 0, write = 0
+            while read < count {
+                let byte = source[read]
+                read &+= 1
+                switch byte {
+                case 0x20, 0x0A, 0x0D, 0x09:
+                    continue
+                case UInt8(ascii: "\""):
+                    output[write] = byte
+                    write &+= 1
+                    // Inside a string: copy through the closing quote, skipping over escaped bytes.
+                    while read < count {
+                        let inner = source[read]
+                        output[write] = inner
+                        read &+= 1
+                        write &+= 1
+                        if inner == UInt8(ascii: "\"") { break }
+                        if inner == UInt8(ascii: "\\"), read < count {
+                            output[write] = source[read]
+                            read &+= 1
+                            write &+= 1
+                        }
+                    }
+                default:
+                    output[write] = byte
+                    write &+= 1
+                }
             }
-            switch byte {
-            case 0x20, 0x0A, 0x0D, 0x09: continue
-            case UInt8(ascii: "\""): inString = true
-            default: break
-            }
-            output.append(byte)
+            written = write
         }
-        return output
     }
 
     static func hasWhitespaceOutsideStrings(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

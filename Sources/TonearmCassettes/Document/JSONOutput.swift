@@ -1,5 +1,9 @@
+import Tonearm
+
 /// A JSON value to write, with the layout choices the cassette formats need: members in the order
-/// given, short arrays kept on one line, and pre-serialised JSON bodies embedded re-indented.
+/// given, short arrays kept on one line, and pre-serialised JSON bodies embedded re-indented. Strings
+/// are escaped by the core's one JSON string writer (`CanonicalString`): `"` `\` and control
+/// characters escaped, everything else (including `/` and non-ASCII) written as UTF-8.
 indirect enum JSONOutput: Sendable {
     case null
     case bool(Bool)
@@ -35,7 +39,7 @@ indirect enum JSONOutput: Sendable {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .number(let text): output.append(contentsOf: text.utf8)
-        case .string(let text): JSONStringEscaper.append(text, to: &output)
+        case .string(let text): CanonicalString.appendQuoted(text, to: &output)
         case .json(let bytes): JSONLayout.appendIndented(bytes, level: level, to: &output)
         case .inlineArray(let elements):
             output.append(UInt8(ascii: "["))
@@ -60,7 +64,7 @@ indirect enum JSONOutput: Sendable {
             for (offset, member) in members.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
                 JSONLayout.newline(level + 1, &output)
-                JSONStringEscaper.append(member.0, to: &output)
+                CanonicalString.appendQuoted(member.0, to: &output)
                 output.append(contentsOf: ": ".utf8)
                 member.1.write(to: &output, level: level + 1)
             }
@@ -84,7 +88,7 @@ indirect enum JSONOutput: Sendable {
             output.append(UInt8(ascii: "{"))
             for (offset, member) in members.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
-                JSONStringEscaper.append(member.0, to: &output)
+                CanonicalString.appendQuoted(member.0, to: &output)
                 output.append(UInt8(ascii: ":"))
                 member.1.writeCompact(to: &output)
             }
@@ -108,29 +112,5 @@ extension JSONOutput {
             let bytes = source.map { Array($0.bytes[range]) } ?? []
             self = .json(bytes.withUnsafeBufferPointer { JSONLayout.compact($0) })
         }
-    }
-}
-
-/// Writes Swift strings as JSON string literals: `"` `\` and control characters escaped, everything
-/// else (including `/` and non-ASCII) written as UTF-8, so the output is deterministic and readable.
-enum JSONStringEscaper {
-    static func append(_ text: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

@@ -36,7 +36,7 @@ struct SecretScanner {
     }
 
     private func jsonSecrets(_ body: [UInt8], contentType: String?) -> [String] {
-        guard MediaType.isJSON(contentType), let node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: body)) else { return [] }
+        guard redaction.isJSON(contentType), let node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: body)) else { return [] }
         var found: [String] = []
         collect(node, pointer: "", into: &found)
         return found

@@ -16,6 +16,10 @@ public struct Redaction: Sendable, Hashable {
     public var jsonFields: [JSONPointer]
     /// The text put in place of a secret.
     public var placeholder: String
+    /// Media types read as JSON besides `application/json` and `type/name+json`, lowercased: give the
+    /// matching configuration's ``MatchingConfiguration/additionalJSONMediaTypes`` so that a body is
+    /// JSON to redaction exactly when it is JSON to matching.
+    public var additionalJSONMediaTypes: Set<String>
 
     /// The headers redacted by default: `Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`.
     public static let defaultHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
@@ -23,12 +27,13 @@ public struct Redaction: Sendable, Hashable {
     /// Creates a redaction; by default it hides the ``defaultHeaders`` only.
     public init(
         headers: Set<String> = Redaction.defaultHeaders, queryParameters: Set<String> = [],
-        jsonFields: [JSONPointer] = [], placeholder: String = "<redacted>"
+        jsonFields: [JSONPointer] = [], placeholder: String = "<redacted>", additionalJSONMediaTypes: Set<String> = []
     ) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryParameters = queryParameters
         self.jsonFields = jsonFields
         self.placeholder = placeholder
+        self.additionalJSONMediaTypes = additionalJSONMediaTypes
     }
 
     /// The default redaction.
@@ -72,6 +77,11 @@ public struct Redaction: Sendable, Hashable {
         return queryParameters.contains { FormEncoding.canonicalName($0) == canonical }
     }
 
+    /// Whether a body sent with `contentType` is JSON, by the core's predicate that matching uses.
+    func isJSON(_ contentType: String?) -> Bool {
+        contentType.map { MediaType.isJSON($0, additional: additionalJSONMediaTypes) } ?? false
+    }
+
     /// `url` with the values of redacted query parameters replaced; every other byte is kept as written,
     /// so the URL differs from the original only where a secret was.
     private func redactQuery(_ url: String) -> String {
@@ -88,7 +98,7 @@ public struct Redaction: Sendable, Hashable {
     }
 
     private func redactJSON(_ body: [UInt8], contentType: String?) -> [UInt8] {
-        guard !jsonFields.isEmpty, MediaType.isJSON(contentType),
+        guard !jsonFields.isEmpty, isJSON(contentType),
             var node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: body))
         else { return body }
         var changed = false

@@ -20,7 +20,7 @@ extension TonearmSession {
         public static let strategy = "TONEARM_STRATEGY"
         /// Path of a rule file (JSON, YAML or property list), or of any cassette Tonearm reads.
         public static let rules = "TONEARM_RULES"
-        /// Inline stubs as JSON (see the README's "Configuration from the environment").
+        /// Inline stubs as JSON in the stub schema (docs/cassette-format.md, "Stub schema").
         public static let stubs = "TONEARM_STUBS"
 
         /// Every variable, in the order they are documented.
@@ -36,9 +36,9 @@ extension TonearmSession {
     /// ``globalConfiguration(from:)`` (or the returned session's ``urlSession``) do. Recordings are saved
     /// after every recorded exchange, since a launched process may be killed rather than end cleanly.
     ///
-    /// - Throws: ``TonearmError`` when a variable holds something unusable: JSON that does not decode
-    ///   (with the coding path and the decoder's reason), an unknown mode or strategy, an unreadable
-    ///   cassette or rules file.
+    /// - Throws: ``TonearmError`` when a variable holds something unusable: stubs that do not decode
+    ///   (with line:column, the JSON path, and what was expected and found), an unknown mode or
+    ///   strategy, an unreadable cassette or rules file.
     @discardableResult
     public static func installFromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
@@ -66,7 +66,7 @@ extension TonearmSession {
             }
         }
         if let json = value(EnvironmentVariable.stubs) {
-            let compiled = try StubCompiler.compile(try decodeStubs(json))
+            let compiled = try InlineStubDocument.decode(json, variable: EnvironmentVariable.stubs)
             extraTracks += compiled.tracks
             extraRules += compiled.rules
         }
@@ -97,43 +97,5 @@ extension TonearmSession {
             throw .rule(error)
         }
         return TonearmSession(engine: engine, source: "stubs from the environment")
-    }
-
-    /// The stubs in `TONEARM_STUBS`, or an error naming where the JSON went wrong.
-    static func decodeStubs(_ json: String) throws(TonearmError) -> [Stub] {
-        let variable = EnvironmentVariable.stubs
-        let document: InlineStubDocument
-        do {
-            document = try JSONDecoder().decode(InlineStubDocument.self, from: Data(json.utf8))
-        } catch let error as DecodingError {
-            throw .environment(variable: variable, detail: describe(error))
-        } catch {
-            throw .environment(variable: variable, detail: "\(error)")
-        }
-        return try document.stubs(variable: variable)
-    }
-
-    /// `at $[1].status: expected a number (…)`, from a `DecodingError`.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            "$" + codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-        }
-        func underlying(_ context: DecodingError.Context) -> String {
-            guard let inner = context.underlyingError else { return context.debugDescription }
-            let message = (inner as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(inner)"
-            return context.debugDescription + " " + message
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return "at \(path(context.codingPath)): expected \(type): \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            return "at \(path(context.codingPath)): expected \(type), found null"
-        case .keyNotFound(let key, let context):
-            return "at \(path(context.codingPath)): missing member \(key.stringValue.debugDescription)"
-        case .dataCorrupted(let context):
-            return "at \(path(context.codingPath)): \(underlying(context))"
-        @unknown default:
-            return "\(error)"
-        }
     }
 }

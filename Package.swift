@@ -121,3 +121,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// CI sets TONEARM_WARNINGS_AS_ERRORS=1 for its one `swift test`, so every target of this package (sources
+// and tests) fails on a warning without a second full build in another scratch path. Users never set it:
+// unsafe flags are refused in a dependency, so the variable must stay unset when another package (the
+// Benchmarks and Fuzz packages included) builds this one.
+if Context.environment["TONEARM_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

@@ -8,9 +8,7 @@ enum PetstoreScene {
     static func run(examples: URL) throws {
         let cassette = try CassetteFile.load(examples.appendingPathComponent("petstore.cassette.json"))
         let rules = try CassetteFile.load(examples.appendingPathComponent("petstore.rules.yaml"))
-        let engine = ReplayEngine(
-            tracks: cassette.cassette.tracks,
-            strategy: .chain(.repeat, .rules(try RuleSet(rules.rules))))
+        let engine = try ReplayEngine(tracks: cassette.cassette.tracks, rules: rules.rules, strategy: .repeat)
         print("\nBundled examples (\(examples.path)): \(cassette.cassette.tracks.count) recorded tracks, then \(rules.rules.count) rules:")
         let requests = [
             Request(method: "get", url: "HTTPS://PetStore.example.com:443/v1/pets?limit=2",

@@ -11,7 +11,7 @@ import Tonearm
 ///
 /// ```swift
 /// let workload = RuleWorkload(ruleCount: 1_000)
-/// let engine = ReplayEngine(tracks: [], strategy: .rules(try RuleSet(workload.rules)))
+/// let engine = try ReplayEngine(rules: workload.rules)
 /// for item in workload.stream(count: 1_000) { _ = engine.match(item.request) }
 /// ```
 public struct RuleWorkload: Sendable {

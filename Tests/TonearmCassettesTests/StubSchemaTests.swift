@@ -30,6 +30,27 @@ struct StubSchemaTests {
         #expect(!error.expected.contains("did you mean"))
     }
 
+    @Test("a pattern that can backtrack without bound is refused where it is written, before any match")
+    func catastrophicPatternPointsIntoTheDocument() throws {
+        let error = try #require(throws: CassetteError.self) { try rules(#"[{"name": "slow", "path": "^/(a+)+$"}]"#) }
+        #expect(error.path == "$[0].path")
+        #expect(error.line == 1)
+        #expect(error.found?.contains("backtrack") == true)
+        let condition = try #require(throws: CassetteError.self) {
+            try rules(#"[{"url": "x", "query": {"q": {"matches": "(x|xx)+y"}}}]"#)
+        }
+        #expect(condition.path == "$[0].query.q.matches")
+    }
+
+    @Test("top-level x- members hold YAML anchors; any other unknown top-level member is an error")
+    func extensionMembers() throws {
+        let yaml = "x-json: &json\n  Content-Type: application/json\nrules:\n  - path: '^/a$'\n    headers: *json\n"
+        let imported = try RuleFileFormat.decode(Array(yaml.utf8), syntax: .yaml, file: "r.yaml")
+        #expect(imported.rules.first?.outcome == .response(Response(status: 200, headers: [HTTPField("Content-Type", "application/json")])))
+        let typo = try #require(throws: CassetteError.self) { try rules(#"{"rulez": [], "rules": []}"#) }
+        #expect(typo.path == "$.rulez")
+    }
+
     @Test("query, header and JSON-body conditions restrict what a rule answers")
     func conditions() throws {
         let imported = try rules(#"""

@@ -13,16 +13,24 @@ import Synchronization
 /// published, the directory entry of a chunk is written before any element in it is published, and
 /// everything is freed only in `deinit`.
 final class GrowOnlyArray<Element: Sendable>: @unchecked Sendable {
+    /// Elements known when the array was made, held with no room to spare (a bulk-built engine pays
+    /// nothing for growth it may never do); appended elements follow in chunks.
+    private let base: UnsafeMutablePointer<Element>
+    private let baseCount: Int
     private let directory: UnsafeMutablePointer<UnsafeMutablePointer<Element>?>
     private let published = Atomic<Int>(0)
 
-    init() {
+    init(_ base: [Element] = []) {
+        self.base = .allocate(capacity: max(base.count, 1))
+        self.base.initialize(from: base, count: base.count)
+        baseCount = base.count
         directory = .allocate(capacity: ChunkLayout.chunkCount)
         directory.initialize(repeating: nil, count: ChunkLayout.chunkCount)
+        published.store(base.count, ordering: .releasing)
     }
 
     deinit {
-        var remaining = published.load(ordering: .acquiring)
+        var remaining = published.load(ordering: .acquiring) - baseCount
         for chunk in 0..<ChunkLayout.chunkCount {
             guard let elements = directory[chunk] else { break }
             let size = ChunkLayout.size(of: chunk)
@@ -31,24 +39,30 @@ final class GrowOnlyArray<Element: Sendable>: @unchecked Sendable {
             elements.deallocate()
         }
         directory.deallocate()
+        base.deinitialize(count: baseCount)
+        base.deallocate()
     }
 
     /// The number of published elements.
     @inline(__always)
     var count: Int { published.load(ordering: .acquiring) }
 
-    /// Element `index`, which must be published.
+    /// Element `index`, which must be published. Addressed in place, so reading one property of an
+    /// element copies only that property.
     @inline(__always)
     subscript(index: Int) -> Element {
-        let (chunk, offset) = ChunkLayout.locate(index)
-        return directory[chunk].unsafelyUnwrapped[offset]
+        unsafeAddress {
+            if index < baseCount { return UnsafePointer(base + index) }
+            let (chunk, offset) = ChunkLayout.locate(index - baseCount)
+            return UnsafePointer(directory[chunk].unsafelyUnwrapped + offset)
+        }
     }
 
     /// Appends `element` and publishes it; returns its index. Single writer only.
     @discardableResult
     func append(_ element: Element) -> Int {
         let index = published.load(ordering: .relaxed)
-        let (chunk, offset) = ChunkLayout.locate(index)
+        let (chunk, offset) = ChunkLayout.locate(index - baseCount)
         if directory[chunk] == nil { directory[chunk] = .allocate(capacity: ChunkLayout.size(of: chunk)) }
         (directory[chunk].unsafelyUnwrapped + offset).initialize(to: element)
         published.store(index + 1, ordering: .releasing)
@@ -57,7 +71,7 @@ final class GrowOnlyArray<Element: Sendable>: @unchecked Sendable {
 
     /// Bytes held by allocated chunks (elements' own heap storage not included).
     var storageBytes: Int {
-        var bytes = ChunkLayout.chunkCount * 8
+        var bytes = ChunkLayout.chunkCount * 8 + baseCount * MemoryLayout<Element>.stride
         for chunk in 0..<ChunkLayout.chunkCount where directory[chunk] != nil {
             bytes += ChunkLayout.size(of: chunk) * MemoryLayout<Element>.stride
         }

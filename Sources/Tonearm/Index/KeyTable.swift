@@ -19,7 +19,7 @@ final class KeyTable: @unchecked Sendable {
     /// One generation of slots.
     final class Slots {
         let keys: UnsafeMutablePointer<Atomic<UInt64>>
-        let groups: UnsafeMutablePointer<Atomic<Int>>
+        let groups: UnsafeMutablePointer<Atomic<Int32>>
         let mask: Int
 
         init(capacity: Int) {
@@ -27,7 +27,7 @@ final class KeyTable: @unchecked Sendable {
             groups = .allocate(capacity: capacity)
             for slot in 0..<capacity {
                 (keys + slot).initialize(to: Atomic(0))
-                (groups + slot).initialize(to: Atomic(0))
+                (groups + slot).initialize(to: Atomic<Int32>(0))
             }
             mask = capacity - 1
         }
@@ -43,7 +43,7 @@ final class KeyTable: @unchecked Sendable {
             var slot = Int(truncatingIfNeeded: key) & mask
             while groups[slot].load(ordering: .relaxed) != 0 { slot = (slot + 1) & mask }
             keys[slot].store(key, ordering: .relaxed)
-            groups[slot].store(group + 1, ordering: .releasing)
+            groups[slot].store(Int32(truncatingIfNeeded: group + 1), ordering: .releasing)
         }
     }
 
@@ -80,7 +80,7 @@ final class KeyTable: @unchecked Sendable {
         let grown = Slots(capacity: (slots.mask + 1) * 2)
         for slot in 0...slots.mask {
             let stored = slots.groups[slot].load(ordering: .relaxed)
-            if stored != 0 { grown.insert(slots.keys[slot].load(ordering: .relaxed), group: stored - 1) }
+            if stored != 0 { grown.insert(slots.keys[slot].load(ordering: .relaxed), group: Int(stored) - 1) }
         }
         grown.insert(key, group: group)
         retired.append(slots)
@@ -96,7 +96,7 @@ final class KeyTable: @unchecked Sendable {
         current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { slots in
             var slot = Int(truncatingIfNeeded: key) & slots.mask
             while true {
-                let stored = slots.groups[slot].load(ordering: .acquiring)
+                let stored = Int(slots.groups[slot].load(ordering: .acquiring))
                 if stored == 0 { return nil }
                 if slots.keys[slot].load(ordering: .relaxed) == key, accept(stored - 1) { return stored - 1 }
                 slot = (slot + 1) & slots.mask
@@ -104,9 +104,9 @@ final class KeyTable: @unchecked Sendable {
         }
     }
 
-    /// Bytes held by the live table and the retired ones.
+    /// Bytes held by the live table and the retired ones. Writer only (reads `retired`).
     var storageBytes: Int {
         let live = current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.mask + 1 }
-        return (live + retired.reduce(0) { $0 + $1.mask + 1 }) * 16
+        return (live + retired.reduce(0) { $0 + $1.mask + 1 }) * 12
     }
 }

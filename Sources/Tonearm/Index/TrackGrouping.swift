@@ -12,8 +12,9 @@ import Synchronization
 /// Only the owner's single writer calls ``add(position:hash:check:)``.
 final class TrackGrouping: Sendable {
     private let table: KeyTable
-    /// The check hash of each group, as a bit pattern (unused when grouping without checks).
-    private let checks = AtomicSlots()
+    /// The check hash of each group (unused when grouping without checks), written before the group is
+    /// published in the table.
+    private let checks = GrowOnlyArray<UInt64>()
     private let heads = AtomicSlots()
     private let tails = AtomicSlots()
     private let next = AtomicSlots()
@@ -39,7 +40,7 @@ final class TrackGrouping: Sendable {
             return group
         }
         let group = groups.load(ordering: .relaxed)
-        checks.relaxedStore(group, Int(bitPattern: UInt(check)))
+        if checked { checks.append(check) }
         heads.store(group, link)
         tails.relaxedStore(group, link)
         groups.store(group + 1, ordering: .releasing)
@@ -52,8 +53,7 @@ final class TrackGrouping: Sendable {
     @inline(__always)
     func group(for hash: UInt64, check: UInt64) -> Int? {
         guard checked else { return table.group(for: hash) { _ in true } }
-        let checkBits = Int(bitPattern: UInt(check))
-        return table.group(for: hash) { checks.relaxedLoad($0) == checkBits }
+        return table.group(for: hash) { checks[$0] == check }
     }
 
     /// The first position in `group`, in the order added (removed tracks included).

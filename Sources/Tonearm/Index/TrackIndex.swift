@@ -23,13 +23,13 @@ public final class TrackIndex: Sendable {
     /// The canonicalizer every key in the index was made with.
     public let canonicalizer: RequestCanonicalizer
 
-    let entries = GrowOnlyArray<Entry>()
+    let entries: GrowOnlyArray<Entry>
     /// Per position: ``removedMark`` and ``playedMark`` bits.
     private let marks = AtomicSlots()
     let keys: TrackGrouping
-    let routes = TrackGrouping(checked: false)
-    let shapes = TrackGrouping(checked: false)
-    let origins = TrackGrouping(checked: false)
+    let routes: TrackGrouping
+    let shapes: TrackGrouping
+    let origins: TrackGrouping
     private let liveCount = Atomic<Int>(0)
     /// Serialises writers; readers never take it.
     private let writer = Mutex(())
@@ -40,9 +40,46 @@ public final class TrackIndex: Sendable {
     /// Canonicalises and indexes `tracks`.
     public init(tracks: [Track] = [], canonicalizer: RequestCanonicalizer = RequestCanonicalizer()) {
         self.canonicalizer = canonicalizer
-        keys = TrackGrouping(checked: true, expectedCount: tracks.count)
-        writer.withLock { _ in
-            for track in tracks { _ = insert(track, played: false) }
+        let keys = TrackGrouping(checked: true, expectedCount: tracks.count)
+        let routes = TrackGrouping(checked: false), shapes = TrackGrouping(checked: false)
+        let origins = TrackGrouping(checked: false)
+        // Nobody reads the groupings yet, so tracks are filed first and their entries published at once.
+        let entries = tracks.enumerated().map { position, track in
+            let keyed = KeyedTrack(track, canonicalizer: canonicalizer)
+            let group = keyed.file(at: position, keys: keys, routes: routes, shapes: shapes, origins: origins)
+            return Entry(track: track, keyGroup: group, notes: keyed.notes)
+        }
+        self.entries = GrowOnlyArray(entries)
+        self.keys = keys
+        self.routes = routes
+        self.shapes = shapes
+        self.origins = origins
+        liveCount.store(tracks.count, ordering: .releasing)
+    }
+
+    /// A track's hashes, worked out once for every grouping.
+    private struct KeyedTrack {
+        let key: RequestKey
+        let shortlist: ShortlistHashes
+        let notes: [CanonicalRequest.Note]
+
+        init(_ track: Track, canonicalizer: RequestCanonicalizer) {
+            let canonical = canonicalizer.canonicalize(track.request)
+            key = RequestKey(canonicalBytes: canonical.bytes)
+            shortlist = ShortlistHashes(canonical)
+            notes = canonical.notes
+        }
+
+        /// Files the track at `position` in every grouping; returns its key group.
+        func file(
+            at position: Int, keys: TrackGrouping, routes: TrackGrouping, shapes: TrackGrouping,
+            origins: TrackGrouping
+        ) -> Int {
+            let group = keys.add(position: position, hash: key.value, check: key.check)
+            routes.add(position: position, hash: shortlist.route)
+            shapes.add(position: position, hash: shortlist.shape)
+            origins.add(position: position, hash: shortlist.origin)
+            return group
         }
     }
 
@@ -65,21 +102,15 @@ public final class TrackIndex: Sendable {
         }
     }
 
-    /// Caller holds `writer`.
+    /// Caller holds `writer`. The entry is published before the groupings link to it.
     private func insert(_ track: Track, played: Bool) -> Int {
-        let canonical = canonicalizer.canonicalize(track.request)
-        let key = RequestKey(canonicalBytes: canonical.bytes)
-        let shortlist = ShortlistHashes(canonical)
+        let keyed = KeyedTrack(track, canonicalizer: canonicalizer)
         let position = entries.count
-        // The group is known before the entry is published only for existing keys; a new key's
-        // group is the next group number, which `add` below assigns.
-        let keyGroup = keys.group(for: key.value, check: key.check) ?? keys.groupCount
+        // A new key's group is the next group number, which filing it assigns.
+        let keyGroup = keys.group(for: keyed.key.value, check: keyed.key.check) ?? keys.groupCount
         if played { marks.store(position, Self.playedMark) }
-        entries.append(Entry(track: track, keyGroup: keyGroup, notes: canonical.notes))
-        keys.add(position: position, hash: key.value, check: key.check)
-        routes.add(position: position, hash: shortlist.route)
-        shapes.add(position: position, hash: shortlist.shape)
-        origins.add(position: position, hash: shortlist.origin)
+        entries.append(Entry(track: track, keyGroup: keyGroup, notes: keyed.notes))
+        _ = keyed.file(at: position, keys: keys, routes: routes, shapes: shapes, origins: origins)
         liveCount.add(1, ordering: .relaxed)
         return position
     }
@@ -147,11 +178,12 @@ public final class TrackIndex: Sendable {
     /// The number of distinct keys among the tracks ever added.
     public var distinctKeyCount: Int { keys.groupCount }
 
-    /// Bytes the index itself holds beyond the tracks (the figure the benchmarks report per track).
+    /// Bytes the index itself holds beyond the tracks (the figure the benchmarks report per track):
+    /// tables, links, marks, and the entry array's room beyond the tracks' own inline size.
     public var indexBytes: Int {
         writer.withLock { _ in
-            entries.storageBytes + marks.storageBytes + keys.storageBytes + routes.storageBytes
-                + shapes.storageBytes + origins.storageBytes
+            entries.storageBytes - entries.count * MemoryLayout<Track>.stride + marks.storageBytes
+                + keys.storageBytes + routes.storageBytes + shapes.storageBytes + origins.storageBytes
         }
     }
 }

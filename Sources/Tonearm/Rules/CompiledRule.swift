@@ -19,10 +19,9 @@ struct CompiledRule: @unchecked Sendable {
     init(_ rule: Rule, declaredIndex: Int) throws(RuleError) {
         func compile(_ pattern: String) throws(RuleError) -> Regex<AnyRegexOutput> {
             do {
-                return try Regex(pattern)
+                return try PatternSafety.compile(pattern)
             } catch {
-                throw RuleError(
-                    ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: "\(error)")
+                throw RuleError(ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: error.message)
             }
         }
         func compileCondition(_ condition: TextCondition) throws(RuleError) -> Regex<AnyRegexOutput>? {

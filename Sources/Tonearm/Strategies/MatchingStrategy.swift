@@ -48,9 +48,10 @@ public enum StrategyOutcome: Sendable {
 public struct Hit: Sendable {
     /// Where an answer came from.
     public enum Source: Sendable, Hashable {
-        /// A recorded track, by its position in the engine's tracks.
+        /// A recorded track, by its position: its place among every track added to the engine (removed
+        /// tracks keep theirs, so positions never shift).
         case track(position: Int)
-        /// A regex rule, by its name and its position in the declared rules.
+        /// A regex rule, by its name and its place among the rules declared or added (0-based).
         case rule(name: String, position: Int)
         /// A custom strategy's own source, named for reports.
         case custom(String)

@@ -26,10 +26,11 @@ struct StrictOrderStrategy: MatchingStrategy {
                 _ = cursor.advance(0, from: next, to: next + 1)
                 continue
             }
-            let entry = index.entries[next]
-            guard let group, entry.keyGroup == group else { return .miss(.outOfOrder(expectedPosition: next)) }
+            guard let group, index.entries[next].keyGroup == group else {
+                return .miss(.outOfOrder(expectedPosition: next))
+            }
             if cursor.advance(0, from: next, to: next + 1) {
-                return .hit(Hit(track: entry.track, source: .track(position: next)))
+                return .hit(Hit(track: index.entries[next].track, source: .track(position: next)))
             }
         }
     }

@@ -4,12 +4,15 @@ import Yams
 /// Reads YAML (with jpsim/Yams) into a ``DocumentNode`` tree with lines and columns.
 ///
 /// Core-schema tags are resolved (null, booleans, numbers); `!!binary` scalars become bytes; other
-/// tags, such as Ruby's local `!binary`, are kept on the node for the importer to interpret.
+/// tags, such as Ruby's local `!binary`, are kept on the node for the importer to interpret. Aliases are
+/// expanded, within ``YAMLExpansionLimit``'s bounds.
 enum YAMLDocumentReader {
     static func read(_ source: DocumentSource) throws(CassetteError) -> DocumentNode {
         guard let text = String(validating: source.bytes, as: UTF8.self) else {
             throw CassetteError(file: source.file, expected: "UTF-8 text", found: "bytes that are not UTF-8")
         }
+        // Before Yams composes (and hashes mapping keys expanded), so an alias bomb costs one linear pass.
+        try YAMLExpansionLimit.check(text, file: source.file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)

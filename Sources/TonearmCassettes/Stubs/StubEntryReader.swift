@@ -171,19 +171,23 @@ extension DocumentCursor {
         return value
     }
 
-    /// Checks that `pattern` compiles as a Swift `Regex`, so the error points into the document.
+    /// Checks `pattern` as the rule set will (``PatternSafety``: nesting, compiling, unbounded
+    /// backtracking), so the error points into the document.
     func checkRegex(_ pattern: String, owner: String) throws(CassetteError) {
-        do {
-            _ = try Regex(pattern)
+        do throws(PatternProblem) {
+            _ = try PatternSafety.compile(pattern)
         } catch {
-            throw self.error(expected: "a regular expression for \(owner)", found: "\(pattern.debugDescription) (\(error))")
+            throw self.error(expected: "a usable regular expression for \(owner)", found: "\(pattern.debugDescription) (\(error.message))")
         }
     }
 
-    /// Refuses members whose names are not in `known`, suggesting the nearest known name.
-    func refuseUnknownMembers(known: [String], owner: String) throws(CassetteError) {
+    /// Refuses members whose names are not in `known`, suggesting the nearest known name. With
+    /// `allowingExtensions`, members named `x-…` are left alone: a YAML file keeps its anchors there
+    /// (`x-json-headers: &json {…}`), as Compose files do.
+    func refuseUnknownMembers(known: [String], owner: String, allowingExtensions: Bool = false) throws(CassetteError) {
         guard case .object = node.value else { throw error(expected: "an object") }
         for (key, value) in try members() where !known.contains(key) {
+            if allowingExtensions && key.hasPrefix("x-") { continue }
             var expected = "a member of \(owner) (\(known.map { "\"\($0)\"" }.joined(separator: ", ")))"
             if let nearest = KeySuggestion.nearest(to: key, in: known) {
                 expected = "a known member of \(owner); did you mean \"\(nearest)\"?"

@@ -74,7 +74,7 @@ package enum StubSchema {
         if case .array = root.node.value {
             list = root
         } else {
-            try root.refuseUnknownMembers(known: ["rules"], owner: "the document")
+            try root.refuseUnknownMembers(known: ["rules"], owner: "the document", allowingExtensions: true)
             list = try root.required("rules", expected: "a list of rules")
         }
         var stubs = Stubs()

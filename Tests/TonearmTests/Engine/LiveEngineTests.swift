@@ -162,7 +162,7 @@ struct LiveEngineConcurrencyTests {
         #expect(plays.count + drained.count == added)
     }
 
-    @Test("removing tracks and rules while others match never answers with a removed entry after removal")
+    @Test("removing tracks while others match: every request is answered, then the rule once every track is gone")
     func removeWhileMatching() async throws {
         let request = Fixtures.get("https://api.example.com/users")
         let engine = try ReplayEngine(

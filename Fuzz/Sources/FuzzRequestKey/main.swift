@@ -1,0 +1,3 @@
+import FuzzSupport
+
+runFuzzer { data, size in data.map { fuzzRequestKey($0, size) } ?? 0 }

@@ -78,3 +78,25 @@ import Tonearm
         #expect(engine.match(Request(url: "https://a.example/x")).missReport?.reason.name == "exhausted")
     }
 }
+
+@Suite struct GrowableKeyValueTests {
+    @Test func matchAttributesNameThemselvesAsTheCommandLineReadsThem() throws {
+        let attributes: [MatchAttribute] = [.method, .url, .path, .query, .body, .header("X-Trace")]
+        #expect(attributes.map(\.name) == ["method", "url", "path", "query", "body", "header:x-trace"])
+        for attribute in attributes.dropLast() {
+            #expect(MatchAttribute(name: attribute.name) == attribute)
+        }
+        #expect(try #require(MatchAttribute(name: "header:x-trace")).headerName == "x-trace")
+        #expect(MatchAttribute.header("X-Trace").headerName == "X-Trace")
+        #expect(MatchAttribute.method.headerName == nil)
+    }
+
+    @Test func bodyKindsAndTextConditionsKeepTheirNames() {
+        #expect([BodyKind.json, .form, .raw].map(\.rawValue) == ["json", "form", "raw"])
+        #expect(BodyKind(rawValue: "form") == .form && BodyKind(rawValue: "xml") == nil)
+        let conditions: [TextCondition] = [.equals("a"), .contains("b"), .matches("^c$"), .present, .absent]
+        #expect(conditions.map(\.identifier) == ["equals", "contains", "matches", "present", "absent"])
+        #expect(conditions.map(\.operand) == ["a", "b", "^c$", nil, nil])
+        #expect(TextCondition.equals("a") != .contains("a"))
+    }
+}

@@ -16,9 +16,15 @@ let package = Package(
         .library(name: "TonearmTesting", targets: ["TonearmTesting"]),
         // Seeded REST traffic for benchmarking matchers, shared by `tonearm bench` and Benchmarks/.
         .library(name: "TonearmWorkloads", targets: ["TonearmWorkloads"]),
+        // A local record/replay/stub HTTP server for clients in any process or language (SwiftNIO).
+        .library(name: "TonearmServer", targets: ["TonearmServer"]),
         .executable(name: "tonearm", targets: ["TonearmCLI"]),
     ],
     traits: [
+        // TonearmTesting's `.server` trait and `withTonearmServer` need TonearmServer, hence SwiftNIO and
+        // AsyncHTTPClient; a package that only replays through URLSession can turn this off with `traits: []`.
+        .trait(name: "Server", description: "TonearmTesting's local-server trait and XCTest helper (builds SwiftNIO and AsyncHTTPClient)."),
+        .default(enabledTraits: ["Server"]),
         // Hash with the portable Swift XXH3 on Linux too (Apple platforms always do): CI tests that path.
         .trait(name: "PortableXXH3", description: "Use the Swift XXH3-64 instead of the system libxxhash."),
     ],
@@ -26,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Only the TonearmServer product (and the CLI) build these; the core and the URLSession bridge do not.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -58,7 +67,22 @@ let package = Package(
         ),
         .target(
             name: "TonearmTesting",
-            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession"]
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmURLSession",
+                .target(name: "TonearmServer", condition: .when(traits: ["Server"])),
+            ]
+        ),
+        .target(
+            name: "TonearmServer",
+            dependencies: [
+                "Tonearm",
+                "TonearmCassettes",
+                "TonearmURLSession",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         .target(
             name: "TonearmWorkloads",
@@ -70,6 +94,8 @@ let package = Package(
                 "Tonearm",
                 "TonearmCassettes",
                 "TonearmWorkloads",
+                "TonearmServer",
+                "TonearmURLSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -106,6 +132,24 @@ let package = Package(
             name: "TonearmURLSessionTests",
             dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport"],
             // Recorded cassettes live beside the tests that use them; they are data, not sources.
+            exclude: ["__Cassettes__"]
+        ),
+        // "The app" launched by the server's two-process test, its base URL from the environment.
+        .executableTarget(
+            name: "TonearmServerTestApp",
+            path: "Tests/TonearmServerTestApp"
+        ),
+        .testTarget(
+            name: "TonearmServerTests",
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmServer", "TonearmTesting", "TonearmTestSupport",
+                // Executables the tests launch: `tonearm serve` and the test app.
+                "TonearmCLI", "TonearmServerTestApp",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             exclude: ["__Cassettes__"]
         ),
         .testTarget(

@@ -7,10 +7,10 @@ import Tonearm
 /// `Content-Encoding: gzip` header). URLSession's contract is that `data(for:)` returns decoded bytes,
 /// and it decodes only what its own HTTP stack received, never what a `URLProtocol` delivers; so the
 /// protocol decodes, drops `Content-Encoding` and restates `Content-Length`, as URLSession would have.
-enum ContentDecoding {
+package enum ContentDecoding {
     /// `response` with its body decoded, or unchanged when it is not gzip/deflate encoded or the body
     /// does not decode (then the client gets the recorded bytes, as a broken server would send them).
-    static func decoded(_ response: Response) -> Response {
+    package static func decoded(_ response: Response) -> Response {
         guard let encoding = response.headers.first(named: "content-encoding")?.lowercased()
             .trimmingCharacters(in: .whitespaces),
             encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate",
@@ -30,7 +30,7 @@ enum ContentDecoding {
 
     /// The inflated bytes of a gzip or zlib stream (detected from its header), or `nil` when they are
     /// neither or are corrupt.
-    static func inflate(_ compressed: [UInt8]) -> [UInt8]? {
+    package static func inflate(_ compressed: [UInt8]) -> [UInt8]? {
         guard !compressed.isEmpty else { return [] }
         var stream = z_stream()
         // 15 window bits + 32: accept a gzip or a zlib header, whichever the stream has.

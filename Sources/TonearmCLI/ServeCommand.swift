@@ -1,0 +1,155 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Tonearm
+import TonearmCassettes
+import TonearmServer
+import TonearmURLSession
+
+/// `tonearm serve`: a local record/replay/stub server for clients in any process or language.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a cassette over HTTP on 127.0.0.1: replay, record what is missing, or proxy and journal.",
+        discussion: """
+            Point the app's base URL at the server with the real host as the first path component: \
+            http://127.0.0.1:PORT/api.example.com/v1/users stands for https://api.example.com/v1/users. \
+            Hosts the server may reach are given with --host (https unless a scheme is given) or --upstream \
+            (one base URL for every request without a host component). Plain-http clients may also use the \
+            server as a forward proxy (HTTP_PROXY); CONNECT (HTTPS interception) is refused, and so is any \
+            other host.
+
+            When listening, the first line on standard output is one JSON object, \
+            {"event":"listening","url":"http://127.0.0.1:PORT","port":PORT,...}; --ready-file receives the same line.
+
+            A miss is answered 404 (--miss-status) with the miss report as the body (JSON for \
+            Accept: application/json), a Tonearm-Miss header naming the reason, and a line on standard error.
+
+            The control API is under /__tonearm/ (health, cassette, stubs, reset, save, journal, journal.har, \
+            misses); see docs/server.md.
+
+            SIGINT or SIGTERM: stop accepting, finish in-flight exchanges, save the cassette atomically, write \
+            the journal, exit 0.
+            """
+    )
+
+    @Option(help: "The cassette to replay and record into (any format Tonearm reads; records into .json or .har).")
+    var cassette: String?
+    @Option(help: "A rule file answering after the cassette's tracks (repeatable).")
+    var rules: [String] = []
+    @Option(help: "replay (never reach the network), missing (record what the cassette lacks), all (re-record everything), passthrough (proxy and journal only).")
+    var mode = "replay"
+    @Option(help: "How tracks answer: repeat, fifo, uniquePlay, strictOrder (default: the cassette's, else repeat).")
+    var strategy: String?
+    @Option(help: "A host the server may reach, as the first path component: api.example.com (https) or http://127.0.0.1:9000 (repeatable).")
+    var host: [String] = []
+    @Option(help: "The single upstream base URL for requests without a host component, e.g. https://api.example.com.")
+    var upstream: String?
+    @Option(help: "The port; 0 lets the system choose a free one (reported on standard output).")
+    var port = 0
+    @Option(help: "The address to listen on.")
+    var bind = "127.0.0.1"
+    @Option(name: .customLong("ready-file"), help: "A file to write the listening JSON line to once the server accepts connections.")
+    var readyFile: String?
+    @Option(help: "A HAR file the journal of every exchange is written to on shutdown.")
+    var journal: String?
+    @Flag(name: .customLong("rewrite-urls"), help: "Rewrite absolute URLs of the allowed hosts in responses to go through the server.")
+    var rewriteURLs = false
+    @Option(name: .customLong("journal-limit"), help: "The most exchanges the journal keeps.")
+    var journalLimit = 10_000
+    @Option(name: .customLong("miss-status"), help: "The status a miss is answered with.")
+    var missStatus = 404
+
+    func run() async throws {
+        let configuration = try makeConfiguration()
+        if !["127.0.0.1", "::1", "localhost"].contains(bind) {
+            CLIFormat.printError("warning: --bind \(bind) exposes the server (and its recordings) beyond this machine")
+        }
+        let server: TonearmServer
+        do {
+            server = try await TonearmServer.start(configuration)
+        } catch {
+            CLIFormat.printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        let line = listeningLine(server)
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        if let readyFile {
+            do throws(CassetteError) {
+                try AtomicFile.write(Array((line + "\n").utf8), to: URL(fileURLWithPath: readyFile))
+            } catch {
+                CLIFormat.printError("error: cannot write --ready-file: \(error)")
+                try? await server.stop()
+                throw ExitCode(2)
+            }
+        }
+        let signal = await ShutdownSignal.wait()
+        CLIFormat.printError("tonearm: \(signal) received, stopping")
+        do {
+            try await server.stop()
+        } catch {
+            CLIFormat.printError("error: \(error)")
+            throw ExitCode(1)
+        }
+        let recorded = server.journal.filter { $0.source.kind == "network" }.count
+        FileHandle.standardOutput.write(Data(#"{"event":"stopped","exchanges":\#(server.journal.count),"network":\#(recorded)}"#.utf8 + [0x0A]))
+    }
+
+    private func makeConfiguration() throws -> ServerConfiguration {
+        guard let recordMode = RecordMode(serverName: mode) else {
+            throw ValidationError("--mode \(mode): expected one of replay, missing, all, passthrough")
+        }
+        var hosts: [UpstreamHost] = []
+        for value in host {
+            guard let parsed = UpstreamHost(value) else {
+                throw ValidationError("--host \(value): expected a host such as api.example.com or http://127.0.0.1:9000")
+            }
+            hosts.append(parsed)
+        }
+        var upstreamHost: UpstreamHost?
+        if let upstream {
+            guard let parsed = UpstreamHost(upstream) else {
+                throw ValidationError("--upstream \(upstream): expected a base URL such as https://api.example.com (no path)")
+            }
+            upstreamHost = parsed
+        }
+        if recordMode != .never, hosts.isEmpty, upstreamHost == nil {
+            CLIFormat.printError("warning: --mode \(mode) without --host or --upstream: no request can reach the network")
+        }
+        return ServerConfiguration(
+            cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
+            mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
+            bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
+            journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus)
+    }
+
+    private func listeningLine(_ server: TonearmServer) -> String {
+        let object: [String: Any] = [
+            "event": "listening", "url": server.baseURL.absoluteString, "port": server.port,
+            "pid": Int(ProcessInfo.processInfo.processIdentifier), "mode": mode,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Waits for SIGINT or SIGTERM, which then no longer kill the process.
+enum ShutdownSignal {
+    static func wait() async -> String {
+        let (names, continuation) = AsyncStream.makeStream(of: String.self)
+        let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(name) }
+            source.resume()
+            return source
+        }
+        var received = "end of input"
+        for await name in names {
+            received = name
+            break
+        }
+        withExtendedLifetime(sources) {}
+        return received
+    }
+}

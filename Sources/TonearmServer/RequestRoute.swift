@@ -1,0 +1,83 @@
+/// Where a request goes, decided from its target alone, before any matching.
+enum RequestRoute: Sendable, Equatable {
+    /// The control API; `path` is what follows `/__tonearm/` (without the query), `query` the query.
+    case control(path: String, query: String)
+    /// An upstream exchange: the URL the request stands for, and its host when the network may be used.
+    case upstream(url: String, host: UpstreamHost?)
+    /// A local request with no upstream (`/v1/users` on a stub server): rules and path-only tracks answer.
+    case local(target: String)
+    /// Refused before matching, with a status and a message saying what to do instead.
+    case refused(status: Int, message: String)
+
+    /// The reserved prefix of the control API.
+    static let controlPrefix = "/__tonearm"
+
+    /// Routes `target` (the request line's target) for `method`.
+    ///
+    /// - Parameters:
+    ///   - allowed: Hosts the server may reach (`--host`, `--upstream`).
+    ///   - upstream: The single upstream for origin-form requests without a host component.
+    ///   - replayOnly: In replay mode nothing reaches the network, so any host named in the path is
+    ///     matched against the cassette rather than refused.
+    ///   - replayHosts: The hosts of the cassette's tracks, whose schemes replay mode uses.
+    static func resolve(
+        method: String, target: String, allowed: [UpstreamHost], upstream: UpstreamHost?, replayOnly: Bool,
+        replayHosts: [UpstreamHost] = []
+    ) -> RequestRoute {
+        if method.uppercased() == "CONNECT" {
+            return .refused(status: 405, message: """
+                CONNECT is not supported: Tonearm does not intercept HTTPS. Point the client at \
+                http://<this server>/<host>/<path> instead (the host as the first path component), \
+                or use the server as a plain-http forward proxy.
+                """)
+        }
+        let lowered = target.prefix(8).lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            guard let host = UpstreamHost(ofURL: target) else {
+                return .refused(status: 400, message: "the request target \(target) is not an absolute http URL")
+            }
+            if let allowedHost = allowed.first(where: { $0 == host }) { return .upstream(url: target, host: allowedHost) }
+            if replayOnly { return .upstream(url: target, host: nil) }
+            return refusal(host.origin, allowed: allowed)
+        }
+        guard target.hasPrefix("/") else {
+            return .refused(status: 400, message: "the request target \(target.debugDescription) is neither a path nor an absolute URL")
+        }
+        if target == controlPrefix || target.hasPrefix(controlPrefix + "/") || target.hasPrefix(controlPrefix + "?") {
+            var rest = target.dropFirst(controlPrefix.count)
+            if rest.hasPrefix("/") { rest = rest.dropFirst() }
+            let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            return .control(path: String(parts.first ?? ""), query: parts.count > 1 ? String(parts[1]) : "")
+        }
+        let afterSlash = target.dropFirst()
+        let end = afterSlash.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterSlash.endIndex
+        let component = afterSlash[..<end].lowercased()
+        var rest = String(afterSlash[end...])
+        if !rest.hasPrefix("/") { rest = "/" + rest }
+        if let host = allowed.first(where: { $0.authority == component }) {
+            return .upstream(url: host.origin + rest, host: host)
+        }
+        if replayOnly, let host = replayHosts.first(where: { $0.authority == component }) {
+            return .upstream(url: host.origin + rest, host: nil)
+        }
+        if let upstream { return .upstream(url: upstream.origin + target, host: upstream) }
+        if looksLikeHost(component) {
+            if replayOnly { return .upstream(url: "https://" + component + rest, host: nil) }
+            return refusal(component, allowed: allowed)
+        }
+        return .local(target: target)
+    }
+
+    /// A first path component that names a host: has a dot or a port, or is `localhost`.
+    static func looksLikeHost(_ component: String) -> Bool {
+        component == "localhost" || component.contains(".") || component.contains(":")
+    }
+
+    private static func refusal(_ host: String, allowed: [UpstreamHost]) -> RequestRoute {
+        let list = allowed.isEmpty ? "none (start the server with --host or --upstream)" : allowed.map(\.origin).joined(separator: ", ")
+        return .refused(status: 403, message: """
+            \(host) is not an allowed host, so Tonearm will not send requests there (it is never an open proxy). \
+            Allowed hosts: \(list). Add it with --host \(host).
+            """)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Tonearm
+import TonearmCassettes
+import TonearmURLSession
+
+/// Everything a ``TonearmServer`` is started with; `tonearm serve` fills it from its command line.
+public struct ServerConfiguration: Sendable {
+    /// The cassette replayed and recorded; `nil` for a server answering from rules (or the network) only.
+    public var cassette: URL?
+    /// Rule files answering after the cassette's tracks, in order.
+    public var rules: [URL]
+    /// What the server does with the network: `.never` replays only (`--mode replay`), `.missing` records
+    /// what the cassette cannot answer, `.all` re-records everything, `.passthrough` proxies and journals.
+    public var mode: RecordMode
+    /// How tracks answer; `nil` uses the strategy stored in the cassette, else repeat.
+    public var strategy: StrategyHint?
+    /// Which request parts make a key; `nil` uses what the cassette's format implies.
+    public var matching: MatchingConfiguration?
+    /// Hosts reachable with the host in the first path component (and as forward-proxy targets).
+    public var hosts: [UpstreamHost]
+    /// The one backend that origin-form requests without a host component go to.
+    public var upstream: UpstreamHost?
+    /// The address to listen on; loopback unless you mean to expose recordings to the network.
+    public var bindAddress: String
+    /// The port; 0 (the default) lets the system choose a free one, reported in ``TonearmServer/baseURL``.
+    public var port: Int
+    /// Where the journal is written as HAR when the server stops.
+    public var journalFile: URL?
+    /// The most exchanges the journal keeps; older ones are dropped first.
+    public var journalLimit: Int
+    /// Whether absolute URLs of the allowed hosts in responses are rewritten to go through the server.
+    public var rewritesURLs: Bool
+    /// The status a miss is answered with (404 by default: clients treat it as "no such resource" and do
+    /// not retry it, unlike a 5xx).
+    public var missStatus: Int
+    /// The largest request body accepted, in bytes; larger bodies are answered 413.
+    public var maximumBodySize: Int
+    /// How long a connection may stay silent (between requests or mid-request) before it is closed.
+    public var idleTimeout: Duration
+    /// How long an upstream exchange may take before it is answered 504.
+    public var upstreamTimeout: Duration
+    /// What is hidden before recording, and from live requests before matching.
+    public var redaction: Redaction
+    /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
+    public var log: @Sendable (String) -> Void
+
+    /// A configuration with the defaults: loopback, port 0, replay only, no upstream.
+    public init(
+        cassette: URL? = nil, rules: [URL] = [], mode: RecordMode = .never, strategy: StrategyHint? = nil,
+        matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
+        bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
+        rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
+        idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60),
+        redaction: Redaction = .default, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
+    ) {
+        self.cassette = cassette
+        self.rules = rules
+        self.mode = mode
+        self.strategy = strategy
+        self.matching = matching
+        self.hosts = hosts
+        self.upstream = upstream
+        self.bindAddress = bindAddress
+        self.port = port
+        self.journalFile = journalFile
+        self.journalLimit = journalLimit
+        self.rewritesURLs = rewritesURLs
+        self.missStatus = missStatus
+        self.maximumBodySize = maximumBodySize
+        self.idleTimeout = idleTimeout
+        self.upstreamTimeout = upstreamTimeout
+        self.redaction = redaction
+        self.log = log
+    }
+
+    /// Writes a line to standard error, where `tonearm serve` reports misses.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Every host requests may be sent to: the `--host` list and the `--upstream`.
+    var allowedHosts: [UpstreamHost] {
+        hosts + (upstream.map { [$0] } ?? [])
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import NIOCore
+import Synchronization
+import Tonearm
+import TonearmCassettes
+import TonearmURLSession
+
+/// The state shared by every connection: the loaded cassette, the journal, the upstream client, and how
+/// one request becomes one answer.
+final class ServerCore: Sendable {
+    let configuration: ServerConfiguration
+    let journal: Journal
+    let upstreamClient: UpstreamClient
+    private let cassette: Mutex<LoadedCassette>
+    /// `http://127.0.0.1:PORT`, known once bound; the rewriter and messages use it.
+    private let listening = Mutex<String>("")
+
+    init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
+        self.configuration = configuration
+        journal = Journal(limit: configuration.journalLimit)
+        // The cassette loads first: a broken one fails the start before any client is created.
+        cassette = Mutex(try LoadedCassette(
+            url: configuration.cassette, rules: configuration.rules, mode: configuration.mode,
+            strategy: configuration.strategy, matching: configuration.matching, redaction: configuration.redaction))
+        upstreamClient = UpstreamClient(
+            group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize)
+    }
+
+    var baseURL: String {
+        get { listening.withLock { $0 } }
+        set { listening.withLock { $0 = newValue } }
+    }
+
+    /// The cassette in force.
+    var current: LoadedCassette { cassette.withLock { $0 } }
+
+    /// Puts `next` in force and saves the one it replaces.
+    func switchCassette(to next: LoadedCassette) throws(ServerError) {
+        let previous = cassette.withLock { current in
+            defer { current = next }
+            return current
+        }
+        try previous.save()
+    }
+
+    /// The answer to one request.
+    func answer(_ request: ServerRequest) async -> ServerReply {
+        let started = ContinuousClock.now
+        let time = Date()
+        let loaded = current
+        let route = RequestRoute.resolve(
+            method: request.method, target: request.target, allowed: configuration.allowedHosts,
+            upstream: configuration.upstream, replayOnly: loaded.mode == .never, replayHosts: loaded.trackHosts)
+        var reply: ServerReply
+        var source: JournalEntry.Source
+        var miss: ServerMiss?
+        var journaled = Request(method: request.method, url: request.target, headers: request.headers, body: request.body)
+        switch route {
+        case .control(let path, let query):
+            let response = await control(path: path, query: query, request: request)
+            return .response(response)  // control calls are not journaled: the journal is about the app's traffic
+        case .refused(let status, let message):
+            configuration.log("tonearm: refused \(request.method) \(request.target): \(message)")
+            // The message goes in a header too: a response to CONNECT carries no body.
+            reply = .response(Self.plainText(status, message, extra: [HTTPField("Tonearm-Refused", message)]))
+            source = JournalEntry.Source(kind: "refused", detail: message)
+        case .local(let target):
+            journaled.url = target
+            (reply, source, miss) = await respond(to: journaled, host: nil, loaded: loaded)
+        case .upstream(let url, let host):
+            journaled.url = url
+            journaled.headers = HopByHop.removing(from: request.headers, also: ["host"])
+            (reply, source, miss) = await respond(to: journaled, host: host, loaded: loaded)
+        }
+        let response: Response? = if case .response(let response) = reply { response } else { nil }
+        journal.append(
+            JournalEntry(time: time, request: journaled, response: response, source: source, latency: ContinuousClock.now - started),
+            miss: miss)
+        return reply
+    }
+
+    /// Replays, fetches or reports a miss for a request whose URL is the one it stands for.
+    private func respond(
+        to request: Request, host: UpstreamHost?, loaded: LoadedCassette
+    ) async -> (ServerReply, JournalEntry.Source, ServerMiss?) {
+        var missReport: MissReport?
+        if loaded.mode.replaysCassette {
+            switch loaded.engine.match(configuration.redaction.redact(request)) {
+            case .hit(let track, let answeredBy):
+                if let delay = track.delay { try? await Task.sleep(for: delay) }
+                let source = JournalEntry.Source(kind: answeredBy.kind, detail: answeredBy.description)
+                switch track.outcome {
+                case .response(let response):
+                    return (.response(served(response, for: request)), source, nil)
+                case .transportError(let error):
+                    return (.fault(ConnectionFault(error)), JournalEntry.Source(kind: "fault", detail: "\(answeredBy.description): \(error)"), nil)
+                }
+            case .miss(let report):
+                missReport = report
+            }
+        }
+        if let report = missReport, loaded.mode == .never || host == nil {
+            let label = loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules"
+            configuration.log("tonearm: miss \(request.method) \(request.url): \(report.reason)")
+            let response = MissReply.response(
+                for: report, status: configuration.missStatus, acceptsJSON: MissReply.acceptsJSON(request.headers), source: label)
+            return (.response(response), JournalEntry.Source(kind: "miss", detail: report.reason.description),
+                    ServerMiss(time: Date(), request: request, report: report))
+        }
+        guard let host else {
+            let message = "no upstream for \(request.url): give the host as the first path component or start the server with --upstream"
+            return (.response(Self.plainText(404, message)), JournalEntry.Source(kind: "refused", detail: message), nil)
+        }
+        do throws(UpstreamClient.Failure) {
+            let response = try await upstreamClient.fetch(request)
+            if loaded.mode.recordsCassette { loaded.record(Track(request: request, response: response)) }
+            return (.response(served(response, for: request)), JournalEntry.Source(kind: "network", detail: host.origin), nil)
+        } catch {
+            configuration.log("tonearm: \(request.method) \(request.url): \(error.message)")
+            return (.response(Self.plainText(error.status, error.message, extra: [HTTPField("Tonearm-Upstream-Error", host.origin)])),
+                    JournalEntry.Source(kind: "upstream-error", detail: error.message), nil)
+        }
+    }
+
+    /// The response as sent to the client: URLs rewritten when asked (cassettes keep the upstream's bytes).
+    private func served(_ response: Response, for request: Request) -> Response {
+        guard configuration.rewritesURLs else { return response }
+        return URLRewriter(hosts: configuration.allowedHosts + current.trackHosts, serverURL: baseURL).rewrite(response)
+    }
+
+    /// A plain-text answer from the server itself.
+    static func plainText(_ status: Int, _ message: String, extra: [HTTPField] = []) -> Response {
+        Response(status: status, headers: [HTTPField("Content-Type", "text/plain; charset=utf-8")] + extra, body: message + "\n")
+    }
+}
+
+extension ServerEngine.Source {
+    /// The journal's kind for this source.
+    var kind: String {
+        switch self {
+        case .track: "track"
+        case .rule: "rule"
+        case .recorded: "recorded"
+        case .stub: "stub"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+import Tonearm
+import TonearmCassettes
+
+/// The engine behind one loaded cassette: its tracks and rule files, the tracks recorded since it was
+/// loaded, and stubs added at runtime, on one live ``ReplayEngine``.
+///
+/// It keeps what the server reports about an answer (a cassette track, a track recorded since loading,
+/// a rule file's rule, a runtime stub) and the all-or-nothing addition of a batch of stubs.
+final class ServerEngine: Sendable {
+    /// Tracks, then rules by priority; grows while serving.
+    let engine: ReplayEngine
+    /// How many tracks the cassette had: positions from here on were recorded since loading.
+    private let loadedTrackCount: Int
+    /// How many rules came from files: rule positions from here on are runtime stubs.
+    private let fileRuleCount: Int
+    private let stubCount = Mutex(0)
+
+    /// What answered, for the journal.
+    enum Source: Sendable, Hashable {
+        case track(position: Int)
+        case rule(name: String)
+        case recorded(position: Int)
+        case stub(name: String)
+
+        var description: String {
+            switch self {
+            case .track(let position): "track #\(position)"
+            case .rule(let name): "rule \(name)"
+            case .recorded(let position): "track #\(position), added since the cassette was loaded (recorded or a stub)"
+            case .stub(let name): "stub \(name)"
+            }
+        }
+    }
+
+    /// An answer or the miss report.
+    enum Answer: Sendable {
+        case hit(Track, Source)
+        case miss(MissReport)
+    }
+
+    init(tracks: [Track], rules: [Rule], strategy: Strategy, configuration: MatchingConfiguration) throws(RuleError) {
+        engine = try ReplayEngine(tracks: tracks, rules: rules, strategy: strategy, configuration: configuration)
+        loadedTrackCount = tracks.count
+        fileRuleCount = rules.count
+    }
+
+    /// The answer for `request` (already redacted).
+    func match(_ request: Request) -> Answer {
+        switch engine.match(request) {
+        case .hit(let hit):
+            switch hit.source {
+            case .track(let position) where position >= loadedTrackCount: return .hit(hit.track, .recorded(position: position))
+            case .track(let position): return .hit(hit.track, .track(position: position))
+            case .rule(let name, let position) where position >= fileRuleCount: return .hit(hit.track, .stub(name: name))
+            case .rule(let name, _): return .hit(hit.track, .rule(name: name))
+            case .custom(let name): return .hit(hit.track, .rule(name: name))
+            }
+        case .miss(let report):
+            return .miss(report)
+        }
+    }
+
+    /// Adds a track just recorded for a request that missed; it counts as played by that request, so the
+    /// strategy decides whether later identical requests replay it (repeat, fifo) or record again
+    /// (uniquePlay, strictOrder).
+    func noteRecorded(_ track: Track) {
+        engine.add(track, playedByRecordingRequest: true)
+    }
+
+    /// Adds stubs: exact ones as tracks behind the cassette's, pattern ones as rules by priority after
+    /// the rules already there; all or none.
+    func addStubs(_ stubs: CassetteImport) throws(RuleError) {
+        let rules = stubs.rules
+        var added: [ReplayEngine.EntryID] = []
+        for rule in rules {
+            do throws(RuleError) {
+                added.append(try engine.add(rule))
+            } catch {
+                for id in added { engine.remove(id) }
+                throw error
+            }
+        }
+        for track in stubs.cassette.tracks { added.append(engine.add(track)) }
+        stubCount.withLock { $0 += added.count }
+    }
+
+    /// How many stubs were added at runtime.
+    var stubs: Int { stubCount.withLock { $0 } }
+
+    /// Rewinds every strategy: all tracks playable again, strict order at its start.
+    func reset() {
+        engine.reset()
+    }
+}

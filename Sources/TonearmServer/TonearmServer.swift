@@ -1,0 +1,187 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import Tonearm
+import TonearmCassettes
+import TonearmURLSession
+
+/// A local HTTP server that records, replays and stubs for clients in any process or language.
+///
+/// Start one in the test runner and point the app's base URLs at it, with the real host as the first
+/// path component:
+/// ```swift
+/// let server = try await TonearmServer.start(ServerConfiguration(
+///     cassette: cassetteURL, mode: .missing, hosts: [UpstreamHost("api.example.com")!]))
+/// app.launchEnvironment["API_BASE_URL"] = server.baseURL(for: "api.example.com").absoluteString
+/// // … run the test …
+/// try await server.stop()   // saves the recording, writes the journal
+/// ```
+/// It binds port 0 unless told otherwise, so parallel runs each get their own port without probing.
+public final class TonearmServer: Sendable {
+    /// The server scoped to the running test by TonearmTesting's `.server` trait and `withTonearmServer`.
+    @TaskLocal public static var current: TonearmServer?
+
+    /// `http://127.0.0.1:PORT`, the server's address once bound.
+    public let baseURL: URL
+    /// The port the server listens on.
+    public let port: Int
+    /// What the server was started with.
+    public var configuration: ServerConfiguration { core.configuration }
+
+    let core: ServerCore
+    private let serverChannel: any Channel
+    private let connections: ConnectionRegistry
+    private let serving: Task<Void, Never>
+    private let stopped = Mutex<Result<Void, ServerError>?>(nil)
+
+    private init(core: ServerCore, serverChannel: any Channel, connections: ConnectionRegistry, serving: Task<Void, Never>, baseURL: URL, port: Int) {
+        self.core = core
+        self.serverChannel = serverChannel
+        self.connections = connections
+        self.serving = serving
+        self.baseURL = baseURL
+        self.port = port
+    }
+
+    /// Loads the cassette and rules, binds, and returns once the server accepts connections.
+    ///
+    /// - Throws: ``ServerError`` naming the file and position of a cassette that does not load, or the
+    ///   address that could not be bound.
+    public static func start(_ configuration: ServerConfiguration) async throws(ServerError) -> TonearmServer {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let core = try ServerCore(configuration: configuration, group: group)
+        let connections = ConnectionRegistry()
+        let idleTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.idleTimeout))
+        let listener: NIOAsyncChannel<HTTPConnection.Channel, Never>
+        do {
+            listener = try await ServerBootstrap(group: group)
+                .serverChannelOption(ChannelOptions.backlog, value: 1024)
+                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+                .bind(host: configuration.bindAddress, port: configuration.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let pipeline = channel.pipeline.syncOperations
+                        try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+                        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
+                        try pipeline.addHandler(ConnectionLifecycleHandler())
+                        return try HTTPConnection.Channel(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            await core.upstreamClient.shutdown()
+            throw .bind(address: configuration.bindAddress, port: configuration.port, reason: "\(error)")
+        }
+        let port = listener.channel.localAddress?.port ?? configuration.port
+        let host = configuration.bindAddress.contains(":") ? "[\(configuration.bindAddress)]" : configuration.bindAddress
+        let base = "http://\(host):\(port)"
+        core.baseURL = base
+        let serving = Task(executorPreference: EventLoopExecutor(listener.channel.eventLoop)) {
+            await withDiscardingTaskGroup { group in
+                _ = try? await listener.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        guard connections.register(connection.channel) else {
+                            connection.channel.close(promise: nil)
+                            continue
+                        }
+                        group.addTask(executorPreference: EventLoopExecutor(connection.channel.eventLoop)) {
+                            await HTTPConnection.serve(connection, core: core)
+                        }
+                    }
+                }
+            }
+        }
+        return TonearmServer(
+            core: core, serverChannel: listener.channel, connections: connections, serving: serving,
+            baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port)
+    }
+
+    /// The URL standing for `https://<host>` (or the scheme given with `--host`): `baseURL/<host>`.
+    /// Append the path the app would have used: `baseURL(for: "api.example.com")/v1/users`.
+    public func baseURL(for host: String) -> URL {
+        let authority = UpstreamHost(host)?.authority ?? host
+        return baseURL.appendingPathComponent(authority)
+    }
+
+    /// Saves the current cassette and loads another, so one server serves a whole suite, a cassette per
+    /// test. `mode` and `strategy` default to the current ones; `nil` for `cassette` serves rules only.
+    public func load(cassette: URL?, mode: RecordMode? = nil, strategy: StrategyHint? = nil) throws(ServerError) {
+        let next = try LoadedCassette(
+            url: cassette, rules: core.configuration.rules, mode: mode ?? core.current.mode, strategy: strategy,
+            matching: core.configuration.matching, redaction: core.configuration.redaction)
+        try core.switchCassette(to: next)
+    }
+
+    /// Adds stubs, written in the rule-file schema (see docs/cassette-format.md), answering after the
+    /// cassette's tracks and rules until the cassette is switched.
+    public func addStubs(_ document: String, syntax: RuleFileFormat.Syntax = .json) throws(ServerError) {
+        let stubs: CassetteImport
+        do throws(CassetteError) {
+            stubs = try RuleFileFormat.decode(Array(document.utf8), syntax: syntax, file: "stubs")
+        } catch {
+            throw .cassette(error)
+        }
+        do throws(RuleError) {
+            try core.current.engine.addStubs(stubs)
+        } catch {
+            throw .rule(error)
+        }
+    }
+
+    /// Rewinds the strategies: every track playable again, strict order at its start.
+    public func reset() {
+        core.current.engine.reset()
+    }
+
+    /// Writes what was recorded so far, atomically.
+    public func save() throws(ServerError) {
+        try core.current.save()
+    }
+
+    /// The exchanges handled so far (the last ``ServerConfiguration/journalLimit``), oldest first.
+    public var journal: [JournalEntry] { core.journal.entries }
+
+    /// The journal as a HAR 1.2 log.
+    public func journalHAR() throws(ServerError) -> [UInt8] {
+        do throws(CassetteError) {
+            return try core.journal.har()
+        } catch {
+            throw .cassette(error)
+        }
+    }
+
+    /// The reports of the requests nothing answered, oldest first.
+    public var misses: [MissReport] { core.journal.misses.map(\.report) }
+
+    /// Stops accepting, lets in-flight exchanges finish (idle connections are closed), saves the
+    /// cassette atomically and writes the journal file. Calling it again returns the first result.
+    public func stop() async throws(ServerError) {
+        if let result = stopped.withLock({ $0 }) { return try result.get() }
+        connections.stop()
+        try? await serverChannel.close()
+        await serving.value
+        var result: Result<Void, ServerError> = .success(())
+        do throws(ServerError) {
+            try core.current.save()
+        } catch {
+            result = .failure(error)
+        }
+        if let journalFile = core.configuration.journalFile {
+            do throws(CassetteError) {
+                try core.journal.writeHAR(to: journalFile)
+            } catch {
+                if case .success = result { result = .failure(.cassette(error)) }
+            }
+        }
+        await core.upstreamClient.shutdown()
+        let final = result
+        stopped.withLock { if $0 == nil { $0 = final } }
+        try final.get()
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        return parts.seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + parts.attoseconds / 1_000_000_000
+    }
+}

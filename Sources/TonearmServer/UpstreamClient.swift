@@ -1,0 +1,57 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Tonearm
+
+/// Sends requests to the real upstreams, keeping the wire: body bytes as they are (no decompression),
+/// repeated headers separate and in order, hop-by-hop headers dropped, `Host` set to the upstream, and
+/// redirects returned rather than followed (so each hop is its own track).
+final class UpstreamClient: Sendable {
+    /// Why an upstream exchange failed.
+    struct Failure: Error, Sendable {
+        /// 502 when the upstream could not be reached or broke the exchange, 504 when it timed out.
+        var status: Int
+        var message: String
+    }
+
+    private let client: HTTPClient
+    private let timeout: Duration
+    private let maximumBodySize: Int
+
+    init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int) {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))
+        client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// The upstream's response to `request`, whose URL is absolute.
+    func fetch(_ request: Request) async throws(Failure) -> Response {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for field in HopByHop.removing(from: request.headers, also: ["host", "content-length"]) {
+            outgoing.headers.add(name: field.name, value: field.value)
+        }
+        if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
+        let origin = UpstreamHost(ofURL: request.url)?.origin ?? request.url
+        do {
+            let nanoseconds = TonearmServer.nanoseconds(timeout)
+            let response = try await client.execute(outgoing, timeout: .nanoseconds(nanoseconds))
+            let body = try await response.body.collect(upTo: maximumBodySize)
+            let headers = response.headers.map { HTTPField($0.name, $0.value) }
+            return Response(
+                status: Int(response.status.code), headers: HopByHop.removing(from: headers),
+                body: Array(buffer: body))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw Failure(status: 504, message: "upstream \(origin) did not answer in time (\(error))")
+        } catch {
+            throw Failure(status: 502, message: "upstream \(origin) could not be reached: \(error)")
+        }
+    }
+
+    func shutdown() async {
+        try? await client.shutdown()
+    }
+}

@@ -1,0 +1,49 @@
+/// A backend the server may reach: a scheme and an authority (`host` or `host:port`).
+///
+/// With the host in the first path component, `http://127.0.0.1:PORT/dev.api1.com/v1/x` stands for
+/// `https://dev.api1.com/v1/x`; the component is the authority exactly as written here.
+public struct UpstreamHost: Sendable, Hashable, CustomStringConvertible {
+    /// `https` or `http`.
+    public var scheme: String
+    /// The host, with `:port` when one was given, lowercased (e.g. `api.example.com`, `127.0.0.1:9000`).
+    public var authority: String
+
+    /// A host from a `--host` value: `api.example.com` (HTTPS), or `http://127.0.0.1:9000` with its
+    /// scheme and port; a trailing slash is ignored. `nil` when the value is not a bare scheme and authority.
+    public init?(_ text: String) {
+        var rest = Substring(text)
+        var scheme = "https"
+        if let separator = rest.range(of: "://") {
+            scheme = rest[..<separator.lowerBound].lowercased()
+            rest = rest[separator.upperBound...]
+        }
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard scheme == "http" || scheme == "https", !rest.isEmpty,
+            !rest.contains(where: { "/?#@ ".contains($0) })
+        else { return nil }
+        self.scheme = scheme
+        authority = rest.lowercased()
+    }
+
+    /// A host from a `--host` value, or an error saying what is expected.
+    public init(parsing text: String) throws(ServerError) {
+        guard let host = UpstreamHost(text) else {
+            throw .invalid(what: "host", value: text, expected: "a host such as api.example.com, or a scheme and authority such as http://127.0.0.1:9000 (no path)")
+        }
+        self = host
+    }
+
+    /// The host of an absolute `http(s)` URL, or `nil`.
+    public init?(ofURL url: String) {
+        guard let separator = url.range(of: "://") else { return nil }
+        let afterScheme = url[separator.upperBound...]
+        let end = afterScheme.firstIndex(where: { "/?#".contains($0) }) ?? afterScheme.endIndex
+        self.init(String(url[..<separator.upperBound]) + afterScheme[..<end])
+    }
+
+    /// `scheme://authority`, with no trailing slash.
+    public var origin: String { "\(scheme)://\(authority)" }
+
+    /// The origin, as given on the command line.
+    public var description: String { origin }
+}

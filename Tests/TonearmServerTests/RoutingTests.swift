@@ -1,0 +1,51 @@
+import Testing
+@testable import TonearmServer
+
+@Suite("Server: request routing")
+struct RoutingTests {
+    let api = UpstreamHost("api.example.com")!
+    let local = UpstreamHost("http://127.0.0.1:9000")!
+
+    private func route(_ target: String, method: String = "GET", upstream: UpstreamHost? = nil, replayOnly: Bool = false) -> RequestRoute {
+        RequestRoute.resolve(method: method, target: target, allowed: [api, local], upstream: upstream, replayOnly: replayOnly)
+    }
+
+    @Test("--host values: https by default, or the scheme and port given")
+    func hosts() {
+        #expect(api.origin == "https://api.example.com")
+        #expect(local.origin == "http://127.0.0.1:9000")
+        #expect(local.authority == "127.0.0.1:9000")
+        #expect(UpstreamHost("ftp://x.com") == nil)
+        #expect(UpstreamHost("https://x.com/path") == nil)
+    }
+
+    @Test("The first path component names the host; the rest of the target follows it")
+    func hostInPath() {
+        #expect(route("/api.example.com/v1/x?q=1") == .upstream(url: "https://api.example.com/v1/x?q=1", host: api))
+        #expect(route("/API.example.com") == .upstream(url: "https://api.example.com/", host: api))
+        #expect(route("/api.example.com?q") == .upstream(url: "https://api.example.com/?q", host: api))
+        #expect(route("/127.0.0.1:9000/health") == .upstream(url: "http://127.0.0.1:9000/health", host: local))
+    }
+
+    @Test("Other hosts are refused in network modes and matched against the cassette in replay mode")
+    func otherHosts() {
+        guard case .refused(403, let message) = route("/evil.com/x") else { Issue.record("not refused"); return }
+        #expect(message.contains("evil.com"))
+        #expect(route("/evil.com/x", replayOnly: true) == .upstream(url: "https://evil.com/x", host: nil))
+        guard case .refused(403, _) = route("http://evil.com/x") else { Issue.record("proxy target not refused"); return }
+    }
+
+    @Test("Absolute-form targets are forward-proxied to allowed hosts; CONNECT is refused")
+    func proxy() {
+        #expect(route("http://127.0.0.1:9000/x") == .upstream(url: "http://127.0.0.1:9000/x", host: local))
+        guard case .refused(405, _) = route("api.example.com:443", method: "CONNECT") else { Issue.record("CONNECT not refused"); return }
+    }
+
+    @Test("Without a host component: the single upstream, else a local request; the control prefix is reserved")
+    func originForm() {
+        #expect(route("/v1/users", upstream: api) == .upstream(url: "https://api.example.com/v1/users", host: api))
+        #expect(route("/v1/users") == .local(target: "/v1/users"))
+        #expect(route("/__tonearm/health") == .control(path: "health", query: ""))
+        #expect(route("/__tonearm/journal?limit=3") == .control(path: "journal", query: "limit=3"))
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import Tonearm
+import TonearmCassettes
+import TonearmServer
+import TonearmURLSession
+
+/// Finds an executable built next to the test bundle.
+func builtExecutable(_ name: String) -> URL? {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder.deleteLastPathComponent()
+    }
+    return nil
+}
+
+/// A running `tonearm serve`, its listening line read.
+final class ServeProcess: @unchecked Sendable {
+    // @unchecked Sendable: the Process and pipes are only touched by the test task that owns this value,
+    // apart from blocking reads handed to a dispatch thread one at a time.
+    let process = Process()
+    let output = Pipe(), errors = Pipe()
+    /// The first line of standard output, parsed.
+    private(set) var listening: [String: Any] = [:]
+
+    var url: String { listening["url"] as? String ?? "" }
+    var port: Int { listening["port"] as? Int ?? 0 }
+
+    init(_ arguments: [String]) async throws {
+        guard let tonearm = builtExecutable("tonearm") else { throw CocoaError(.fileNoSuchFile) }
+        process.executableURL = tonearm
+        process.arguments = ["serve"] + arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let line = try await blocking { [output] in Self.readLine(output.fileHandleForReading) }
+        listening = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? ["raw": line]
+    }
+
+    private static func readLine(_ handle: FileHandle) -> String {
+        var bytes: [UInt8] = []
+        while let byte = try? handle.read(upToCount: 1), let first = byte.first {
+            if first == 0x0A { break }
+            bytes.append(first)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Sends `signal` and waits for the exit; returns the status and the rest of the output.
+    func stop(signal: Int32 = SIGTERM) async throws -> (status: Int32, output: String, errors: String) {
+        kill(process.processIdentifier, signal)
+        return try await blocking { [process, output, errors] in
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        }
+    }
+}
+
+@Suite("tonearm serve", .enabled(if: builtExecutable("tonearm") != nil, "the tonearm executable was not found next to the test bundle"))
+struct ServeCommandTests {
+    @Test("The first stdout line is the listening JSON; --ready-file gets it too; SIGTERM exits 0")
+    func listeningLine() async throws {
+        let folder = try temporaryFolder()
+        let ready = folder.appendingPathComponent("ready.json")
+        let server = try await ServeProcess(["--ready-file", ready.path])
+        #expect(server.listening["event"] as? String == "listening")
+        #expect(server.url == "http://127.0.0.1:\(server.port)")
+        #expect(server.port > 0)
+        let readyText = try String(contentsOf: ready, encoding: .utf8)
+        #expect(readyText.contains("\"url\":\"\(server.url)\""))
+        let health = try await TestClient.send(server.url + "/__tonearm/health")
+        #expect(health.status == 200)
+        let ended = try await server.stop()
+        #expect(ended.status == 0)
+    }
+
+    @Test("8 servers started in parallel get 8 different ports")
+    func parallelPorts() async throws {
+        let servers = try await withThrowingTaskGroup(of: ServeProcess.self) { group in
+            for _ in 0..<8 { group.addTask { try await ServeProcess([]) } }
+            var servers: [ServeProcess] = []
+            for try await server in group { servers.append(server) }
+            return servers
+        }
+        #expect(Set(servers.map(\.port)).count == 8)
+        for server in servers {
+            #expect(try await TestClient.send(server.url + "/__tonearm/health").status == 200)
+            #expect(try await server.stop().status == 0)
+        }
+    }
+
+    @Test("SIGTERM while 64 clients record leaves a complete, valid cassette")
+    func sigtermDuringRecording() async throws {
+        let folder = try temporaryFolder()
+        let cassette = folder.appendingPathComponent("busy.json")
+        let upstream = try await TestUpstream()
+        let server = try await ServeProcess(["--cassette", cassette.path, "--mode", "missing", "--host", upstream.origin])
+        let base = server.url + "/" + upstream.authority
+        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+            for client in 0..<64 {
+                group.addTask {
+                    var ok = 0
+                    for request in 0..<1000 {
+                        guard let response = try? await TestClient.send(base + "/item/\(client)/\(request)"), response.status == 200 else { return ok }
+                        ok += 1
+                    }
+                    return ok
+                }
+            }
+            // Stop mid-recording: once a good number of exchanges are in, while the clients keep going.
+            for _ in 0..<400 {
+                let health = try? await TestClient.send(server.url + "/__tonearm/health")
+                let recorded = (try? JSONSerialization.jsonObject(with: Data(health?.body ?? [])) as? [String: Any])?["recorded"] as? Int ?? 0
+                if recorded >= 100 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let ended = try await server.stop()
+            #expect(ended.status == 0)
+            var total = 0
+            for try await count in group { total += count }
+            return total
+        }
+        try await upstream.stop()
+        let loaded = try CassetteFile.load(cassette)
+        #expect(answered > 0)
+        // Every exchange a client saw answered from the network is in the cassette.
+        #expect(loaded.cassette.tracks.count >= answered)
+        #expect(loaded.cassette.tracks.count == upstream.requests.count)
+    }
+
+    @Test("Two processes: the app records through the server, then replays with the upstream stopped")
+    func twoProcesses() async throws {
+        let app = try #require(builtExecutable("TonearmServerTestApp"))
+        let folder = try temporaryFolder()
+        let cassette = folder.appendingPathComponent("app.json")
+        let upstream = try await TestUpstream()
+        let recording = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
+        var environment = ProcessInfo.processInfo.environment
+        environment["API_BASE_URL"] = recording.baseURL(for: upstream.authority).absoluteString
+        let recorded = try await ProcessRun.run(app.path, [], environment: environment)
+        try await recording.stop()
+        try await upstream.stop()
+        #expect(recorded.status == 0, "\(recorded.errors)")
+
+        let replaying = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .never))
+        environment["API_BASE_URL"] = replaying.baseURL(for: upstream.authority).absoluteString
+        let replayed = try await ProcessRun.run(app.path, [], environment: environment)
+        try await replaying.stop()
+        #expect(replayed.status == 0, "\(replayed.errors)")
+        #expect(replayed.output == recorded.output)
+        #expect(recorded.output.contains("200 {"))
+        #expect(replaying.misses.isEmpty)
+    }
+}

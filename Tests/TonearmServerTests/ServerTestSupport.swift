@@ -1,0 +1,157 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Tonearm
+import TonearmServer
+import TonearmURLSession
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh folder for one test's cassettes.
+func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-server-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+/// A server configuration logging nowhere, so test output stays readable.
+func quietConfiguration(
+    cassette: URL? = nil, mode: RecordMode = .never, hosts: [String] = [], upstream: String? = nil
+) -> ServerConfiguration {
+    ServerConfiguration(
+        cassette: cassette, mode: mode, hosts: hosts.compactMap { UpstreamHost($0) },
+        upstream: upstream.flatMap { UpstreamHost($0) }, log: { _ in })
+}
+
+/// One exchange made with AsyncHTTPClient, body collected.
+struct ClientResponse {
+    var status: Int
+    var headers: [HTTPField]
+    var body: [UInt8]
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A plain HTTP client for the tests (its own, not the server's).
+enum TestClient {
+    static let shared = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
+    static func send(
+        _ url: String, method: String = "GET", headers: [(String, String)] = [], body: String? = nil
+    ) async throws -> ClientResponse {
+        var request = HTTPClientRequest(url: url)
+        request.method = .init(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        let response = try await shared.execute(request, timeout: .seconds(120))
+        let collected = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        return ClientResponse(
+            status: Int(response.status.code), headers: response.headers.map { HTTPField($0.name, $0.value) },
+            body: Array(buffer: collected))
+    }
+}
+
+/// Runs a command to completion and returns its status and output.
+struct ProcessRun {
+    var status: Int32
+    var output: String
+    var errors: String
+
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> ProcessRun {
+        try await blocking { try runBlocking(executable, arguments, environment: environment) }
+    }
+
+    static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> ProcessRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessRun(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// `curl`, when installed.
+let curlPath: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+/// Runs blocking work (reading a socket, waiting for a process) on a dispatch thread, so it never
+/// holds one of the few cooperative threads the server's own connection tasks need.
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// A raw TCP connection for sending bytes no HTTP client would (garbage, CONNECT, huge headers).
+///
+/// `@unchecked Sendable`: its only state is an immutable socket descriptor, and each test uses a
+/// connection from one task at a time.
+final class RawConnection: @unchecked Sendable {
+    private let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        // Generous: a test runner on a loaded 2-core machine can be slow; a test never relies on it expiring.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// Everything until the peer closes (or 60 s pass), read off the cooperative pool.
+    func readToEnd() async throws -> String {
+        try await readUntilClosed().text
+    }
+
+    /// Everything received, and whether the peer closed the connection (rather than the read timing out).
+    func readUntilClosed() async throws -> (text: String, closed: Bool) {
+        try await blocking { self.readBlocking() }
+    }
+
+    /// ``readUntilClosed()`` on the calling thread.
+    func readBlocking() -> (text: String, closed: Bool) {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 {
+                let timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                return (String(decoding: data, as: UTF8.self), !timedOut)
+            }
+            data += buffer[0..<count]
+        }
+    }
+
+    /// Whether bytes (or the peer's close) are waiting to be read, without waiting or consuming them.
+    func hasDataWaiting() -> Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) >= 0
+    }
+
+    func closeWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
+}

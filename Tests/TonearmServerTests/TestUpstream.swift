@@ -1,0 +1,84 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import Tonearm
+
+/// A real HTTP backend on 127.0.0.1 port 0 for the server to proxy to: answers with `respond`, counts
+/// and keeps the requests it received (as seen on its wire).
+final class TestUpstream: Sendable {
+    let port: Int
+    private let channel: any Channel
+    private let log = RequestLog()
+
+    /// `http://127.0.0.1:PORT`.
+    var origin: String { "http://127.0.0.1:\(port)" }
+    /// The value for `--host`, and the path component.
+    var authority: String { "127.0.0.1:\(port)" }
+
+    init(respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo) async throws {
+        let log = self.log
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(UpstreamHandler(respond: respond, log: log))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// The requests received so far.
+    var requests: [Request] { log.requests.withLock { $0 } }
+
+    func stop() async throws {
+        try await channel.close()
+    }
+
+    /// Answers JSON naming the method, the target and the body.
+    static let echo: @Sendable (Request) -> Response = { request in
+        let body = #"{"method":"\#(request.method)","path":"\#(request.url)","body":"\#(String(decoding: request.body, as: UTF8.self))"}"#
+        return Response(status: 200, headers: [HTTPField("Content-Type", "application/json"), HTTPField("Set-Cookie", "a=1"), HTTPField("X-Trace", "a"), HTTPField("Set-Cookie", "b=2"), HTTPField("X-Trace", "b")], body: body)
+    }
+}
+
+/// The requests an upstream received, shared by its connections.
+final class RequestLog: Sendable {
+    let requests = Mutex<[Request]>([])
+}
+
+private final class UpstreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let respond: @Sendable (Request) -> Response
+    let log: RequestLog
+    private var pending: Request?
+
+    init(respond: @escaping @Sendable (Request) -> Response, log: RequestLog) {
+        self.respond = respond
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            pending = Request(method: head.method.rawValue, url: head.uri, headers: head.headers.map { HTTPField($0.name, $0.value) })
+        case .body(let buffer):
+            pending?.body += Array(buffer: buffer)
+        case .end:
+            guard let request = pending else { return }
+            pending = nil
+            log.requests.withLock { $0.append(request) }
+            let response = respond(request)
+            var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+            headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers))), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+}

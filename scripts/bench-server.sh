@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Side-by-side load test on 127.0.0.1 with wrk (keep-alive): `tonearm serve --mode replay` over an
+# N-track cassette of ~300-byte JSON responses, nginx serving a static file of the same size (the
+# ceiling on this machine), and, when available, mitmproxy replaying the same traffic in reverse-proxy
+# mode (`-S flows --server-replay-reuse`). Prints one line per server: requests/s, p50, p99.
+#
+#   scripts/bench-server.sh                  # 10,000 tracks, 10 s per run, 64 connections
+#   TRACKS=100000 scripts/bench-server.sh    # the same with 100,000 tracks
+#   MITM=1 scripts/bench-server.sh           # also mitmproxy (pip-installs it into $WORK/venv once)
+#   CONFIG=debug SCRATCH=.build scripts/bench-server.sh   # check the script against a debug build
+#
+# Needs wrk and nginx (apt-get install wrk nginx). Only loopback addresses are used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRACKS=${TRACKS:-10000}
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
+WORK=${WORK:-/tmp/tonearm-bench}
+mkdir -p "$WORK"
+
+# A scratch path of its own, so the release build neither waits for nor invalidates `swift test`'s.
+CONFIG=${CONFIG:-release}
+SCRATCH=${SCRATCH:-.build-bench}
+swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
+TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+
+# The cassette, the same-size static file, and wrk's request script (random track per request).
+python3 - "$WORK" "$TRACKS" <<'PY'
+import json, sys
+work, count = sys.argv[1], int(sys.argv[2])
+def body(i):
+    text = json.dumps({"id": i, "name": f"item {i}", "description": "x" * 200, "price": i % 997, "tags": ["a", "b"]}, separators=(",", ":"))
+    return text[:300].ljust(300) if len(text) >= 300 else text + " " * (300 - len(text))
+tracks = [{"request": {"method": "GET", "url": f"http://bench.local/items/{i}"},
+           "response": {"status": 200, "headers": [["Content-Type", "application/json"]], "body": {"text": body(i)}}}
+          for i in range(count)]
+json.dump({"formatVersion": 1, "tracks": tracks}, open(f"{work}/cassette.json", "w"))
+open(f"{work}/item.json", "w").write(body(0))
+open(f"{work}/paths.lua", "w").write(f"""
+math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/bench.local/items/" .. math.random(0, {count - 1}))
+end
+""")
+PY
+echo "cassette: $TRACKS tracks, $(du -h "$WORK/cassette.json" | cut -f1) on disk"
+
+wait_for() {  # url: until it answers (at most 60 s)
+    for _ in $(seq 600); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done
+    echo "no answer from $1" >&2; return 1
+}
+
+run_wrk() {  # name url
+    local out
+    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/paths.lua" "$2")
+    local rps p50 p99 non2xx
+    rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+    p50=$(echo "$out" | awk '$1 == "50%" {print $2}')
+    p99=$(echo "$out" | awk '$1 == "99%" {print $2}')
+    non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
+    printf '%-28s %12s req/s   p50 %-9s p99 %-9s non-2xx %s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}"
+}
+
+# tonearm: time to the listening line, then resident memory, then load.
+rm -f "$WORK/tonearm.out"
+start=$(date +%s.%N)
+"$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
+TONEARM_PID=$!
+trap 'kill $TONEARM_PID 2>/dev/null || true; [ -n "${NGINX_PID:-}" ] && kill $NGINX_PID 2>/dev/null || true; [ -n "${MITM_PID:-}" ] && kill $MITM_PID 2>/dev/null || true' EXIT
+until [ -s "$WORK/tonearm.out" ]; do sleep 0.01; done
+ready=$(date +%s.%N)
+URL=$(head -1 "$WORK/tonearm.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+printf 'tonearm listening after %.2f s; RSS %s MiB before load\n' "$(echo "$ready - $start" | bc)" "$(( $(ps -o rss= -p $TONEARM_PID) / 1024 ))"
+curl -sf "$URL/bench.local/items/0" >/dev/null
+run_wrk "tonearm serve (replay)" "$URL"
+echo "tonearm RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
+
+# nginx: the same bytes for every path.
+NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat >"$WORK/nginx.conf" <<EOF
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx.error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $WORK;
+    location / { default_type application/json; rewrite ^ /item.json break; }
+  }
+}
+EOF
+nginx -c "$WORK/nginx.conf" -g 'daemon off;' &
+NGINX_PID=$!
+wait_for "http://127.0.0.1:$NGINX_PORT/bench.local/items/0"
+run_wrk "nginx (static file)" "http://127.0.0.1:$NGINX_PORT"
+
+if [ "${MITM:-0}" = 1 ]; then
+    [ -x "$WORK/venv/bin/mitmdump" ] || { python3 -m venv "$WORK/venv" && "$WORK/venv/bin/pip" install -q mitmproxy; }
+    MITM_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    # Record every path once through mitmproxy in reverse mode in front of nginx, then replay with nginx stopped.
+    "$WORK/venv/bin/mitmdump" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" -w "$WORK/flows" &
+    MITM_PID=$!
+    wait_for "http://127.0.0.1:$MITM_PORT/bench.local/items/0"
+    python3 - "$MITM_PORT" "$TRACKS" <<'PY'
+import http.client, sys
+port, count = int(sys.argv[1]), int(sys.argv[2])
+connection = http.client.HTTPConnection("127.0.0.1", port)
+for i in range(count):
+    connection.request("GET", f"/bench.local/items/{i}")
+    connection.getresponse().read()
+PY
+    kill -INT $MITM_PID; wait $MITM_PID || true
+    kill $NGINX_PID; wait $NGINX_PID 2>/dev/null || true; NGINX_PID=
+    "$WORK/venv/bin/mitmdump" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" \
+        -S "$WORK/flows" --server-replay-reuse --server-replay-extra kill &
+    MITM_PID=$!
+    wait_for "http://127.0.0.1:$MITM_PORT/bench.local/items/0"
+    run_wrk "mitmproxy (server replay)" "http://127.0.0.1:$MITM_PORT"
+fi

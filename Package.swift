@@ -104,7 +104,7 @@ let package = Package(
             name: "TonearmTestSupport",
             path: "Tests/TonearmTestSupport"
         ),
-        // Types named like Tonearm's (`Request`, `HTTPField`), to test that both modules import together.
+        // A `Request` like Tonearm's and an `HTTPField` like swift-http-types', imported beside Tonearm by a test.
         .target(
             name: "NameClashSupport",
             path: "Tests/NameClashSupport"

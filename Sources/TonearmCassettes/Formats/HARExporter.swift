@@ -120,7 +120,7 @@ extension HARFormat {
         return [("text", .string(Base64.encode(body))), ("encoding", .string("base64"))]
     }
 
-    private static func headersOutput(_ headers: [HTTPField]) -> JSONOutput {
+    private static func headersOutput(_ headers: [HeaderField]) -> JSONOutput {
         .array(headers.map { pairOutput($0.name, $0.value) })
     }
 

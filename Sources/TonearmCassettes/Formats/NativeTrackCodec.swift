@@ -35,7 +35,7 @@ enum NativeTrackCodec {
         return .object(members)
     }
 
-    private static func appendHeadersAndBody(_ headers: [HTTPField], _ body: [UInt8], to members: inout [(String, JSONOutput)]) {
+    private static func appendHeadersAndBody(_ headers: [HeaderField], _ body: [UInt8], to members: inout [(String, JSONOutput)]) {
         if !headers.isEmpty {
             members.append(("headers", .array(headers.map { .inlineArray([.string($0.name), .string($0.value)]) })))
         }
@@ -101,13 +101,13 @@ enum NativeTrackCodec {
         return Response(status: status, headers: headers, body: body)
     }
 
-    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
+    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
-        var fields: [HTTPField] = []
+        var fields: [HeaderField] = []
         for pair in try cursor.elements() {
             let items = try pair.elements()
             guard items.count == 2 else { throw pair.error(expected: "a [name, value] pair", found: "\(items.count) elements") }
-            fields.append(HTTPField(try items[0].string(), try items[1].string()))
+            fields.append(HeaderField(try items[0].string(), try items[1].string()))
         }
         return fields
     }

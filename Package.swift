@@ -104,11 +104,17 @@ let package = Package(
             name: "TonearmTestSupport",
             path: "Tests/TonearmTestSupport"
         ),
+        // A `Request` like Tonearm's and an `HTTPField` like swift-http-types', imported beside Tonearm by a test.
+        .target(
+            name: "NameClashSupport",
+            path: "Tests/NameClashSupport"
+        ),
         .testTarget(
             name: "TonearmTests",
             dependencies: [
                 "Tonearm",
                 "TonearmTestSupport",
+                "NameClashSupport",
                 "TonearmWorkloads",
                 // Only to compare the portable XXH3 against libxxhash, where the library exists.
                 .target(name: "CXXHash", condition: .when(platforms: [.linux])),

@@ -28,7 +28,7 @@ let url = "https://api7.example.com/v1/users/10042/orders?sort=created_at&page=3
 precondition(url.utf8.count == 120)
 let request = Request(
     method: "GET", url: url,
-    headers: [HTTPField("Accept", "application/json"), HTTPField("User-Agent", "tonearm-bench/1")])
+    headers: [HeaderField("Accept", "application/json"), HeaderField("User-Agent", "tonearm-bench/1")])
 let canonicalizer = RequestCanonicalizer()
 let count = Int(CommandLine.arguments.dropFirst().first ?? "1") ?? 1
 var sum: UInt64 = 0

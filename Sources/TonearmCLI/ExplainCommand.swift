@@ -67,10 +67,10 @@ struct ExplainCommand: ParsableCommand {
             return try RequestDocument.decode(bytes)
         }
         guard let url else { throw ValidationError("give the request with --url (and --method, --header, --body) or --request") }
-        var fields: [HTTPField] = []
+        var fields: [HeaderField] = []
         for header in headers {
             guard let colon = header.firstIndex(of: ":") else { throw ValidationError("--header '\(header)' must look like 'Name: value'") }
-            fields.append(HTTPField(String(header[..<colon]), header[header.index(after: colon)...].trimmingCharacters(in: " ")))
+            fields.append(HeaderField(String(header[..<colon]), header[header.index(after: colon)...].trimmingCharacters(in: " ")))
         }
         return Request(method: method, url: url, headers: fields, body: Array((body ?? "").utf8))
     }

@@ -45,12 +45,12 @@ struct KeyCommand: ParsableCommand {
         guard let url else {
             return try RequestDocument.decode(try FileAccess.readStandardInput())
         }
-        var fields: [HTTPField] = []
+        var fields: [HeaderField] = []
         for header in headers {
             guard let colon = header.firstIndex(of: ":") else {
                 throw ValidationError("--header '\(header)' must look like 'Name: value'")
             }
-            fields.append(HTTPField(String(header[..<colon]), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+            fields.append(HeaderField(String(header[..<colon]), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
         }
         var bytes = Array((body ?? "").utf8)
         if let bodyFile {

@@ -12,9 +12,9 @@ enum PetstoreScene {
         print("\nBundled examples (\(examples.path)): \(cassette.cassette.tracks.count) recorded tracks, then \(rules.rules.count) rules:")
         let requests = [
             Request(method: "get", url: "HTTPS://PetStore.example.com:443/v1/pets?limit=2",
-                    headers: [HTTPField("Accept", "application/json")]),
+                    headers: [HeaderField("Accept", "application/json")]),
             Request(method: "POST", url: "https://petstore.example.com/v1/./pets",
-                    headers: [HTTPField("Content-Type", "application/json")], body: #"{ "tag": "fish", "name": "Moonage" }"#),
+                    headers: [HeaderField("Content-Type", "application/json")], body: #"{ "tag": "fish", "name": "Moonage" }"#),
             Request(method: "GET", url: "https://petstore.example.com/v1/pets/7"),
             Request(method: "GET", url: "https://petstore.example.com/v1/search?q=cat"),
             Request(method: "DELETE", url: "https://petstore.example.com/v1/pets/3"),
@@ -24,7 +24,7 @@ enum PetstoreScene {
         }
         let tracksOnly = ReplayEngine(tracks: cassette.cassette.tracks)
         let nearMiss = Request(method: "POST", url: "https://petstore.example.com/v1/pets",
-                               headers: [HTTPField("Content-Type", "application/json")], body: #"{"name":"Moonage","tag":"cat"}"#)
+                               headers: [HeaderField("Content-Type", "application/json")], body: #"{"name":"Moonage","tag":"cat"}"#)
         if let report = tracksOnly.match(nearMiss).missReport {
             print("\nThe same cassette without rules, asked for a pet it never recorded:\n" + report.description)
         }

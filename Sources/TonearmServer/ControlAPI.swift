@@ -37,7 +37,7 @@ extension ServerCore {
             return json(journal.entries.map(JournalDocument.init))
         case ("GET", "journal.har"):
             do throws(CassetteError) {
-                return Response(status: 200, headers: [HTTPField("Content-Type", "application/json")], body: try journal.har())
+                return Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: try journal.har())
             } catch {
                 return Self.plainText(500, error.description)
             }
@@ -135,7 +135,7 @@ extension ServerCore {
 
     private func json(_ value: some Encodable) -> Response {
         let body = (try? JSONEncoder.tonearm.encode(value)).map(Array.init) ?? []
-        return Response(status: 200, headers: [HTTPField("Content-Type", "application/json")], body: body)
+        return Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: body)
     }
 }
 

@@ -46,7 +46,7 @@ enum HTTPConnection {
                     guard complete else { return }
                     let request = ServerRequest(
                         method: head.method.rawValue, target: head.uri,
-                        headers: head.headers.map { HTTPField($0.name, $0.value) }, body: Array(buffer: body))
+                        headers: head.headers.map { HeaderField($0.name, $0.value) }, body: Array(buffer: body))
                     switch await core.answer(request) {
                     case .response(let response):
                         // After CONNECT the client would start a tunnel: close instead.

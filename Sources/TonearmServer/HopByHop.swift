@@ -10,7 +10,7 @@ enum HopByHop {
     ]
 
     /// `fields` without the hop-by-hop headers, those the `Connection` header names, and `also`.
-    static func removing(from fields: [HTTPField], also: Set<String> = []) -> [HTTPField] {
+    static func removing(from fields: [HeaderField], also: Set<String> = []) -> [HeaderField] {
         let named = fields.values(named: "Connection").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let dropped = names.union(named).union(also)

@@ -10,15 +10,8 @@ enum MissReply {
     /// A short token for the reason: `not-recorded`, `exhausted`, `out-of-order`, `sequence-finished`,
     /// `no-rule-matched` or `custom`; for a chain, the first stage's (the tracks').
     static func token(_ reason: MissReason) -> String {
-        switch reason {
-        case .notRecorded: "not-recorded"
-        case .exhausted: "exhausted"
-        case .outOfOrder: "out-of-order"
-        case .sequenceFinished: "sequence-finished"
-        case .noRuleMatched: "no-rule-matched"
-        case .everyStageMissed(let reasons): reasons.first.map(token) ?? "not-recorded"
-        case .custom: "custom"
-        }
+        if let stages = reason.stages { return stages.first.map(token) ?? MissReason.notRecorded.identifier }
+        return reason.identifier
     }
 
     static func response(for report: MissReport, status: Int, acceptsJSON: Bool, source: String) -> Response {
@@ -27,16 +20,16 @@ enum MissReply {
             let body = MissDocument(report: report, source: source)
             let bytes = (try? JSONEncoder.tonearm.encode(body)).map(Array.init) ?? []
             return Response(status: status, headers: [
-                HTTPField("Content-Type", "application/json"), HTTPField(reasonHeader, reason),
+                HeaderField("Content-Type", "application/json"), HeaderField(reasonHeader, reason),
             ], body: bytes)
         }
         return Response(status: status, headers: [
-            HTTPField("Content-Type", "text/plain; charset=utf-8"), HTTPField(reasonHeader, reason),
+            HeaderField("Content-Type", "text/plain; charset=utf-8"), HeaderField(reasonHeader, reason),
         ], body: "Tonearm: no recorded answer in \(source)\n\(report)\n")
     }
 
     /// Whether the client asked for JSON.
-    static func acceptsJSON(_ headers: [HTTPField]) -> Bool {
+    static func acceptsJSON(_ headers: [HeaderField]) -> Bool {
         headers.values(named: "Accept").contains { $0.lowercased().contains("json") }
     }
 }

@@ -62,7 +62,7 @@ final class ServerCore: Sendable {
         case .refused(let status, let message):
             configuration.log("tonearm: refused \(request.method) \(request.target): \(message)")
             // The message goes in a header too: a response to CONNECT carries no body.
-            reply = .response(Self.plainText(status, message, extra: [HTTPField("Tonearm-Refused", message)]))
+            reply = .response(Self.plainText(status, message, extra: [HeaderField("Tonearm-Refused", message)]))
             source = JournalEntry.Source(kind: "refused", detail: message)
         case .local(let target):
             journaled.url = target
@@ -117,7 +117,7 @@ final class ServerCore: Sendable {
             return (.response(served(response, for: request)), JournalEntry.Source(kind: "network", detail: host.origin), nil)
         } catch {
             configuration.log("tonearm: \(request.method) \(request.url): \(error.message)")
-            return (.response(Self.plainText(error.status, error.message, extra: [HTTPField("Tonearm-Upstream-Error", host.origin)])),
+            return (.response(Self.plainText(error.status, error.message, extra: [HeaderField("Tonearm-Upstream-Error", host.origin)])),
                     JournalEntry.Source(kind: "upstream-error", detail: error.message), nil)
         }
     }
@@ -129,8 +129,8 @@ final class ServerCore: Sendable {
     }
 
     /// A plain-text answer from the server itself.
-    static func plainText(_ status: Int, _ message: String, extra: [HTTPField] = []) -> Response {
-        Response(status: status, headers: [HTTPField("Content-Type", "text/plain; charset=utf-8")] + extra, body: message + "\n")
+    static func plainText(_ status: Int, _ message: String, extra: [HeaderField] = []) -> Response {
+        Response(status: status, headers: [HeaderField("Content-Type", "text/plain; charset=utf-8")] + extra, body: message + "\n")
     }
 }
 

@@ -5,7 +5,7 @@ struct ServerRequest: Sendable {
     var method: String
     /// The request-line target: origin form (`/host/path?q`) or absolute form (`http://host/path`).
     var target: String
-    var headers: [HTTPField]
+    var headers: [HeaderField]
     var body: [UInt8]
 }
 

@@ -43,7 +43,7 @@ struct URLRewriter {
         var result = response
         result.headers = response.headers.map { field in
             guard Self.urlHeaders.contains(field.name.lowercased()) else { return field }
-            return HTTPField(field.name, String(decoding: rewriteText(Array(field.value.utf8)), as: UTF8.self))
+            return HeaderField(field.name, String(decoding: rewriteText(Array(field.value.utf8)), as: UTF8.self))
         }
         guard let kind = BodyText(contentType: response.headers.first(named: "Content-Type")) else { return result }
         let decoded = ContentDecoding.decoded(result)

@@ -40,7 +40,7 @@ final class UpstreamClient: Sendable {
             let nanoseconds = TonearmServer.nanoseconds(timeout)
             let response = try await client.execute(outgoing, timeout: .nanoseconds(nanoseconds))
             let body = try await response.body.collect(upTo: maximumBodySize)
-            let headers = response.headers.map { HTTPField($0.name, $0.value) }
+            let headers = response.headers.map { HeaderField($0.name, $0.value) }
             return Response(
                 status: Int(response.status.code), headers: HopByHop.removing(from: headers),
                 body: Array(buffer: body))

@@ -19,19 +19,19 @@ struct Blueprint: Sendable {
         var url = origin + path
         let pairs = permuteQuery ? query.reversed() : query
         if !pairs.isEmpty { url += "?" + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
-        var headers = [HTTPField("Accept", "application/json"), HTTPField("User-Agent", "tonearm-workload/1")]
+        var headers = [HeaderField("Accept", "application/json"), HeaderField("User-Agent", "tonearm-workload/1")]
         var bytes: [UInt8] = []
         switch body {
         case .none:
             break
         case .json(let document):
-            headers.append(HTTPField("Content-Type", "application/json; charset=utf-8"))
+            headers.append(HeaderField("Content-Type", "application/json; charset=utf-8"))
             bytes = Array(document.text(reordered: reorderJSON).utf8)
         case .form(let fields):
-            headers.append(HTTPField("Content-Type", "application/x-www-form-urlencoded"))
+            headers.append(HeaderField("Content-Type", "application/x-www-form-urlencoded"))
             bytes = Array(fields.map { "\($0.0)=\($0.1)" }.joined(separator: "&").utf8)
         case .binary(let data):
-            headers.append(HTTPField("Content-Type", "application/octet-stream"))
+            headers.append(HeaderField("Content-Type", "application/octet-stream"))
             bytes = data
         }
         return Request(method: method, url: url, headers: headers, body: bytes)

@@ -20,7 +20,7 @@ public enum KeyRequests {
         let padding = String("c0ffee42deadbeef7a3b9e1d0f5c8a62".prefix(max(getURLLength - base.utf8.count, 0)))
         return Request(
             method: "GET", url: base + padding,
-            headers: [HTTPField("Accept", "application/json"), HTTPField("User-Agent", "tonearm-bench/1")])
+            headers: [HeaderField("Accept", "application/json"), HeaderField("User-Agent", "tonearm-bench/1")])
     }
 
     /// A POST with a JSON body of at least `bodyBytes` bytes (objects nested up to four levels, arrays,
@@ -28,7 +28,7 @@ public enum KeyRequests {
     public static func jsonPost(bodyBytes: Int, seed: UInt64 = 7) -> Request {
         Request(
             method: "POST", url: "https://api3.example.com/v1/events?source=bench",
-            headers: [HTTPField("Content-Type", "application/json"), HTTPField("Accept", "application/json")],
+            headers: [HeaderField("Content-Type", "application/json"), HeaderField("Accept", "application/json")],
             body: jsonDocument(bodyBytes: bodyBytes, seed: seed))
     }
 
@@ -81,6 +81,6 @@ public enum KeyRequests {
             + "&lang=en&note=caf%C3%A9+au+lait"
         return Request(
             method: "POST", url: "https://auth.example.com/oauth/token",
-            headers: [HTTPField("Content-Type", "application/x-www-form-urlencoded")], body: body)
+            headers: [HeaderField("Content-Type", "application/x-www-form-urlencoded")], body: body)
     }
 }

@@ -44,7 +44,7 @@ public struct RuleWorkload: Sendable {
         // URL rules walk host × route × method in a fixed order, so no two URL rules overlap.
         var urlRuleNumber = 0
         for number in 0..<ruleCount {
-            let response = Response(status: 200, headers: [HTTPField("Content-Type", "application/json")],
+            let response = Response(status: 200, headers: [HeaderField("Content-Type", "application/json")],
                                     body: "{\"rule\":\(number)}")
             let priority: Int? = number % 25 == 24 ? 1 : nil
             if number % 50 == 49 {
@@ -100,7 +100,7 @@ public struct RuleWorkload: Sendable {
             if let required = recipe.requiredParameter { query.append(required) }
             let origin = recipe.origin ?? origins[Int.random(in: 0..<origins.count, using: &random)]
             let body = recipe.method == "GET" || recipe.method == "DELETE" ? "" : "{\"id\":\(id)}"
-            let headers = body.isEmpty ? [] : [HTTPField("Content-Type", "application/json")]
+            let headers = body.isEmpty ? [] : [HeaderField("Content-Type", "application/json")]
             let request = Request(method: recipe.method, url: origin + recipe.path.replacing("{id}", with: id)
                                       + Self.queryString(query), headers: headers, body: body)
             return RuleRequest(request: request, sourceRule: ruleNumber)

@@ -23,7 +23,7 @@ public struct Workload: Sendable {
         tracks = blueprints.enumerated().map { number, blueprint in
             let body = "{\"id\":\(number),\"ok\":true,\"items\":[1,2,3]}"
             let response = Response(
-                status: 200, headers: [HTTPField("Content-Type", "application/json")], body: body)
+                status: 200, headers: [HeaderField("Content-Type", "application/json")], body: body)
             return Track(request: blueprint.request(), response: response, name: "track \(number)")
         }
     }

@@ -42,12 +42,9 @@ struct ReadmeCassetteExampleTests {
         let imported = try CassetteFile.load(examples.appendingPathComponent("petstore.cassette.json"))
         let engine = try imported.makeEngine(strategy: .uniquePlay)
         let pet = Request(method: "POST", url: "https://petstore.example.com/v1/pets",
-                          headers: [HTTPField("Content-Type", "application/json")], body: #"{"tag":"cat","name":"Moonage"}"#)
+                          headers: [HeaderField("Content-Type", "application/json")], body: #"{"tag":"cat","name":"Moonage"}"#)
         let report = try #require(engine.match(pet).missReport)
-        guard case .jsonBody(let difference)? = report.nearest.first?.differences.first else {
-            Issue.record("expected a JSON body difference: \(report)")
-            return
-        }
+        let difference = try #require(report.nearest.first?.differences.first?.jsonDifference, "expected a JSON body difference: \(report)")
         #expect(difference.pointer == "/tag")
     }
 }

@@ -50,9 +50,9 @@ struct LintTests {
     func secrets() {
         let imported = CassetteImport(cassette: Cassette(tracks: [
             Track(request: Request(method: "POST", url: "https://h.example/login?api_key=abc&page=2",
-                                   headers: [HTTPField("Authorization", "Bearer real"), HTTPField("Content-Type", "application/json")],
+                                   headers: [HeaderField("Authorization", "Bearer real"), HeaderField("Content-Type", "application/json")],
                                    body: #"{"user":"u","password":"hunter2"}"#),
-                  response: Response(headers: [HTTPField("Set-Cookie", "<redacted>")])),
+                  response: Response(headers: [HeaderField("Set-Cookie", "<redacted>")])),
         ]))
         let messages = CassetteLinter.lint(imported).map(\.message)
         #expect(messages == ["request header Authorization is not redacted", "query parameter api_key is not redacted", "JSON body field /password is not redacted"])

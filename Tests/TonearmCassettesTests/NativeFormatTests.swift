@@ -10,12 +10,12 @@ struct NativeFormatTests {
         CassetteEntry(
             Track(
                 request: Request(method: "POST", url: "https://api.example.com/users?b=2&a=1",
-                                 headers: [HTTPField("Content-Type", "application/json")], body: #"{"id":12345678901234567890,"name":"Zoë \/ \u00e9"}"#),
-                response: Response(status: 201, headers: [HTTPField("Content-Type", "application/json"), HTTPField("Set-Cookie", "a=1"), HTTPField("Set-Cookie", "b=2")], body: #"{"ok":true,"list":[1,2.50,[]],"empty":{}}"#),
+                                 headers: [HeaderField("Content-Type", "application/json")], body: #"{"id":12345678901234567890,"name":"Zoë \/ \u00e9"}"#),
+                response: Response(status: 201, headers: [HeaderField("Content-Type", "application/json"), HeaderField("Set-Cookie", "a=1"), HeaderField("Set-Cookie", "b=2")], body: #"{"ok":true,"list":[1,2.50,[]],"empty":{}}"#),
                 name: "create user", delay: .milliseconds(120)),
             recordedAt: Date(timeIntervalSince1970: 1_705_664_469.123), hints: TrackHints(sequence: "signup")),
         CassetteEntry(Track(request: Request(url: "https://api.example.com/pretty"), response: Response(
-            headers: [HTTPField("Content-Type", "application/json")], body: "{\n  \"spaced\": true\n}\n"))),
+            headers: [HeaderField("Content-Type", "application/json")], body: "{\n  \"spaced\": true\n}\n"))),
         CassetteEntry(Track(request: Request(url: "https://api.example.com/logo.png"), response: Response(body: [0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF]))),
         CassetteEntry(Track(request: Request(url: "https://api.example.com/offline"), outcome: .transportError(.notConnectedToInternet))),
         CassetteEntry(Track(request: Request(url: "https://api.example.com/odd"), outcome: .transportError(.other(code: -1005, message: "lost \"it\"")))),
@@ -49,8 +49,8 @@ struct NativeFormatTests {
         await propertyCheck(count: 200, input: byteGen, textGen, Gen.int(in: 100...599), Gen.bool) { bytes, text, status, asJSON in
             let contentType = asJSON ? "application/json" : "application/octet-stream"
             let track = Track(
-                request: Request(method: "PUT", url: "https://h.example/\(status)", headers: [HTTPField("X-Text", text)], body: bytes),
-                response: Response(status: status, headers: [HTTPField("Content-Type", contentType)], body: Array(text.utf8) + bytes),
+                request: Request(method: "PUT", url: "https://h.example/\(status)", headers: [HeaderField("X-Text", text)], body: bytes),
+                response: Response(status: status, headers: [HeaderField("Content-Type", contentType)], body: Array(text.utf8) + bytes),
                 name: text.isEmpty ? nil : text)
             let cassette = Cassette(tracks: [track])
             let encoded = try NativeFormat.encode(cassette)

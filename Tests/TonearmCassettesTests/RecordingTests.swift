@@ -60,8 +60,8 @@ struct RecordingTests {
         let folder = try TemporaryFolder()
         let recorder = CassetteRecorder(url: folder.file("r.json"))
         recorder.record(Track(
-            request: Request(url: "https://h.example/me", headers: [HTTPField("Authorization", "Bearer s3cr3t"), HTTPField("cookie", "sid=abc"), HTTPField("Accept", "*/*")]),
-            response: Response(headers: [HTTPField("Set-Cookie", "sid=def")])))
+            request: Request(url: "https://h.example/me", headers: [HeaderField("Authorization", "Bearer s3cr3t"), HeaderField("cookie", "sid=abc"), HeaderField("Accept", "*/*")]),
+            response: Response(headers: [HeaderField("Set-Cookie", "sid=def")])))
         try recorder.save()
         let text = try String(contentsOf: folder.file("r.json"), encoding: .utf8)
         #expect(!text.contains("s3cr3t") && !text.contains("sid=abc") && !text.contains("sid=def"))
@@ -75,7 +75,7 @@ struct RecordingTests {
             queryParameters: ["api_key"], jsonFields: [try JSONPointer("/password"), try JSONPointer("/users/*/token")])
         let live = Request(
             method: "POST", url: "https://h.example/login?api_key=K123&lang=en",
-            headers: [HTTPField("Content-Type", "application/json")],
+            headers: [HeaderField("Content-Type", "application/json")],
             body: #"{"user":"ziggy","password":"stardust","users":[{"token":"t1"},{"token":"t2"}]}"#)
         let recorded = redaction.redact(Track(request: live, response: Response(status: 204)))
         #expect(recorded.request.url == "https://h.example/login?api_key=%3Credacted%3E&lang=en")
@@ -103,7 +103,7 @@ struct RedactionAgreementTests {
     @Test("a body redaction treats as JSON is exactly one matching compares as JSON", arguments: contentTypes)
     func jsonMediaTypes(_ contentType: String) {
         // Matching compares JSON bodies by value, so re-ordered members match exactly when the body is JSON.
-        let recorded = Request(method: "POST", url: "https://h.example/", headers: [HTTPField("Content-Type", contentType)], body: #"{"a":1,"secret":"s"}"#)
+        let recorded = Request(method: "POST", url: "https://h.example/", headers: [HeaderField("Content-Type", contentType)], body: #"{"a":1,"secret":"s"}"#)
         var reordered = recorded
         reordered.body = Array(#"{"secret":"s","a":1}"#.utf8)
         let matchedAsJSON = ReplayEngine(tracks: [Track(request: recorded, response: Response())]).match(reordered).hit != nil
@@ -119,7 +119,7 @@ struct RedactionAgreementTests {
     @Test("with the matching configuration's extra JSON media types, redaction and matching still agree", arguments: contentTypes)
     func additionalJSONMediaTypes(_ contentType: String) {
         let extra: Set<String> = ["text/json", "application/x-ndjson"]
-        let recorded = Request(method: "POST", url: "https://h.example/", headers: [HTTPField("Content-Type", contentType)], body: #"{"a":1,"secret":"s"}"#)
+        let recorded = Request(method: "POST", url: "https://h.example/", headers: [HeaderField("Content-Type", contentType)], body: #"{"a":1,"secret":"s"}"#)
         var reordered = recorded
         reordered.body = Array(#"{"secret":"s","a":1}"#.utf8)
         let configuration = MatchingConfiguration(additionalJSONMediaTypes: extra)

@@ -57,7 +57,7 @@ struct RuleFileTests {
             let imported = try RuleFileFormat.load(contentsOf: folder.file(name))
             let rule = try #require(imported.rules.first, "\(name)")
             #expect(rule.pattern == #"^https://h\.example/hello$"#)
-            #expect(rule.outcome == .response(Response(status: 200, headers: [HTTPField("X-A", "1")], body: "hello")), "\(name)")
+            #expect(rule.outcome == .response(Response(status: 200, headers: [HeaderField("X-A", "1")], body: "hello")), "\(name)")
         }
     }
 

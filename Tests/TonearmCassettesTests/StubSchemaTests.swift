@@ -46,7 +46,7 @@ struct StubSchemaTests {
     func extensionMembers() throws {
         let yaml = "x-json: &json\n  Content-Type: application/json\nrules:\n  - path: '^/a$'\n    headers: *json\n"
         let imported = try RuleFileFormat.decode(Array(yaml.utf8), syntax: .yaml, file: "r.yaml")
-        #expect(imported.rules.first?.outcome == .response(Response(status: 200, headers: [HTTPField("Content-Type", "application/json")])))
+        #expect(imported.rules.first?.outcome == .response(Response(status: 200, headers: [HeaderField("Content-Type", "application/json")])))
         let typo = try #require(throws: CassetteError.self) { try rules(#"{"rulez": [], "rules": []}"#) }
         #expect(typo.path == "$.rulez")
     }
@@ -65,10 +65,10 @@ struct StubSchemaTests {
         func answer(_ request: Request) -> String? { engine.match(request).hit?.track.name }
         #expect(answer(Request(url: "https://a.example/list?page=2")) == "page 2")
         #expect(answer(Request(url: "https://a.example/list?page=3")) == "fallback")
-        #expect(answer(Request(url: "https://a.example/", headers: [HTTPField("Authorization", "Bearer admin-1")])) == "admin")
-        #expect(answer(Request(url: "https://a.example/", headers: [HTTPField("Authorization", "Bearer admin-1"), HTTPField("X-Debug", "1")])) == "fallback")
+        #expect(answer(Request(url: "https://a.example/", headers: [HeaderField("Authorization", "Bearer admin-1")])) == "admin")
+        #expect(answer(Request(url: "https://a.example/", headers: [HeaderField("Authorization", "Bearer admin-1"), HeaderField("X-Debug", "1")])) == "fallback")
         let post = { (body: String) in
-            Request(method: "POST", url: "https://a.example/users", headers: [HTTPField("Content-Type", "application/json")], body: body)
+            Request(method: "POST", url: "https://a.example/users", headers: [HeaderField("Content-Type", "application/json")], body: body)
         }
         #expect(answer(post(#"{"user": {"id": 42, "name": "Ada"}}"#)) == "ada")
         #expect(answer(post(#"{"user": {"id": 43, "name": "Ada"}}"#)) == "fallback")
@@ -103,7 +103,7 @@ struct StubSchemaTests {
     func faithfulJSON() throws {
         let imported = try rules(#"[{"url": "x", "json": {"b": 12345678901234567890, "a": [1.50, 9007199254740993], "s": "\u00e9"}}]"#)
         #expect(imported.rules[0].outcome == .response(Response(
-            headers: [HTTPField("Content-Type", "application/json")],
+            headers: [HeaderField("Content-Type", "application/json")],
             body: #"{"b":12345678901234567890,"a":[1.50,9007199254740993],"s":"\u00e9"}"#)))
     }
 
@@ -124,7 +124,7 @@ struct StubSchemaTests {
             Array(#"{"method": "POST", "url": "https://a.example/", "headers": [["A", "1"]], "body": {"z": 1, "a": 12345678901234567890}}"#.utf8),
             file: "standard input")
         #expect(request.body == Array(#"{"z":1,"a":12345678901234567890}"#.utf8))
-        #expect(request.headers == [HTTPField("A", "1")])
+        #expect(request.headers == [HeaderField("A", "1")])
         let error = try #require(throws: CassetteError.self) {
             try StubSchema.decodeRequest(Array(#"{"url": "x", "methd": "GET"}"#.utf8), file: "standard input")
         }
@@ -237,10 +237,10 @@ struct StubSchemaDocumentationTests {
         #expect(answer(Request(url: "https://api.example.com/users/1"))?.response?.body == Array(#"{"id":1}"#.utf8))
         #expect(answer(Request(url: "https://api.example.com/items?page=2"))?.response?.body == Array(#"{"items":[3,4],"next":null}"#.utf8))
         #expect(answer(Request(url: "https://api.example.com/items?page=1"))?.name == "fallback")
-        #expect(answer(Request(url: "https://x.example/search", headers: [HTTPField("Authorization", "Bearer admin-7")]))?.outcome
+        #expect(answer(Request(url: "https://x.example/search", headers: [HeaderField("Authorization", "Bearer admin-7")]))?.outcome
             == .transportError(.notConnectedToInternet))
         let create = Request(
-            method: "POST", url: "https://api.example.com/users", headers: [HTTPField("Content-Type", "application/json")],
+            method: "POST", url: "https://api.example.com/users", headers: [HeaderField("Content-Type", "application/json")],
             body: #"{"name": "Ada", "age": 36.0, "tags": []}"#)
         #expect(answer(create)?.response?.body == Array(#"{"id":9007199254740993}"#.utf8))
     }

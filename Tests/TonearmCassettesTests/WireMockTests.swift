@@ -11,12 +11,12 @@ struct WireMockTests {
     /// For each mapping file: requests a client would send, and the rule (by name) or track that must answer.
     static let samples: [String: [(request: Request, answer: String)]] = [
         "scc-body-matches-equaltojson.json": [
-            (Request(method: "POST", url: "/body", headers: [HTTPField("Content-Type", "application/json")],
+            (Request(method: "POST", url: "/body", headers: [HeaderField("Content-Type", "application/json")],
                      body: "{ \"things\": [ { \"name\" : \"RequiredThing\" } ] }"), "scc-body-matches-equaltojson[0]"),
         ],
         "scc-shouldMarkClientAsFraud.json": [
             (Request(method: "PUT", url: "http://localhost:8080/fraudcheck",
-                     headers: [HTTPField("Content-Type", "application/vnd.fraud.v1+json")], body: "{\"clientId\":\"1234567890\",\"loanAmount\":99999}"),
+                     headers: [HeaderField("Content-Type", "application/vnd.fraud.v1+json")], body: "{\"clientId\":\"1234567890\",\"loanAmount\":99999}"),
              "6655794c-a651-4b71-a2b9-b7dc7e1c273f"),
         ],
         "scc-url-matches.json": [(Request(url: "/123/hello-url-matcher/"), "scc-url-matches[0]")],

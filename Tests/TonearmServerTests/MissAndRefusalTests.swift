@@ -13,7 +13,7 @@ struct MissAndRefusalTests {
         let cassette = folder.appendingPathComponent("c.json")
         let recorded = tracks ?? [Track(
             request: Request(method: "GET", url: "https://api.example.com/v1/users?page=1"),
-            response: Response(status: 200, headers: [HTTPField("Content-Type", "application/json")], body: #"{"users":[]}"#))]
+            response: Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: #"{"users":[]}"#))]
         try CassetteFile.save(Cassette(tracks: recorded), to: cassette, format: .native)
         var configuration = quietConfiguration(cassette: cassette, mode: .never)
         configuration.strategy = strategy

@@ -23,7 +23,7 @@ struct RewriteTests {
     @Test("Own-host URLs in JSON are rewritten; other hosts, and our URL inside their query, are not")
     func json() async throws {
         let body = #"{"next":"https://api.example.com/v1/items?page=2","cdn":"https://cdn.other.com/a.png","login":"https://auth.other.com/?return=https://api.example.com/home","twin":"https://api.example.com.evil.com/x"}"#
-        let (answer, base) = try await served(Response(headers: [HTTPField("Content-Type", "application/json")], body: body))
+        let (answer, base) = try await served(Response(headers: [HeaderField("Content-Type", "application/json")], body: body))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: String])
         #expect(object["next"] == "\(base)/api.example.com/v1/items?page=2")
         #expect(object["cdn"] == "https://cdn.other.com/a.png")
@@ -35,7 +35,7 @@ struct RewriteTests {
     @Test("URLs written with escaped slashes keep their escaping")
     func escapedSlashes() async throws {
         let body = #"{"next":"https:\/\/api.example.com\/v1\/items"}"#
-        let (answer, base) = try await served(Response(headers: [HTTPField("Content-Type", "application/json")], body: body))
+        let (answer, base) = try await served(Response(headers: [HeaderField("Content-Type", "application/json")], body: body))
         let escapedBase = base.replacingOccurrences(of: "/", with: "\\/")
         #expect(answer.text == #"{"next":"\#(escapedBase)\/api.example.com\/v1\/items"}"#)
     }
@@ -45,8 +45,8 @@ struct RewriteTests {
         let plain = #"{"self":"https://api.example.com/me"}"#
         let compressed = try await gzipped(Array(plain.utf8))
         let (answer, base) = try await served(Response(headers: [
-            HTTPField("Content-Type", "application/json"), HTTPField("Content-Encoding", "gzip"),
-            HTTPField("Content-Length", String(compressed.count)),
+            HeaderField("Content-Type", "application/json"), HeaderField("Content-Encoding", "gzip"),
+            HeaderField("Content-Length", String(compressed.count)),
         ], body: compressed))
         #expect(answer.text == #"{"self":"\#(base)/api.example.com/me"}"#)
         #expect(answer.headers.first(named: "Content-Encoding") == nil)
@@ -56,8 +56,8 @@ struct RewriteTests {
     @Test("Location and Link headers are rewritten")
     func headers() async throws {
         let (answer, base) = try await served(Response(status: 302, headers: [
-            HTTPField("Location", "https://api.example.com/v2/page"),
-            HTTPField("Link", #"<https://api.example.com/page?p=3>; rel="next", <https://other.com/x>; rel="help""#),
+            HeaderField("Location", "https://api.example.com/v2/page"),
+            HeaderField("Link", #"<https://api.example.com/page?p=3>; rel="next", <https://other.com/x>; rel="help""#),
         ]))
         #expect(answer.status == 302)
         #expect(answer.headers.first(named: "Location") == "\(base)/api.example.com/v2/page")
@@ -69,11 +69,11 @@ struct RewriteTests {
         let folder = try temporaryFolder()
         let cassette = folder.appendingPathComponent("c.json")
         let upstream = try await TestUpstream { _ in
-            Response(headers: [HTTPField("Content-Type", "text/html")], body: "<a href=\"http://127.0.0.1/x\">x</a>")
+            Response(headers: [HeaderField("Content-Type", "text/html")], body: "<a href=\"http://127.0.0.1/x\">x</a>")
         }
         let ownURL = upstream.origin + "/next"
         let rewritingUpstream = try await TestUpstream { _ in
-            Response(headers: [HTTPField("Content-Type", "text/html")], body: "<a href=\"\(ownURL)\">next</a>")
+            Response(headers: [HeaderField("Content-Type", "text/html")], body: "<a href=\"\(ownURL)\">next</a>")
         }
         var configuration = quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin, rewritingUpstream.origin])
         configuration.rewritesURLs = true

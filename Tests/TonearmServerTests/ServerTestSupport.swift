@@ -27,7 +27,7 @@ func quietConfiguration(
 /// One exchange made with AsyncHTTPClient, body collected.
 struct ClientResponse {
     var status: Int
-    var headers: [HTTPField]
+    var headers: [HeaderField]
     var body: [UInt8]
     var text: String { String(decoding: body, as: UTF8.self) }
 }
@@ -46,7 +46,7 @@ enum TestClient {
         let response = try await shared.execute(request, timeout: .seconds(120))
         let collected = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return ClientResponse(
-            status: Int(response.status.code), headers: response.headers.map { HTTPField($0.name, $0.value) },
+            status: Int(response.status.code), headers: response.headers.map { HeaderField($0.name, $0.value) },
             body: Array(buffer: collected))
     }
 }

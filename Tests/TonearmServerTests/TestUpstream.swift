@@ -41,7 +41,7 @@ final class TestUpstream: Sendable {
     /// Answers JSON naming the method, the target and the body.
     static let echo: @Sendable (Request) -> Response = { request in
         let body = #"{"method":"\#(request.method)","path":"\#(request.url)","body":"\#(String(decoding: request.body, as: UTF8.self))"}"#
-        return Response(status: 200, headers: [HTTPField("Content-Type", "application/json"), HTTPField("Set-Cookie", "a=1"), HTTPField("X-Trace", "a"), HTTPField("Set-Cookie", "b=2"), HTTPField("X-Trace", "b")], body: body)
+        return Response(status: 200, headers: [HeaderField("Content-Type", "application/json"), HeaderField("Set-Cookie", "a=1"), HeaderField("X-Trace", "a"), HeaderField("Set-Cookie", "b=2"), HeaderField("X-Trace", "b")], body: body)
     }
 }
 
@@ -66,7 +66,7 @@ private final class UpstreamHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            pending = Request(method: head.method.rawValue, url: head.uri, headers: head.headers.map { HTTPField($0.name, $0.value) })
+            pending = Request(method: head.method.rawValue, url: head.uri, headers: head.headers.map { HeaderField($0.name, $0.value) })
         case .body(let buffer):
             pending?.body += Array(buffer: buffer)
         case .end:

@@ -7,7 +7,7 @@ struct ReadmeExamplesTests {
     let tracks = [
         Track(
             request: Request(method: "GET", url: "https://api.example.com/users/42?fields=name,email"),
-            response: Response(status: 200, headers: [HTTPField("Content-Type", "application/json")],
+            response: Response(status: 200, headers: [HeaderField("Content-Type", "application/json")],
                                body: #"{"id":42,"name":"Ann"}"#)),
     ]
 
@@ -32,7 +32,7 @@ struct ReadmeExamplesTests {
         let strict = ReplayEngine(tracks: tracks, strategy: .repeat, configuration: configuration)
         let withoutAccept = Request(url: "https://api.example.com/users/42?fields=name,email&_=123")
         #expect(strict.match(withoutAccept).hit != nil, "the track has no Accept header either; _ is ignored")
-        let withAccept = Request(url: "https://api.example.com/users/42?fields=name,email", headers: [HTTPField("Accept", "text/html")])
+        let withAccept = Request(url: "https://api.example.com/users/42?fields=name,email", headers: [HeaderField("Accept", "text/html")])
         #expect(strict.match(withAccept).hit == nil)
     }
 

@@ -16,7 +16,7 @@ struct ContentDecodingTests {
     @Test func gzipBodiesAreInflatedAndTheEncodingHeaderDropped() throws {
         let recorded = Response(
             status: 200,
-            headers: [HTTPField("Content-Encoding", "gzip"), HTTPField("Content-Length", "55"), HTTPField("X-Kept", "1")],
+            headers: [HeaderField("Content-Encoding", "gzip"), HeaderField("Content-Length", "55"), HeaderField("X-Kept", "1")],
             body: RecordReplayTests.gzippedJSON)
         let decoded = ContentDecoding.decoded(recorded)
         #expect(String(decoding: decoded.body, as: UTF8.self).hasPrefix(#"{"compressed":true,"padding":"xxxx"#))
@@ -32,16 +32,16 @@ struct ContentDecodingTests {
             0xC1, 0xC3, 0x05, 0x00, 0x59, 0x5D, 0x0F, 0xAE,
         ]
         let decoded = ContentDecoding.decoded(
-            Response(headers: [HTTPField("Content-Encoding", "deflate")], body: zlibStream))
+            Response(headers: [HeaderField("Content-Encoding", "deflate")], body: zlibStream))
         #expect(String(decoding: decoded.body, as: UTF8.self) == "deflated body, deflated body, deflated body")
     }
 
     @Test func corruptOrUnencodedBodiesAreLeftAsRecorded() {
-        let corrupt = Response(headers: [HTTPField("Content-Encoding", "gzip")], body: Array(RecordReplayTests.gzippedJSON.prefix(20)))
+        let corrupt = Response(headers: [HeaderField("Content-Encoding", "gzip")], body: Array(RecordReplayTests.gzippedJSON.prefix(20)))
         #expect(ContentDecoding.decoded(corrupt) == corrupt)
-        let plain = Response(headers: [HTTPField("Content-Type", "text/plain")], body: "not compressed")
+        let plain = Response(headers: [HeaderField("Content-Type", "text/plain")], body: "not compressed")
         #expect(ContentDecoding.decoded(plain) == plain)
-        let brotli = Response(headers: [HTTPField("Content-Encoding", "br")], body: [1, 2, 3])
+        let brotli = Response(headers: [HeaderField("Content-Encoding", "br")], body: [1, 2, 3])
         #expect(ContentDecoding.decoded(brotli) == brotli, "only gzip and deflate are decoded")
     }
 

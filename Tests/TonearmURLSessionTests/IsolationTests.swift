@@ -52,7 +52,7 @@ import TonearmURLSession
         let cassette = folder.file("case-\(index).json")
         let track = Track(
             request: Request(url: "https://api.example.com/whoami"),
-            response: Response(headers: [HTTPField("Content-Type", "text/plain")], body: "cassette \(index)"))
+            response: Response(headers: [HeaderField("Content-Type", "text/plain")], body: "cassette \(index)"))
         try CassetteFile.save(Cassette(tracks: [track]), to: cassette, format: .native)
         let tonearm = try TonearmSession.cassette(at: cassette, options: .init(record: .never), environment: [:])
         defer { try? tonearm.finish() }

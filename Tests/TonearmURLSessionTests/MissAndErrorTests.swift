@@ -48,7 +48,7 @@ import TonearmURLSession
         #expect {
             _ = try TonearmSession.cassette(at: cassette, options: .init(record: .never), environment: [:])
         } throws: { error in
-            guard case TonearmError.cassette(let cassetteError)? = error as? TonearmError else { return false }
+            guard let cassetteError = (error as? TonearmError)?.cassetteError else { return false }
             return cassetteError.file == cassette.path && cassetteError.line == 4 && cassetteError.column != nil
                 && "\(error)".contains("corrupt.json:4:")
         }

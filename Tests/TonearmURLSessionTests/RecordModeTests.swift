@@ -22,7 +22,16 @@ import TonearmURLSession
         #expect {
             _ = try RecordMode.resolve(requested: .never, environment: ["TONEARM_RECORD": "sometimes"])
         } throws: { error in
-            "\(error)".contains("\"sometimes\"") && "\(error)".contains("never, missing, all, passthrough")
+            (error as? TonearmError)?.identifier == "invalidRecordMode"
+                && "\(error)".contains("\"sometimes\"") && "\(error)".contains("never, missing, all, passthrough")
         }
+    }
+
+    @Test func modesRoundTripThroughTheNamesTheEnvironmentUses() {
+        for mode in RecordMode.allCases {
+            #expect(RecordMode(rawValue: mode.rawValue) == mode)
+        }
+        #expect(RecordMode.allCases.map(\.rawValue) == ["never", "missing", "all", "passthrough"])
+        #expect(RecordMode(rawValue: "sometimes") == nil)
     }
 }

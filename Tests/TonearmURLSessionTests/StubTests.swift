@@ -85,7 +85,7 @@ import TonearmURLSession
         #expect {
             _ = try TonearmSession.stubs([.rule("items/(\\d+", .status(200))])
         } throws: { error in
-            guard let error = error as? TonearmError, case .rule = error else { return false }
+            guard let error = error as? TonearmError, error.ruleError != nil else { return false }
             return error.description.contains("items/(\\d+")
         }
     }

@@ -5,14 +5,15 @@ import TonearmWorkloads
 /// each request once whatever the strategy, so both matchers start from the same `IncomingRequest` and
 /// the difference is rule selection alone.
 struct RuleFixture {
-    let strategy: RuleStrategy
+    /// The rule stage alone (``Strategy/rules(_:)``), called through the protocol as the engine calls it.
+    let strategy: any MatchingStrategy
     let incoming: [IncomingRequest]
     let workload: RuleWorkload
 
     init(ruleCount: Int, missShare: Double = 0.1) throws {
         workload = RuleWorkload(ruleCount: ruleCount)
-        strategy = RuleStrategy(rules: try RuleSet(workload.rules))
-        let engine = ReplayEngine(tracks: [], strategy: .repeat)
+        let engine = ReplayEngine(tracks: [], strategy: .rules(try RuleSet(workload.rules)))
+        strategy = engine.strategy
         incoming = workload.stream(count: 2_000, missShare: missShare).map { engine.incomingRequest(for: $0.request) }
     }
 

@@ -36,11 +36,11 @@ private struct FuzzedRequest {
         let space = first.firstIndex(of: " ")
         let method = space.map { String(first[..<$0]) } ?? "GET"
         let url = space.map { String(first[first.index(after: $0)...]) } ?? first
-        var headers: [HTTPField] = []
+        var headers: [HeaderField] = []
         while let line = lines.popFirst(), !line.isEmpty {
             let text = String(decoding: line, as: UTF8.self)
             guard let colon = text.firstIndex(of: ":") else { continue }
-            headers.append(HTTPField(String(text[..<colon]), String(text[text.index(after: colon)...])))
+            headers.append(HeaderField(String(text[..<colon]), String(text[text.index(after: colon)...])))
         }
         let body = Array(lines.joined(separator: [newline]))
         request = Request(method: method, url: url, headers: headers, body: body)

@@ -33,7 +33,7 @@ package struct CanonicalLabel: Sendable, CustomStringConvertible {
 
     /// The label of a body line of `kind`.
     package static func body(_ kind: BodyKind) -> CanonicalLabel {
-        switch kind {
+        switch kind.storage {
         case .json: jsonBody
         case .form: formBody
         case .raw: rawBody

@@ -27,9 +27,6 @@ public struct MatchingConfiguration: Sendable, Hashable {
 
     /// The configured header names, lowercased and sorted, as they appear in the canonical form.
     var headerNames: [String] {
-        attributes.compactMap { attribute -> String? in
-            if case .header(let name) = attribute { return name.asciiLowercased }
-            return nil
-        }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        attributes.compactMap { $0.headerName?.asciiLowercased }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

@@ -118,7 +118,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
 
     /// The header fields whose names are in the key.
     @inline(__always)
-    private func headerFields(of request: Request) -> [HTTPField] {
+    private func headerFields(of request: Request) -> [HeaderField] {
         let names = lines.headerNames
         return names.isEmpty ? [] : request.headers.filter { field in
             names.contains { field.name.equalsIgnoringASCIICase($0) }
@@ -223,7 +223,7 @@ extension RequestCanonicalizer {
         /// The most bytes ``writeLines(to:method:withoutQuery:pathStart:query:headerFields:body:bodyKind:)`` writes.
         @inline(__always)
         func lineCapacity(
-            method: Int, withoutQuery: Int, query: Int?, headerFields: [HTTPField], body: [UInt8], bodyKind: BodyKind?
+            method: Int, withoutQuery: Int, query: Int?, headerFields: [HeaderField], body: [UInt8], bodyKind: BodyKind?
         ) -> Int {
             // A canonical query or form body is at most 3n + 1 bytes for n input bytes: each byte becomes at
             // most an escape, and a piece without "=" gains one (the "&" that two such pieces need pays for
@@ -235,7 +235,7 @@ extension RequestCanonicalizer {
                     capacity &+= CanonicalLineWriter.lineOverhead &+ name.utf8.count &+ field.value.utf8.count
                 }
             }
-            switch bodyKind {
+            switch bodyKind?.storage {
             case .raw?: capacity &+= body.count
             case .form?: capacity &+= body.count &* 3 &+ 1
             // Room for the usual canonical JSON, which is not longer than its input, so appending it after
@@ -250,7 +250,7 @@ extension RequestCanonicalizer {
         @inline(__always)
         func writeLines(
             to writer: inout CanonicalLineWriter, method: UnsafeRawBufferPointer, withoutQuery: UnsafeRawBufferPointer,
-            pathStart: Int, query: UnsafeRawBufferPointer?, headerFields: [HTTPField], body: [UInt8], bodyKind: BodyKind?
+            pathStart: Int, query: UnsafeRawBufferPointer?, headerFields: [HeaderField], body: [UInt8], bodyKind: BodyKind?
         ) {
             if includesMethod { writer.line(.method, method) }
             if includesURL { writer.line(.url, withoutQuery) }
@@ -274,7 +274,7 @@ extension RequestCanonicalizer {
                 }
             }
             body.withUnsafeBytes { bytes in
-                switch bodyKind {
+                switch bodyKind?.storage {
                 case .raw?: writer.line(.rawBody, bytes)
                 case .form?:
                     FormEncoding.withCanonical(bytes, ignoring: ignoredParameters) { length, write in

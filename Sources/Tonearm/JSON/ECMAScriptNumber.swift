@@ -6,13 +6,13 @@
 /// and, among equally short ones, the closest: exactly what ECMAScript asks for. Only the layout of
 /// those digits (where the point goes, when to switch to exponent form, how the exponent is written)
 /// differs from Swift's, and that layout is done here.
-public enum ECMAScriptNumber {
+package enum ECMAScriptNumber {
     /// The ECMAScript `Number::toString` form of `value`, e.g. `1e+30`, `0.000001`, `1e-7`,
     /// `100000000000000000000` for 1e20, and `0` for both zeros.
     ///
     /// JSON has no way to write NaN or an infinity, so for those (which the caller should never pass)
     /// this returns `null`, the same text `JSON.stringify` produces, rather than trapping.
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
             guard let start = buffer.baseAddress else { return "null" }

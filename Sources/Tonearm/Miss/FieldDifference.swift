@@ -3,29 +3,159 @@
 /// "Recorded" is the track's side, "received" the live request's. A parameter or header that only the
 /// received request has shows with empty `recorded` values ("added"), one only the track has with empty
 /// `received` values ("removed").
-public enum FieldDifference: Sendable, Hashable, CustomStringConvertible {
+///
+/// Comparisons will learn new parts of a request, so this is a struct with static members rather than an
+/// enum: build one as you would an enum case (`.header(name:recorded:received:)`), compare with `==`,
+/// and read it through ``identifier`` and the typed accessors instead of a `switch`.
+public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
+    private enum Storage: Sendable, Hashable {
+        case method(recorded: String, received: String)
+        case origin(recorded: String, received: String)
+        case path(recorded: String, received: String)
+        case queryParameter(name: String, recorded: [String], received: [String])
+        case header(name: String, recorded: [String], received: [String])
+        case bodyKind(recorded: BodyKind?, received: BodyKind?)
+        case jsonBody(JSONDifference)
+        case formField(name: String, recorded: [String], received: [String])
+        case rawBody(recordedLength: Int, receivedLength: Int, firstDifference: Int)
+    }
+
+    private let storage: Storage
+
+    private init(_ storage: Storage) {
+        self.storage = storage
+    }
+
     /// Different methods.
-    case method(recorded: String, received: String)
+    public static func method(recorded: String, received: String) -> FieldDifference {
+        FieldDifference(.method(recorded: recorded, received: received))
+    }
+
     /// Different scheme, host or port (the URL's origin).
-    case origin(recorded: String, received: String)
+    public static func origin(recorded: String, received: String) -> FieldDifference {
+        FieldDifference(.origin(recorded: recorded, received: received))
+    }
+
     /// Different normalised paths.
-    case path(recorded: String, received: String)
+    public static func path(recorded: String, received: String) -> FieldDifference {
+        FieldDifference(.path(recorded: recorded, received: received))
+    }
+
     /// A query parameter added, removed or with different values (decoded, in canonical order).
-    case queryParameter(name: String, recorded: [String], received: [String])
+    public static func queryParameter(name: String, recorded: [String], received: [String]) -> FieldDifference {
+        FieldDifference(.queryParameter(name: name, recorded: recorded, received: received))
+    }
+
     /// A header added, removed or with different values.
-    case header(name: String, recorded: [String], received: [String])
+    public static func header(name: String, recorded: [String], received: [String]) -> FieldDifference {
+        FieldDifference(.header(name: name, recorded: recorded, received: received))
+    }
+
     /// The bodies were read differently (e.g. JSON against raw bytes); `nil` means no body at all.
-    case bodyKind(recorded: BodyKind?, received: BodyKind?)
+    public static func bodyKind(recorded: BodyKind?, received: BodyKind?) -> FieldDifference {
+        FieldDifference(.bodyKind(recorded: recorded, received: received))
+    }
+
     /// A JSON body differs at one location.
-    case jsonBody(JSONDifference)
+    public static func jsonBody(_ difference: JSONDifference) -> FieldDifference {
+        FieldDifference(.jsonBody(difference))
+    }
+
     /// A form body field added, removed or with different values.
-    case formField(name: String, recorded: [String], received: [String])
+    public static func formField(name: String, recorded: [String], received: [String]) -> FieldDifference {
+        FieldDifference(.formField(name: name, recorded: recorded, received: received))
+    }
+
     /// Raw bodies differ; `firstDifference` is the first differing byte offset.
-    case rawBody(recordedLength: Int, receivedLength: Int, firstDifference: Int)
+    public static func rawBody(recordedLength: Int, receivedLength: Int, firstDifference: Int) -> FieldDifference {
+        FieldDifference(.rawBody(recordedLength: recordedLength, receivedLength: receivedLength, firstDifference: firstDifference))
+    }
+
+    /// Which part of the request differs, named like the static member that makes it: `method`,
+    /// `origin`, `path`, `queryParameter`, `header`, `bodyKind`, `jsonBody`, `formField` or `rawBody`.
+    public var identifier: String {
+        switch storage {
+        case .method: "method"
+        case .origin: "origin"
+        case .path: "path"
+        case .queryParameter: "queryParameter"
+        case .header: "header"
+        case .bodyKind: "bodyKind"
+        case .jsonBody: "jsonBody"
+        case .formField: "formField"
+        case .rawBody: "rawBody"
+        }
+    }
+
+    /// The query parameter, header or form field that differs; `nil` for the other differences.
+    public var fieldName: String? {
+        switch storage {
+        case .queryParameter(let name, _, _), .header(let name, _, _), .formField(let name, _, _): name
+        default: nil
+        }
+    }
+
+    /// The track's values: one for the method, origin and path, the values (empty when removed) for a
+    /// query parameter, header or form field; `nil` for body differences, read through ``recordedBodyKind``,
+    /// ``jsonDifference`` and ``recordedLength``.
+    public var recorded: [String]? {
+        switch storage {
+        case .method(let recorded, _), .origin(let recorded, _), .path(let recorded, _): [recorded]
+        case .queryParameter(_, let recorded, _), .header(_, let recorded, _), .formField(_, let recorded, _): recorded
+        default: nil
+        }
+    }
+
+    /// The live request's values, as ``recorded`` gives the track's.
+    public var received: [String]? {
+        switch storage {
+        case .method(_, let received), .origin(_, let received), .path(_, let received): [received]
+        case .queryParameter(_, _, let received), .header(_, _, let received), .formField(_, _, let received): received
+        default: nil
+        }
+    }
+
+    /// How the track's body was read, for ``bodyKind(recorded:received:)``; `nil` when the track has no
+    /// body, and for the other differences (tell them apart with ``identifier``).
+    public var recordedBodyKind: BodyKind? {
+        if case .bodyKind(let recorded, _) = storage { return recorded }
+        return nil
+    }
+
+    /// How the live request's body was read, as ``recordedBodyKind`` gives the track's.
+    public var receivedBodyKind: BodyKind? {
+        if case .bodyKind(_, let received) = storage { return received }
+        return nil
+    }
+
+    /// Where and how the JSON bodies differ (``jsonBody(_:)``); `nil` otherwise.
+    public var jsonDifference: JSONDifference? {
+        if case .jsonBody(let difference) = storage { return difference }
+        return nil
+    }
+
+    /// The track's raw body length in bytes
+    /// (``rawBody(recordedLength:receivedLength:firstDifference:)``); `nil` otherwise.
+    public var recordedLength: Int? {
+        if case .rawBody(let length, _, _) = storage { return length }
+        return nil
+    }
+
+    /// The live request's raw body length in bytes, as ``recordedLength`` gives the track's.
+    public var receivedLength: Int? {
+        if case .rawBody(_, let length, _) = storage { return length }
+        return nil
+    }
+
+    /// The offset of the first byte where the raw bodies differ; `nil` for other differences.
+    public var firstDifference: Int? {
+        if case .rawBody(_, _, let offset) = storage { return offset }
+        return nil
+    }
 
     /// How far apart this makes the two requests; the closest tracks have the smallest total.
     var weight: Int {
-        switch self {
+        switch storage {
         case .method, .origin, .path: 4
         case .bodyKind: 3
         default: 1
@@ -34,7 +164,7 @@ public enum FieldDifference: Sendable, Hashable, CustomStringConvertible {
 
     /// One line of explanation.
     public var description: String {
-        switch self {
+        switch storage {
         case .method(let recorded, let received):
             "method: recorded \(recorded), received \(received)"
         case .origin(let recorded, let received):

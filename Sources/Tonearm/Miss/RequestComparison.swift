@@ -39,7 +39,7 @@ enum RequestComparison {
         guard leftKind == rightKind, !left.isEmpty, !right.isEmpty else {
             return [.bodyKind(recorded: left.isEmpty ? nil : leftKind, received: right.isEmpty ? nil : rightKind)]
         }
-        switch leftKind {
+        switch leftKind.storage {
         case .json:
             guard let leftValue = recorded.jsonBody, let rightValue = received.jsonBody else {
                 return [rawDifference(left, right)]

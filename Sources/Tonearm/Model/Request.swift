@@ -9,12 +9,12 @@ public struct Request: Sendable, Hashable {
     /// scheme and host are unknown, as on a local stub server.
     public var url: String
     /// Header fields in wire order.
-    public var headers: [HTTPField]
+    public var headers: [HeaderField]
     /// The body bytes; empty when there is none.
     public var body: [UInt8]
 
     /// Creates a request.
-    public init(method: String = "GET", url: String, headers: [HTTPField] = [], body: [UInt8] = []) {
+    public init(method: String = "GET", url: String, headers: [HeaderField] = [], body: [UInt8] = []) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -22,7 +22,7 @@ public struct Request: Sendable, Hashable {
     }
 
     /// Creates a request whose body is the UTF-8 encoding of `body`.
-    public init(method: String = "GET", url: String, headers: [HTTPField] = [], body: String) {
+    public init(method: String = "GET", url: String, headers: [HeaderField] = [], body: String) {
         self.init(method: method, url: url, headers: headers, body: Array(body.utf8))
     }
 }

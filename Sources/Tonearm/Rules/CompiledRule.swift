@@ -25,7 +25,7 @@ struct CompiledRule: @unchecked Sendable {
             }
         }
         func compileCondition(_ condition: TextCondition) throws(RuleError) -> Regex<AnyRegexOutput>? {
-            guard case .matches(let pattern) = condition else { return nil }
+            guard case .matches(let pattern) = condition.storage else { return nil }
             return try compile(pattern)
         }
         self.rule = rule
@@ -75,7 +75,7 @@ struct CompiledRule: @unchecked Sendable {
         for (offset, condition) in rule.query.enumerated() {
             let found = values[condition.name] ?? []
             let holds: Bool
-            switch condition.condition {
+            switch condition.condition.storage {
             case .absent: holds = found.isEmpty
             case .present: holds = !found.isEmpty
             default: holds = found.contains { Self.holds(condition.condition, regex: queryRegexes[offset], for: $0) }
@@ -86,7 +86,7 @@ struct CompiledRule: @unchecked Sendable {
     }
 
     private static func holds(_ condition: TextCondition, regex: Regex<AnyRegexOutput>?, for value: String?) -> Bool {
-        switch condition {
+        switch condition.storage {
         case .present: return value != nil
         case .absent: return value == nil
         case .equals(let expected): return value.map { $0.utf8.elementsEqual(expected.utf8) } ?? false

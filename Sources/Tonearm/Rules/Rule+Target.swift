@@ -3,7 +3,7 @@ extension Rule.Target {
     /// `.url`, the normalised URL without query, then `?` and the canonical sorted query when there is one.
     ///
     /// Public so tools that compare other matchers with a ``RuleSet`` can feed them the same strings.
-    public func text(of url: NormalizedURL) -> String {
+    package func text(of url: NormalizedURL) -> String {
         switch self {
         case .path:
             return url.path

@@ -116,15 +116,59 @@ public struct BodyCondition: Sendable, Hashable {
 }
 
 /// What must hold of a header value or a JSON value.
-public enum TextCondition: Sendable, Hashable {
+///
+/// Stub formats keep bringing new tests (prefixes, case-insensitive equality, negation), so this is a
+/// struct with static members rather than an enum: write `.equals("x")` or `.absent`, compare with `==`,
+/// and read ``identifier`` and ``operand``.
+public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
+    /// Internal so compiled rules can evaluate the conditions exhaustively.
+    enum Storage: Sendable, Hashable {
+        case equals(String)
+        case contains(String)
+        case matches(String)
+        case present
+        case absent
+    }
+
+    let storage: Storage
+
+    private init(_ storage: Storage) {
+        self.storage = storage
+    }
+
     /// The value equals this text exactly.
-    case equals(String)
+    public static func equals(_ text: String) -> TextCondition { TextCondition(.equals(text)) }
     /// The value contains this text.
-    case contains(String)
+    public static func contains(_ text: String) -> TextCondition { TextCondition(.contains(text)) }
     /// The regular expression is found in the value.
-    case matches(String)
+    public static func matches(_ pattern: String) -> TextCondition { TextCondition(.matches(pattern)) }
     /// The value is present, whatever it is.
-    case present
+    public static let present = TextCondition(.present)
     /// The value is absent.
-    case absent
+    public static let absent = TextCondition(.absent)
+
+    /// The kind of test, as rule files name it: `equals`, `contains`, `matches`, `present` or `absent`.
+    public var identifier: String {
+        switch storage {
+        case .equals: "equals"
+        case .contains: "contains"
+        case .matches: "matches"
+        case .present: "present"
+        case .absent: "absent"
+        }
+    }
+
+    /// The text compared against, or the regular expression for ``matches(_:)``; `nil` for
+    /// ``present`` and ``absent``.
+    public var operand: String? {
+        switch storage {
+        case .equals(let text), .contains(let text), .matches(let text): text
+        case .present, .absent: nil
+        }
+    }
+
+    /// `identifier` and the operand, e.g. `equals "x"` or `absent`.
+    public var description: String {
+        operand.map { "\(identifier) \($0.debugDescription)" } ?? identifier
+    }
 }

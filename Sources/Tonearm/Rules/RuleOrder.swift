@@ -3,27 +3,27 @@
 ///
 /// The one definition of rule order: the engine, ``RuleSet``, the linter and the benchmarks' naive
 /// matcher all sort with it.
-public struct RuleRank: Comparable, Hashable, Sendable {
+package struct RuleRank: Comparable, Hashable, Sendable {
     /// The rule's priority, ``Rule/defaultPriority`` when it declares none.
-    public let priority: Int
+    package let priority: Int
     /// The rule's place in declared (or added) order.
-    public let sequence: Int
+    package let sequence: Int
 
     /// The rank of `rule`, declared or added as the `sequence`th rule.
-    public init(_ rule: Rule, sequence: Int) {
+    package init(_ rule: Rule, sequence: Int) {
         priority = rule.priority ?? Rule.defaultPriority
         self.sequence = sequence
     }
 
     /// Lower priority first, then earlier sequence.
-    public static func < (lhs: RuleRank, rhs: RuleRank) -> Bool {
+    package static func < (lhs: RuleRank, rhs: RuleRank) -> Bool {
         lhs.priority != rhs.priority ? lhs.priority < rhs.priority : lhs.sequence < rhs.sequence
     }
 }
 
 extension Rule {
     /// The positions of `rules` (as declared) in the order they are tried.
-    public static func triedOrder(_ rules: [Rule]) -> [Int] {
+    package static func triedOrder(_ rules: [Rule]) -> [Int] {
         rules.indices.sorted { RuleRank(rules[$0], sequence: $0) < RuleRank(rules[$1], sequence: $1) }
     }
 }

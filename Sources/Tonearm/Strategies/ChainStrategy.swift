@@ -1,14 +1,14 @@
 /// Stages tried in order, e.g. recorded tracks, then rules, then a fallback; the first hit answers.
-public struct ChainStrategy: MatchingStrategy {
+struct ChainStrategy: MatchingStrategy {
     private let stages: [any MatchingStrategy]
 
     /// A chain of `stages`.
-    public init(stages: [any MatchingStrategy]) {
+    init(stages: [any MatchingStrategy]) {
         self.stages = stages
     }
 
     /// The first stage's hit, or every stage's reason for missing.
-    public func match(_ request: IncomingRequest) -> StrategyOutcome {
+    func match(_ request: IncomingRequest) -> StrategyOutcome {
         var reasons: [MissReason] = []
         for stage in stages {
             switch stage.match(request) {
@@ -20,7 +20,7 @@ public struct ChainStrategy: MatchingStrategy {
     }
 
     /// Resets every stage.
-    public func reset() {
+    func reset() {
         for stage in stages { stage.reset() }
     }
 }

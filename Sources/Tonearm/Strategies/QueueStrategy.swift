@@ -7,28 +7,20 @@
 /// taking the next track is a compare-and-exchange from that position to the next live one, so
 /// concurrent requests never get the same track and no lock is taken. Removed tracks, and tracks that
 /// count as played by the request that recorded them, are stepped over.
-public struct QueueStrategy: MatchingStrategy {
-    /// What a key does once every track recorded for it has played.
-    public enum ExhaustionPolicy: Sendable, Hashable {
-        /// Keep answering with the last track (a FIFO queue whose tail sticks).
-        case repeatLast
-        /// Miss, reporting the key as exhausted (unique-play).
-        case miss
-    }
-
+struct QueueStrategy: MatchingStrategy {
     private let index: TrackIndex
-    private let whenExhausted: ExhaustionPolicy
+    private let whenExhausted: Strategy.ExhaustionPolicy
     /// Per key group: the position of the last track played, plus one (zero before any).
     private let lastPlayed = AtomicSlots()
 
     /// A queue strategy over `index`.
-    public init(index: TrackIndex, whenExhausted: ExhaustionPolicy) {
+    init(index: TrackIndex, whenExhausted: Strategy.ExhaustionPolicy) {
         self.index = index
         self.whenExhausted = whenExhausted
     }
 
     /// The next unplayed track for the request's key.
-    public func match(_ request: IncomingRequest) -> StrategyOutcome {
+    func match(_ request: IncomingRequest) -> StrategyOutcome {
         guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
         let keys = index.keys
         while true {
@@ -53,7 +45,7 @@ public struct QueueStrategy: MatchingStrategy {
     }
 
     /// Refills every queue.
-    public func reset() {
+    func reset() {
         lastPlayed.zeroAll()
     }
 }

@@ -1,16 +1,16 @@
 /// The first track recorded for a key answers every request with that key (tracks added later with
 /// the same key never answer while it is there; if it is removed, the next one takes over). Stateless,
 /// so it never takes a lock and scales with the number of cores.
-public struct RepeatStrategy: MatchingStrategy {
+struct RepeatStrategy: MatchingStrategy {
     private let index: TrackIndex
 
     /// A repeat strategy over `index`.
-    public init(index: TrackIndex) {
+    init(index: TrackIndex) {
         self.index = index
     }
 
     /// The first live track for the request's key.
-    public func match(_ request: IncomingRequest) -> StrategyOutcome {
+    func match(_ request: IncomingRequest) -> StrategyOutcome {
         guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
         var candidate = index.keys.first(of: group)
         while let position = candidate {

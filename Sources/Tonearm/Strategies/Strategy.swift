@@ -22,7 +22,7 @@ public struct Strategy: Sendable {
     }
 
     /// Per key, tracks answer in recording order; once all have played, `whenExhausted` decides.
-    public static func fifo(whenExhausted: QueueStrategy.ExhaustionPolicy = .repeatLast) -> Strategy {
+    public static func fifo(whenExhausted: ExhaustionPolicy = .repeatLast) -> Strategy {
         Strategy { QueueStrategy(index: $0, whenExhausted: whenExhausted) }
     }
 

@@ -5,17 +5,17 @@
 /// One atomic cursor: a request claims its position with a compare-and-exchange, so two concurrent
 /// requests can never both take the same step. Removed tracks, and tracks that count as played by the
 /// request that recorded them, are stepped over.
-public struct StrictOrderStrategy: MatchingStrategy {
+struct StrictOrderStrategy: MatchingStrategy {
     private let index: TrackIndex
     private let cursor = AtomicCounters(count: 1)
 
     /// A strict-order strategy over `index`.
-    public init(index: TrackIndex) {
+    init(index: TrackIndex) {
         self.index = index
     }
 
     /// The next track, if the request is the one expected next.
-    public func match(_ request: IncomingRequest) -> StrategyOutcome {
+    func match(_ request: IncomingRequest) -> StrategyOutcome {
         let group = index.keyGroup(for: request.key)
         while true {
             let next = cursor.value(0)
@@ -36,12 +36,12 @@ public struct StrictOrderStrategy: MatchingStrategy {
     }
 
     /// Rewinds to the first track.
-    public func reset() {
+    func reset() {
         cursor.resetAll()
     }
 
     /// The position of the track expected next, or `nil` when the sequence has finished.
-    public var expectedPosition: Int? {
+    var expectedPosition: Int? {
         var next = cursor.value(0)
         while next < index.positionCount, index.isRemovedOrPrePlayed(next) { next += 1 }
         return next < index.positionCount ? next : nil

@@ -11,16 +11,16 @@
 ///   canonically (see ``FormPair``).
 /// - The canonical order sorts by name bytes, then value bytes; duplicates are kept, because "id=3&id=9"
 ///   asks for two ids. "No query" and "empty query" both give no pairs.
-public enum FormEncoding {
+package enum FormEncoding {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// Pairs of "a=1&b=2" (a query without "?", or a form body), canonical, in their original order.
-    public static func pairs(_ text: some StringProtocol) -> [FormPair] {
+    package static func pairs(_ text: some StringProtocol) -> [FormPair] {
         URLBytes.withBytes(text) { collect($0, ignoring: [], sorted: false) }
     }
 
     /// Pairs of "a=1&b=2" given as UTF-8 bytes, canonical, in their original order.
-    public static func pairs(_ bytes: UnsafeRawBufferPointer) -> [FormPair] {
+    package static func pairs(_ bytes: UnsafeRawBufferPointer) -> [FormPair] {
         collect(URLBytes.typed(bytes), ignoring: [], sorted: false)
     }
 
@@ -29,13 +29,13 @@ public enum FormEncoding {
     ///
     /// The names in `ignoring` are canonicalised too, so "cache buster", "cache+buster" and
     /// "cache%20buster" all remove the parameter sent as "cache%20buster".
-    public static func canonicalPairs(_ bytes: UnsafeRawBufferPointer, ignoring: Set<String>) -> [FormPair] {
+    package static func canonicalPairs(_ bytes: UnsafeRawBufferPointer, ignoring: Set<String>) -> [FormPair] {
         collect(URLBytes.typed(bytes), ignoring: ignoring, sorted: true)
     }
 
     /// Appends "a=1&b=2" for `pairs` to `output` (no leading "?"). Every pair is written with "=", since
     /// "a" and "a=" are the same pair; reading the output back gives `pairs` again.
-    public static func serialize(_ pairs: [FormPair], appendingTo output: inout [UInt8]) {
+    package static func serialize(_ pairs: [FormPair], appendingTo output: inout [UInt8]) {
         guard !pairs.isEmpty else { return }
         pairs.withUnsafeBufferPointer { pairs in
             var total = pairs.count &* 2 &- 1
@@ -66,7 +66,7 @@ public enum FormEncoding {
     /// Canonical form of one parameter name as a user configures it ("cache buster" → "cache%20buster"),
     /// with the same rules as names in a query, so it can be compared with ``FormPair/name``.
     /// Values follow the same rules, so this serves for a configured value too.
-    public static func canonicalName(_ name: String) -> String {
+    package static func canonicalName(_ name: String) -> String {
         URLBytes.withBytes(name) { PercentEncoding.canonicalFormComponent($0) }
     }
 

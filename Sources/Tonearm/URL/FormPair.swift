@@ -11,7 +11,7 @@
 ///
 /// Names and values of up to 16 bytes are stored inline rather than as Strings, so that canonicalising
 /// a typical query allocates nothing per pair; ``name`` and ``value`` make their Strings on each access.
-public struct FormPair: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct FormPair: Sendable, Hashable, Comparable, CustomStringConvertible {
     var nameText: PairText
     var valueText: PairText
 
@@ -23,35 +23,35 @@ public struct FormPair: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Makes a pair from text that is already canonical, as ``FormEncoding`` produces it. Nothing is
     /// re-encoded, so a pair can also be built from exact text; use ``FormEncoding/canonicalName(_:)``
     /// first on text of unknown form.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         nameText = PairText(name)
         valueText = PairText(value)
     }
 
     /// The canonical percent-encoded name.
-    public var name: String {
+    package var name: String {
         get { nameText.string }
         set { nameText = PairText(newValue) }
     }
 
     /// The canonical percent-encoded value; empty both for "a=" and for a bare "a".
-    public var value: String {
+    package var value: String {
         get { valueText.string }
         set { valueText = PairText(newValue) }
     }
 
     /// The name with escapes decoded, for human-readable reports; not for comparison.
-    public var decodedName: String { nameText.withBytes { PercentEncoding.decoded($0) } }
+    package var decodedName: String { nameText.withBytes { PercentEncoding.decoded($0) } }
 
     /// The value with escapes decoded, for human-readable reports; not for comparison.
-    public var decodedValue: String { valueText.withBytes { PercentEncoding.decoded($0) } }
+    package var decodedValue: String { valueText.withBytes { PercentEncoding.decoded($0) } }
 
     /// "name=value", as the pair is serialised.
-    public var description: String { name + "=" + value }
+    package var description: String { name + "=" + value }
 
     /// Orders by name bytes, then value bytes, so that pairs sharing a name stay together in the order of
     /// their values and the canonical order never depends on Unicode tables.
-    public static func < (lhs: FormPair, rhs: FormPair) -> Bool {
+    package static func < (lhs: FormPair, rhs: FormPair) -> Bool {
         let byName = PairText.compare(lhs.nameText, rhs.nameText)
         if byName != 0 { return byName < 0 }
         return PairText.compare(lhs.valueText, rhs.valueText) < 0
@@ -59,12 +59,12 @@ public struct FormPair: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Equal when name and value bytes are equal; unlike `String`'s `==`, canonically equivalent but
     /// differently encoded Unicode is not equal, matching the byte order of `<`.
-    public static func == (lhs: FormPair, rhs: FormPair) -> Bool {
+    package static func == (lhs: FormPair, rhs: FormPair) -> Bool {
         PairText.equal(lhs.nameText, rhs.nameText) && PairText.equal(lhs.valueText, rhs.valueText)
     }
 
     /// Hashes the name and value bytes, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         nameText.hash(into: &hasher)
         valueText.hash(into: &hasher)
     }

@@ -42,16 +42,16 @@ enum RecordedMessage {
         return Response(status: status, headers: headers, body: try body(cursor.member("body"), headers: headers))
     }
 
-    static func headers(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
+    static func headers(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
-        var fields: [HTTPField] = []
-        for (name, value) in try cursor.members() { fields.append(HTTPField(name, try value.scalarText())) }
+        var fields: [HeaderField] = []
+        for (name, value) in try cursor.members() { fields.append(HeaderField(name, try value.scalarText())) }
         return fields
     }
 
     /// A JSON value is the body's JSON; a string is text for textual content types (or when it is not
     /// base64), and base64 otherwise.
-    static func body(_ cursor: DocumentCursor?, headers: [HTTPField]) throws(CassetteError) -> [UInt8] {
+    static func body(_ cursor: DocumentCursor?, headers: [HeaderField]) throws(CassetteError) -> [UInt8] {
         guard let cursor else { return [] }
         guard case .string(let text) = cursor.node.value else { return JSONOutput(cursor.node).compact() }
         let contentType = headers.first(named: "Content-Type")

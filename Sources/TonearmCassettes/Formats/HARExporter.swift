@@ -92,7 +92,7 @@ extension HARFormat {
         switch outcome {
         case .transportError(let error):
             var code: [(String, JSONOutput)] = []
-            if case .other(let number, _) = error { code = [("_errorCode", .int(number))] }
+            if let number = error.platformCode { code = [("_errorCode", .int(number))] }
             return .object([
                 ("status", .int(0)), ("statusText", .string("")), ("httpVersion", .string("")),
                 ("cookies", .array([])), ("headers", .array([])),
@@ -120,7 +120,7 @@ extension HARFormat {
         return [("text", .string(Base64.encode(body))), ("encoding", .string("base64"))]
     }
 
-    private static func headersOutput(_ headers: [HTTPField]) -> JSONOutput {
+    private static func headersOutput(_ headers: [HeaderField]) -> JSONOutput {
         .array(headers.map { pairOutput($0.name, $0.value) })
     }
 

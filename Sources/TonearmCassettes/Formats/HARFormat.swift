@@ -91,8 +91,8 @@ public enum HARFormat {
         return bytes
     }
 
-    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
-        (try readPairs(cursor) ?? []).filter { !$0.name.hasPrefix(":") }.map { HTTPField($0.name, $0.value) }
+    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
+        (try readPairs(cursor) ?? []).filter { !$0.name.hasPrefix(":") }.map { HeaderField($0.name, $0.value) }
     }
 
     /// `[{"name": …, "value": …}]` as pairs.
@@ -134,7 +134,7 @@ enum ChromeNetError {
         case .cannotConnectToHost: "net::ERR_CONNECTION_REFUSED"
         case .networkConnectionLost: "net::ERR_CONNECTION_RESET"
         case .secureConnectionFailed: "net::ERR_SSL_PROTOCOL_ERROR"
-        case .other(_, let message): message
+        default: error.message ?? "net::ERR_FAILED"
         }
     }
 }

@@ -35,7 +35,7 @@ enum NativeTrackCodec {
         return .object(members)
     }
 
-    private static func appendHeadersAndBody(_ headers: [HTTPField], _ body: [UInt8], to members: inout [(String, JSONOutput)]) {
+    private static func appendHeadersAndBody(_ headers: [HeaderField], _ body: [UInt8], to members: inout [(String, JSONOutput)]) {
         if !headers.isEmpty {
             members.append(("headers", .array(headers.map { .inlineArray([.string($0.name), .string($0.value)]) })))
         }
@@ -45,7 +45,7 @@ enum NativeTrackCodec {
     }
 
     private static func transportErrorOutput(_ error: TransportError) -> JSONOutput {
-        if case .other(let code, let message) = error {
+        if let code = error.platformCode, let message = error.message {
             return .object([("code", .int(code)), ("message", .string(message))])
         }
         return .string(error.identifier)
@@ -101,13 +101,13 @@ enum NativeTrackCodec {
         return Response(status: status, headers: headers, body: body)
     }
 
-    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
+    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
-        var fields: [HTTPField] = []
+        var fields: [HeaderField] = []
         for pair in try cursor.elements() {
             let items = try pair.elements()
             guard items.count == 2 else { throw pair.error(expected: "a [name, value] pair", found: "\(items.count) elements") }
-            fields.append(HTTPField(try items[0].string(), try items[1].string()))
+            fields.append(HeaderField(try items[0].string(), try items[1].string()))
         }
         return fields
     }
@@ -116,7 +116,7 @@ enum NativeTrackCodec {
         if case .string(let identifier) = cursor.node.value {
             guard let error = TransportError(identifier: identifier) else {
                 throw cursor.error(
-                    expected: "one of timedOut, notConnectedToInternet, networkConnectionLost, cannotFindHost, cannotConnectToHost, secureConnectionFailed, or {\"code\", \"message\"}",
+                    expected: "one of " + TransportError.named.map(\.identifier).joined(separator: ", ") + ", or {\"code\", \"message\"}",
                     found: identifier.debugDescription)
             }
             return error

@@ -55,14 +55,14 @@ public enum VCRFormat {
     }
 
     /// `Name: [value, …]` (both dialects) or `Name: value`.
-    private static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
+    private static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
-        var fields: [HTTPField] = []
+        var fields: [HeaderField] = []
         for (name, value) in try cursor.members() {
             if case .array = value.node.value {
-                for item in try value.elements() { fields.append(HTTPField(name, try item.scalarText())) }
+                for item in try value.elements() { fields.append(HeaderField(name, try item.scalarText())) }
             } else if !value.isNull {
-                fields.append(HTTPField(name, try value.scalarText()))
+                fields.append(HeaderField(name, try value.scalarText()))
             }
         }
         return fields

@@ -81,7 +81,7 @@ struct WireMockMappingReader {
         guard list.count == 1, let only = list.first, try only.members().count == 1 else { return nil }
         if let json = try only.member("equalToJson") {
             let body: [UInt8] = if case .string(let text) = json.node.value { Array(text.utf8) } else { JSONOutput(json.node).compact() }
-            return Request(method: method, url: url, headers: [HTTPField("Content-Type", "application/json")], body: body)
+            return Request(method: method, url: url, headers: [HeaderField("Content-Type", "application/json")], body: body)
         }
         if let text = try only.member("equalTo") {
             return Request(method: method, url: url, body: try text.string())
@@ -171,12 +171,12 @@ struct WireMockMappingReader {
             warn(response, "response transformers (templating) are not applied; the body is replayed as written")
         }
         let status = try response.member("status")?.statusCode() ?? 200
-        var headers: [HTTPField] = []
+        var headers: [HeaderField] = []
         for (name, value) in try response.member("headers")?.members() ?? [] {
             if case .array = value.node.value {
-                for item in try value.elements() { headers.append(HTTPField(name, try item.scalarText())) }
+                for item in try value.elements() { headers.append(HeaderField(name, try item.scalarText())) }
             } else {
-                headers.append(HTTPField(name, try value.scalarText()))
+                headers.append(HeaderField(name, try value.scalarText()))
             }
         }
         return .response(Response(status: status, headers: headers, body: try readBody(response)))

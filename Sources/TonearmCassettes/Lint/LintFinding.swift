@@ -1,15 +1,36 @@
 /// One problem ``CassetteLinter`` found.
 public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
-    /// What kind of problem.
-    public enum Kind: String, Sendable, Hashable {
+    /// What kind of problem. New checks bring new kinds, so this is a struct with static members rather
+    /// than an enum: compare with `==` and read ``rawValue``.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Storage: String, Sendable, Hashable {
+            case shadowedTrack = "shadowed-track"
+            case unreachableRule = "unreachable-rule"
+            case unredactedSecret = "unredacted-secret"
+            case importWarning = "import-warning"
+        }
+
+        private let storage: Storage
+
+        private init(_ storage: Storage) {
+            self.storage = storage
+        }
+
         /// A track that can never play because an earlier track with the same key answers instead.
-        case shadowedTrack = "shadowed-track"
+        public static let shadowedTrack = Kind(.shadowedTrack)
         /// A rule that can never answer because an earlier rule always answers first.
-        case unreachableRule = "unreachable-rule"
+        public static let unreachableRule = Kind(.unreachableRule)
         /// A credential left in the file.
-        case unredactedSecret = "unredacted-secret"
+        public static let unredactedSecret = Kind(.unredactedSecret)
         /// Something the importer could not carry over.
-        case importWarning = "import-warning"
+        public static let importWarning = Kind(.importWarning)
+
+        /// The kind as `tonearm lint` prints it: `shadowed-track`, `unreachable-rule`, `unredacted-secret`
+        /// or `import-warning`.
+        public var rawValue: String { storage.rawValue }
+
+        /// ``rawValue``.
+        public var description: String { rawValue }
     }
 
     /// The kind.

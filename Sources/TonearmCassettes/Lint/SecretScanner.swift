@@ -19,7 +19,7 @@ struct SecretScanner {
         return findings
     }
 
-    private func headerSecrets(_ headers: [HTTPField], side: String) -> [String] {
+    private func headerSecrets(_ headers: [HeaderField], side: String) -> [String] {
         headers.filter { redaction.headers.contains($0.name.lowercased()) && !isRedacted($0.value) }
             .map { "\(side) header \($0.name)" }
     }

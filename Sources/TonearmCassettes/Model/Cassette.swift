@@ -64,25 +64,3 @@ public struct TrackHints: Sendable, Hashable {
     /// Whether no hint is set.
     public var isEmpty: Bool { sequence == nil && requiredState == nil && nextState == nil }
 }
-
-/// The strategy a cassette was recorded for, by name, as stored in the native format.
-public enum StrategyHint: String, Sendable, Hashable, CaseIterable {
-    /// ``Strategy/repeat``.
-    case `repeat`
-    /// ``Strategy/fifo(whenExhausted:)`` repeating the last track.
-    case fifo
-    /// ``Strategy/uniquePlay``.
-    case uniquePlay
-    /// ``Strategy/strictOrder``.
-    case strictOrder
-
-    /// The core strategy this names.
-    public var strategy: Strategy {
-        switch self {
-        case .repeat: .repeat
-        case .fifo: .fifo()
-        case .uniquePlay: .uniquePlay
-        case .strictOrder: .strictOrder
-        }
-    }
-}

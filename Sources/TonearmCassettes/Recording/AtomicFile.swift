@@ -8,9 +8,9 @@ import Darwin
 /// Writes files so that readers see the old content or the new, never a truncated mix: the bytes go
 /// to a temporary file in the same folder (so the rename cannot cross file systems), are flushed to
 /// disk, and the temporary file is renamed over the destination, which POSIX makes atomic.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Replaces the file at `url` with `bytes` atomically.
-    public static func write(_ bytes: [UInt8], to url: URL) throws(CassetteError) {
+    package static func write(_ bytes: [UInt8], to url: URL) throws(CassetteError) {
         try write(to: url) { (append) throws(CassetteError) in try append(bytes) }
     }
 

@@ -64,8 +64,8 @@ public struct Redaction: Sendable, Hashable {
         return copy
     }
 
-    private func redactHeaders(_ fields: [HTTPField]) -> [HTTPField] {
-        fields.map { headers.contains($0.name.lowercased()) ? HTTPField($0.name, placeholder) : $0 }
+    private func redactHeaders(_ fields: [HeaderField]) -> [HeaderField] {
+        fields.map { headers.contains($0.name.lowercased()) ? HeaderField($0.name, placeholder) : $0 }
     }
 
     /// Whether the query parameter `name` (as written in a URL, escapes and all) is one whose value is

@@ -122,7 +122,7 @@ struct StubEntryReader {
             body = Array(try text.string().utf8)
         } else if let json = try cursor.member("json") {
             body = StubDocumentSyntax.jsonBody(json)
-            if headers.first(named: "Content-Type") == nil { headers.insert(HTTPField("Content-Type", "application/json"), at: 0) }
+            if headers.first(named: "Content-Type") == nil { headers.insert(HeaderField("Content-Type", "application/json"), at: 0) }
         } else if let file = try cursor.member("file") {
             let relative = try file.string()
             body = try BodyFileConfinement.read(relative, at: file, options.bodyFiles, owner: label)
@@ -135,12 +135,12 @@ struct StubEntryReader {
 
 /// Response headers: an object (`{Name: value}`, in document order) or a list of `[name, value]` pairs.
 enum StubHeaderReader {
-    static func read(_ cursor: DocumentCursor?) throws(CassetteError) -> [HTTPField] {
+    static func read(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
         switch cursor.node.value {
         case .object:
-            var fields: [HTTPField] = []
-            for (name, value) in try cursor.members() { fields.append(HTTPField(name, try value.scalarText())) }
+            var fields: [HeaderField] = []
+            for (name, value) in try cursor.members() { fields.append(HeaderField(name, try value.scalarText())) }
             return fields
         case .array:
             return try NativeTrackCodec.readHeaders(cursor)

@@ -21,7 +21,7 @@ package enum ContentDecoding {
         decoded.headers = response.headers.compactMap { field in
             switch field.name.lowercased() {
             case "content-encoding": nil
-            case "content-length": HTTPField(field.name, String(body.count))
+            case "content-length": HeaderField(field.name, String(body.count))
             default: field
             }
         }

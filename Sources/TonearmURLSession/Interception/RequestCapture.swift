@@ -31,10 +31,10 @@ enum RequestCapture {
 
     /// Header fields sorted by name: `URLRequest` keeps them in a dictionary, so sorting is the only way
     /// to get the same order (and the same cassette bytes) on every run.
-    static func headers(of urlRequest: URLRequest) -> [HTTPField] {
+    static func headers(of urlRequest: URLRequest) -> [HeaderField] {
         (urlRequest.allHTTPHeaderFields ?? [:])
             .sorted { $0.key.lowercased() < $1.key.lowercased() }
-            .map { HTTPField($0.key, $0.value) }
+            .map { HeaderField($0.key, $0.value) }
     }
 
     /// Every byte left in `stream`; a stream that fails part way yields what was read before the error.

@@ -19,7 +19,7 @@ extension TransportError {
         case .cannotFindHost: .cannotFindHost
         case .cannotConnectToHost: .cannotConnectToHost
         case .secureConnectionFailed: .secureConnectionFailed
-        case .other(let code, _): Self.urlErrorCode(code)
+        default: platformCode.map(Self.urlErrorCode) ?? .unknown
         }
     }
 

@@ -111,13 +111,13 @@ final class LiveNetworkDelegate: NSObject, URLSessionDataDelegate, @unchecked Se
     /// URLSession hands over bodies already decoded (gzip, deflate, br), so `Content-Encoding` is
     /// dropped and `Content-Length` restated for the decoded bytes: replaying the recorded encoding
     /// header over a decoded body would make clients decode it a second time.
-    static func headers(of response: HTTPURLResponse, decodedBodyLength: Int) -> [HTTPField] {
-        response.allHeaderFields.compactMap { key, value -> HTTPField? in
+    static func headers(of response: HTTPURLResponse, decodedBodyLength: Int) -> [HeaderField] {
+        response.allHeaderFields.compactMap { key, value -> HeaderField? in
             guard let name = key as? String else { return nil }
             switch name.lowercased() {
             case "content-encoding": return nil
-            case "content-length": return HTTPField(name, String(decodedBodyLength))
-            default: return HTTPField(name, value as? String ?? "\(value)")
+            case "content-length": return HeaderField(name, String(decodedBodyLength))
+            default: return HeaderField(name, value as? String ?? "\(value)")
             }
         }.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }

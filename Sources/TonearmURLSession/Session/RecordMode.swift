@@ -4,20 +4,45 @@
 /// `TONEARM_RECORD`, which overrides code so a developer can re-record without editing tests. When no
 /// mode is given anywhere, the default is ``missing`` on a developer machine and ``never`` when the `CI`
 /// variable is set, so CI can never silently record.
-public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+///
+/// Modes may be added, so this is a struct with static members (as swift-snapshot-testing's
+/// `SnapshotTestingConfiguration.Record` is) rather than an enum: compare with `==` and read ``rawValue``.
+public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
+    private enum Storage: String, Sendable, Hashable {
+        case never, missing, all, passthrough
+    }
+
+    private let storage: Storage
+
+    private init(_ storage: Storage) {
+        self.storage = storage
+    }
+
     /// Replay only. A request the cassette cannot answer fails with a `URLError` carrying the miss
     /// report, and the test records an issue naming the cassette and the closest tracks.
-    case never
+    public static let never = RecordMode(.never)
     /// Requests the cassette answers are replayed; the others go to the network and are appended to the
     /// cassette, which is saved when the test ends. A recorded track answers later requests at once,
     /// counting as played once by the request that recorded it: under `repeat` and `fifo` an identical
     /// request replays it, under `uniquePlay` each identical request goes to the network and is
     /// recorded as another track, under `strictOrder` it is appended to the order already consumed.
-    case missing
+    public static let missing = RecordMode(.missing)
     /// Every request goes to the network, and the cassette is rewritten from scratch when the test ends.
-    case all
+    public static let all = RecordMode(.all)
     /// Every request goes to the network and nothing is recorded; each exchange is logged.
-    case passthrough
+    public static let passthrough = RecordMode(.passthrough)
+
+    /// Every mode, in the order they are listed to users.
+    public static let allCases: [RecordMode] = [.never, .missing, .all, .passthrough]
+
+    /// The mode's name, as written in `TONEARM_RECORD`: `never`, `missing`, `all` or `passthrough`.
+    public var rawValue: String { storage.rawValue }
+
+    /// The mode named `rawValue` (lowercase), or `nil`.
+    public init?(rawValue: String) {
+        guard let storage = Storage(rawValue: rawValue) else { return nil }
+        self.init(storage)
+    }
 
     /// The environment variable that overrides the mode chosen in code.
     public static let environmentVariable = "TONEARM_RECORD"

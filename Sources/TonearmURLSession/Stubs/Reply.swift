@@ -19,7 +19,7 @@ public struct Reply: Sendable {
     }
 
     enum Kind: Sendable {
-        case response(status: Int, headers: [HTTPField], body: Body)
+        case response(status: Int, headers: [HeaderField], body: Body)
         case failure(TransportError)
     }
 
@@ -87,9 +87,9 @@ public struct Reply: Sendable {
     private static func response(
         _ status: Int, contentType: String?, _ headers: KeyValuePairs<String, String>, _ body: Body
     ) -> Reply {
-        var fields = headers.map { HTTPField($0.key, $0.value) }
+        var fields = headers.map { HeaderField($0.key, $0.value) }
         if let contentType, fields.first(named: "Content-Type") == nil {
-            fields.insert(HTTPField("Content-Type", contentType), at: 0)
+            fields.insert(HeaderField("Content-Type", contentType), at: 0)
         }
         return Reply(kind: .response(status: status, headers: fields, body: body), delay: nil)
     }

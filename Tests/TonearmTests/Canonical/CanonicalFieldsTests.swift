@@ -7,7 +7,7 @@ struct CanonicalFieldsTests {
     func fieldsReadBackEveryLine() {
         let request = Request(
             method: "post", url: "https://h.example/a?b=1",
-            headers: [HTTPField("Content-Type", "text/plain"), HTTPField("X-Id", "7")],
+            headers: [HeaderField("Content-Type", "text/plain"), HeaderField("X-Id", "7")],
             body: "12 x\nquery 3 zzz\n")
         let configuration = MatchingConfiguration(attributes: [.method, .url, .query, .body, .header("x-id")])
         let canonical = RequestCanonicalizer(configuration).canonicalize(request)

@@ -58,7 +58,7 @@ struct KeySpecVectorTests {
             let keyLine = lines.last, keyLine.hasPrefix("key: ")
         else { throw Malformed(title: title) }
         let object = try JSONSerialization.jsonObject(with: Data(requestLine.dropFirst(9).utf8)) as? [String: Any] ?? [:]
-        let headers = (object["headers"] as? [[String]] ?? []).map { HTTPField($0[0], $0[1]) }
+        let headers = (object["headers"] as? [[String]] ?? []).map { HeaderField($0[0], $0[1]) }
         let request = Request(
             method: object["method"] as? String ?? "GET", url: object["url"] as? String ?? "",
             headers: headers, body: Array((object["body"] as? String ?? "").utf8))

@@ -19,7 +19,7 @@ struct RequestKeyPropertyTests {
         let body = "{" + members.map { "\"\($0.0)\"" + (spaced ? " : " : ":") + "\($0.1)" }
             .joined(separator: spaced ? " ,\n  " : ",") + "}"
         return Request(method: "POST", url: "https://api.example.com/items",
-                       headers: [HTTPField("Content-Type", "application/json")], body: body)
+                       headers: [HeaderField("Content-Type", "application/json")], body: body)
     }
 
     @Test("keys do not change when query parameters are permuted")
@@ -70,7 +70,7 @@ struct RequestKeyPropertyTests {
         let configuration = MatchingConfiguration(ignoredJSONFields: [try JSONPointer("/meta/requestId"), try JSONPointer("/nonce")])
         let canonicalizer = RequestCanonicalizer(configuration)
         func body(_ id: String, _ nonce: Int) -> Request {
-            Request(method: "POST", url: "https://api.example.com/pay", headers: [HTTPField("Content-Type", "application/json")],
+            Request(method: "POST", url: "https://api.example.com/pay", headers: [HeaderField("Content-Type", "application/json")],
                     body: #"{"amount":5,"nonce":\#(nonce),"meta":{"requestId":"\#(id)","client":"ios"}}"#)
         }
         await propertyCheck(input: Gen.letterOrNumber.string(of: 1...24), Gen.int(in: 0...Int.max)) { id, nonce in
@@ -92,7 +92,7 @@ struct RequestKeyPropertyTests {
 
     @Test("invalid JSON under a JSON content type falls back to raw bytes with a note")
     func invalidJSONFallsBack() {
-        let request = Request(method: "POST", url: "https://h.example/", headers: [HTTPField("Content-Type", "application/json")], body: #"{"a":1,}"#)
+        let request = Request(method: "POST", url: "https://h.example/", headers: [HeaderField("Content-Type", "application/json")], body: #"{"a":1,}"#)
         let canonical = RequestCanonicalizer().canonicalize(request)
         #expect(canonical.bodyKind == .raw)
         #expect(canonical.field(CanonicalLabel.rawBody.description) == Array(#"{"a":1,}"#.utf8))
@@ -104,11 +104,11 @@ struct RequestKeyPropertyTests {
     func headersOnlyWhenConfigured() {
         let plain = RequestCanonicalizer()
         let withAccept = RequestCanonicalizer(MatchingConfiguration(attributes: [.method, .url, .header("Accept")]))
-        let json = Request(url: "https://h.example/", headers: [HTTPField("Accept", "application/json")])
-        let html = Request(url: "https://h.example/", headers: [HTTPField("accept", "text/html")])
+        let json = Request(url: "https://h.example/", headers: [HeaderField("Accept", "application/json")])
+        let html = Request(url: "https://h.example/", headers: [HeaderField("accept", "text/html")])
         #expect(plain.key(for: json) == plain.key(for: html))
         #expect(withAccept.key(for: json) != withAccept.key(for: html))
-        let shouting = Request(url: "https://h.example/", headers: [HTTPField("ACCEPT", "  application/json ")])
+        let shouting = Request(url: "https://h.example/", headers: [HeaderField("ACCEPT", "  application/json ")])
         #expect(withAccept.key(for: json) == withAccept.key(for: shouting))
     }
 }
@@ -169,8 +169,8 @@ struct CanonicalWriterPropertyTests {
             let request = Request(
                 method: Self.methods[pick % Self.methods.count], url: url + "?" + query,
                 headers: [
-                    HTTPField("Content-Type", Self.contentTypes[pick % Self.contentTypes.count]),
-                    HTTPField("X-Trace", " \(body) "), HTTPField("x-trace", "second"),
+                    HeaderField("Content-Type", Self.contentTypes[pick % Self.contentTypes.count]),
+                    HeaderField("X-Trace", " \(body) "), HeaderField("x-trace", "second"),
                 ],
                 body: body)
             let all: [MatchAttribute] = [.method, .url, .path, .query, .body, .header("X-Trace")]

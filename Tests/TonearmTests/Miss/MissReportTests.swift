@@ -51,10 +51,8 @@ struct MissReportTests {
         let report = try #require(engine.match(live).missReport)
         let differences = try #require(report.nearest.first?.differences)
         #expect(differences.count == 1)
-        guard case .jsonBody(let difference) = differences.first else {
-            Issue.record("expected a JSON body difference, got \(differences)")
-            return
-        }
+        let difference = try #require(differences.first?.jsonDifference, "expected a JSON body difference, got \(differences)")
+        #expect(differences.first?.identifier == "jsonBody")
         #expect(difference.pointer == "/user/email")
         #expect(report.description.contains("/user/email"))
     }
@@ -63,9 +61,9 @@ struct MissReportTests {
     func headerDifference() throws {
         let configuration = MatchingConfiguration(attributes: [.method, .url, .header("Accept")])
         let engine = ReplayEngine(
-            tracks: [Fixtures.track(Fixtures.get("https://h.example/a", headers: [HTTPField("Accept", "text/html"), HTTPField("X-Trace", "1")]), status: 200)],
+            tracks: [Fixtures.track(Fixtures.get("https://h.example/a", headers: [HeaderField("Accept", "text/html"), HeaderField("X-Trace", "1")]), status: 200)],
             configuration: configuration)
-        let live = Fixtures.get("https://h.example/a", headers: [HTTPField("accept", "application/json"), HTTPField("X-Trace", "2")])
+        let live = Fixtures.get("https://h.example/a", headers: [HeaderField("accept", "application/json"), HeaderField("X-Trace", "2")])
         let report = try #require(engine.match(live).missReport)
         #expect(report.nearest.first?.differences == [.header(name: "accept", recorded: ["text/html"], received: ["application/json"])])
     }

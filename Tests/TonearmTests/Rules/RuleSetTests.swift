@@ -59,7 +59,7 @@ struct RuleSetTests {
                 response: Response(status: 200)),
         ])
         var request = Fixtures.postJSON("https://api.example.com/search", #"{"filter":{"kind":"user"}}"#)
-        request.headers.append(HTTPField("x-role", " admin "))
+        request.headers.append(HeaderField("x-role", " admin "))
         #expect(Fixtures.status(engine.match(request)) == 200)
         var get = request
         get.method = "GET"
@@ -70,7 +70,7 @@ struct RuleSetTests {
         let otherKind = Fixtures.postJSON("https://api.example.com/search", #"{"filter":{"kind":"team"}}"#)
         #expect(engine.match(otherKind).hit == nil, "body must match")
         var debug = Fixtures.postJSON("https://api.example.com/search", #"{"filter":{"kind":"user"},"debug":true}"#)
-        debug.headers.append(HTTPField("X-Role", "admin"))
+        debug.headers.append(HeaderField("X-Role", "admin"))
         #expect(engine.match(debug).hit == nil, "absent condition must hold")
     }
 

@@ -2,12 +2,12 @@
 
 /// Small builders that keep tests about behaviour rather than setup.
 enum Fixtures {
-    static func get(_ url: String, headers: [HTTPField] = []) -> Request {
+    static func get(_ url: String, headers: [HeaderField] = []) -> Request {
         Request(method: "GET", url: url, headers: headers)
     }
 
     static func postJSON(_ url: String, _ json: String) -> Request {
-        Request(method: "POST", url: url, headers: [HTTPField("Content-Type", "application/json")], body: json)
+        Request(method: "POST", url: url, headers: [HeaderField("Content-Type", "application/json")], body: json)
     }
 
     static func track(_ request: Request, status: Int, name: String? = nil) -> Track {

@@ -1,6 +1,8 @@
+import TonearmWorkloads
+
 extension QuickBenchReport {
     /// The report as an aligned text table, headed by `source` (what was replayed).
-    public func table(source: String) -> String {
+    func table(source: String) -> String {
         var lines = [
             "Tonearm bench: \(source)",
             "  \(trackCount) tracks, \(distinctKeyCount) distinct keys, loaded and indexed in "

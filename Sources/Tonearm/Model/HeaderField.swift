@@ -2,7 +2,9 @@
 ///
 /// Headers are kept as an ordered list rather than a dictionary because order and repetition matter
 /// (several `Set-Cookie` fields, for example) and recordings must replay exactly what was captured.
-public struct HTTPField: Sendable, Hashable {
+/// Named `HeaderField` rather than `HTTPField` so that code importing Tonearm beside swift-http-types
+/// never has to qualify either name.
+public struct HeaderField: Sendable, Hashable {
     /// The field name as written, e.g. `Content-Type`. Matching compares names case-insensitively.
     public var name: String
     /// The field value as written.
@@ -15,7 +17,7 @@ public struct HTTPField: Sendable, Hashable {
     }
 }
 
-extension Array where Element == HTTPField {
+extension Array where Element == HeaderField {
     /// The value of the first field named `name`, compared ASCII case-insensitively.
     public func first(named name: String) -> String? {
         first { $0.name.equalsIgnoringASCIICase(name) }?.value

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Writes a large native cassette (REST-like traffic, seeded) for memory measurements of conversion.
 
-Usage: large_cassette.py TRACKS OUTPUT.json [SEED]
+Usage: large_cassette.py TRACKS OUTPUT.json [SEED] [--tiny]
 
 Each track is a GET or POST against /v1/<resource>/<id> with a query, two headers, a JSON body for
 POSTs and a JSON response of a few hundred bytes: the shape of docs/benchmarks.md's "Memory of HAR
-export" numbers. Streaming output keeps this script's own memory flat.
+export" numbers. With --tiny, each track is only a GET of a distinct URL answered by an empty 200
+(about 90 bytes in the file): the case where per-track overhead dominates. Streaming output keeps this script's own memory flat.
 """
 import json
 import random
@@ -13,12 +14,18 @@ import sys
 
 
 def main():
-    count, output = int(sys.argv[1]), sys.argv[2]
-    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 42)
+    tiny = "--tiny" in sys.argv
+    arguments = [argument for argument in sys.argv[1:] if argument != "--tiny"]
+    count, output = int(arguments[0]), arguments[1]
+    rng = random.Random(int(arguments[2]) if len(arguments) > 2 else 42)
     resources = ["users", "orders", "products", "invoices", "carts", "sessions", "reviews", "shipments"]
     with open(output, "w") as out:
         out.write('{\n  "formatVersion": 1,\n  "name": "large",\n  "tracks": [')
         for index in range(count):
+            if tiny:
+                track = {"request": {"method": "GET", "url": f"https://t.example/{index}"}, "response": {"status": 200}}
+                out.write(("," if index else "") + "\n    " + json.dumps(track, separators=(",", ":")))
+                continue
             resource = rng.choice(resources)
             ident = rng.randrange(1_000_000)
             post = rng.random() < 0.3

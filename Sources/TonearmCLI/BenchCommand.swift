@@ -28,6 +28,10 @@ struct BenchCommand: ParsableCommand {
     var baselineSample = 40
     @Option(help: "The seed of the generated traffic.") var seed: UInt64 = 42
     @Flag(help: "Print JSON instead of a table.") var json = false
+    @Flag(help: "With --cassette: report the resident memory loading it for replay takes (Linux), instead of timing matches.")
+    var memory = false
+    @Option(name: .customLong("save-cassette"), help: "Write the generated tracks to this file as a native cassette instead of benchmarking.")
+    var saveCassette: String?
 
     func validate() throws {
         guard tracks > 0, requests > 0, misses >= 0, baselineSample >= 0 else {
@@ -36,6 +40,22 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if memory {
+            guard let cassette else { throw ValidationError("--memory measures a cassette: give --cassette") }
+            let report = try LoadMemoryReport.measure(path: cassette, format: try CLIFormat.parse(from, option: "--from"))
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                print(report.table)
+            }
+            return
+        }
+        if let saveCassette {
+            try NativeFormat.write(Cassette(name: "bench", tracks: Workload(trackCount: tracks, seed: seed).tracks), to: URL(fileURLWithPath: saveCassette))
+            return
+        }
         let (bench, source) = try makeBench()
         let report = bench.run()
         if json {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tonearm
+import TonearmCassettes
 
 /// `tonearm key`: prints a request's canonical form and key, to debug why two requests do or do not match.
 struct KeyCommand: ParsableCommand {
@@ -24,9 +25,9 @@ struct KeyCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.") var json = false
 
     func run() throws {
-        let request = try readRequest()
         let canonicalizer = RequestCanonicalizer(try matching.configuration())
-        let canonical = canonicalizer.canonicalize(request)
+        // The request (and its body) is dropped once canonicalised: only the canonical form is printed.
+        let canonical = canonicalizer.canonicalize(try readRequest())
         let key = RequestKey(canonicalBytes: canonical.bytes)
         if json {
             try printJSON(canonical: canonical, key: key)
@@ -42,7 +43,7 @@ struct KeyCommand: ParsableCommand {
 
     private func readRequest() throws -> Request {
         guard let url else {
-            return try RequestDocument.decode(Array(FileHandle.standardInput.readDataToEndOfFile()))
+            return try RequestDocument.decode(try FileAccess.readStandardInput())
         }
         var fields: [HeaderField] = []
         for header in headers {
@@ -53,27 +54,37 @@ struct KeyCommand: ParsableCommand {
         }
         var bytes = Array((body ?? "").utf8)
         if let bodyFile {
-            guard let data = FileManager.default.contents(atPath: bodyFile) else {
+            do throws(CassetteError) {
+                bytes = try FileAccess.read(URL(fileURLWithPath: bodyFile))
+            } catch {
                 throw ValidationError("--body-file \(bodyFile): cannot read the file")
             }
-            bytes = Array(data)
         }
         return Request(method: method, url: url, headers: fields, body: bytes)
     }
 
+    /// Writes the JSON as it goes (no document built), so a 200 MB body costs its canonical form and
+    /// a small buffer rather than several encoded copies.
     private func printJSON(canonical: CanonicalRequest, key: RequestKey) throws {
-        struct Output: Encodable {
-            var key: String
-            var canonical: String
-            var fields: [[String]]
-            var notes: [String]
+        var output = StreamedJSONOutput()
+        output.append("{\n  \"canonical\": ")
+        try output.appendString(decoding: canonical.bytes)
+        output.append(",\n  \"fields\": [")
+        for (offset, field) in canonical.fields.enumerated() {
+            output.append(offset == 0 ? "\n    [" : ",\n    [")
+            try output.appendString(decoding: Array(field.label.utf8))
+            output.append(", ")
+            try output.appendString(decoding: field.value)
+            output.append("]")
         }
-        let output = Output(
-            key: key.hex, canonical: canonical.description,
-            fields: canonical.fields.map { [$0.label, String(decoding: $0.value, as: UTF8.self)] },
-            notes: canonical.notes.map(\.message))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(output), as: UTF8.self))
+        output.append("\n  ],\n  \"key\": ")
+        try output.appendString(decoding: Array(key.hex.utf8))
+        output.append(",\n  \"notes\": [")
+        for (offset, note) in canonical.notes.enumerated() {
+            output.append(offset == 0 ? "\n    " : ",\n    ")
+            try output.appendString(decoding: Array(note.message.utf8))
+        }
+        output.append(canonical.notes.isEmpty ? "]\n}\n" : "\n  ]\n}\n")
+        try output.flush()
     }
 }

@@ -61,8 +61,8 @@ package struct JSONReader {
     }
 
     /// A reader positioned at `offset`, where a value starts (to re-read a value already validated).
-    package init(_ bytes: UnsafeBufferPointer<UInt8>, valueAt offset: Int) {
-        self.init(bytes)
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, options: Options = Options(), valueAt offset: Int) {
+        self.init(bytes, options: options)
         position = min(max(offset, 0), bytes.count)
     }
 

@@ -16,7 +16,7 @@ struct DocumentCursor: Sendable {
 
     /// An error at this node.
     func error(expected: String, found: String? = nil) -> CassetteError {
-        source.error(at: node.location, path: path.description, expected: expected, found: found ?? node.kindDescription)
+        source.error(at: node.location, path: path.description, expected: expected, found: found ?? node.kindDescription(in: source))
     }
 
     /// An error about a missing member of this object.
@@ -67,9 +67,32 @@ struct DocumentCursor: Sendable {
         return elements.enumerated().map { child($0.element, .index($0.offset)) }
     }
 
+    /// Calls `body` with each element of this array in order. An array left unbuilt by
+    /// ``JSONDocumentParser/Options/streamedPath`` is built one element at a time (with `options`, the
+    /// ones it was parsed with) and each element dropped before the next.
+    func forEachElement(options: JSONDocumentParser.Options, _ body: (DocumentCursor) throws(CassetteError) -> Void) throws(CassetteError) {
+        if case .raw(let range) = node.value {
+            try JSONDocumentParser.forEachElement(of: self, range: range, options: options, body)
+        } else {
+            for element in try elements() { try body(element) }
+        }
+    }
+
     // MARK: Scalars
 
+    /// Whether this is a string (built, or left unbuilt by the parser).
+    var isString: Bool {
+        switch node.value {
+        case .string: true
+        case .raw(let range): range.lowerBound < source.bytes.count && source.bytes[range.lowerBound] == UInt8(ascii: "\"")
+        default: false
+        }
+    }
+
     func string() throws(CassetteError) -> String {
+        if case .raw(let range) = node.value, isString {
+            return try JSONDocumentParser.string(at: range, in: source)
+        }
         guard case .string(let text) = node.value else { throw error(expected: "a string") }
         return text
     }

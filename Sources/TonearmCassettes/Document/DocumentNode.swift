@@ -28,6 +28,20 @@ struct DocumentNode: Sendable {
     /// A YAML tag that is not one of the core schema's, e.g. Ruby's local `!binary`.
     var tag: String? = nil
 
+    /// "a string", "an object"... for error messages; an unbuilt value is described by its first byte
+    /// in `source`.
+    func kindDescription(in source: DocumentSource?) -> String {
+        guard case .raw(let range) = value, let source, range.lowerBound < source.bytes.count else { return kindDescription }
+        switch source.bytes[range.lowerBound] {
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return "a number"
+        }
+    }
+
     /// "a string", "an object"... for error messages.
     var kindDescription: String {
         switch value {

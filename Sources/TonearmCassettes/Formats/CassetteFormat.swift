@@ -92,7 +92,9 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the file (or folder) at `url` in this format.
     public func load(_ url: URL) throws(CassetteError) -> CassetteImport {
-        try codec.read(url)
+        let imported = try codec.read(url)
+        FreedMemory.release(afterLoading: FileAccess.size(of: url))
+        return imported
     }
 
     /// Writes `cassette` to `url` in this format, atomically; an error for formats Tonearm only reads,
@@ -197,18 +199,46 @@ struct FormatProbe {
         return lines.contains { $0.hasPrefix("http_interactions:") || $0.hasPrefix("interactions:") }
     }
 
+    /// The top level's shape, read token by token (every value skipped, not built, so probing a large
+    /// cassette allocates nothing per track); `.other` for text that is not JSON.
     private static func shape(_ bytes: [UInt8]) -> JSONShape {
-        let options = JSONDocumentParser.Options(allowsTrailingCommas: true, opaqueKeys: ["json", "body", "response"])
-        guard let node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: bytes), options: options) else { return .other }
-        switch node.value {
-        case .object(let members):
-            return .object(Set(members.map(\.key)))
-        case .array(let elements):
-            guard case .object(let members)? = elements.first?.value else { return .array(firstElementKeys: nil) }
-            return .array(firstElementKeys: Set(members.map(\.key)))
-        default:
-            return .other
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer, options: JSONReader.Options(allowsTrailingCommas: true, skipsByteOrderMark: true))
+            do throws(JSONSyntaxError) {
+                let shape: JSONShape
+                switch try reader.value() {
+                case .objectStart:
+                    shape = .object(try memberNames(&reader))
+                case .arrayStart:
+                    var firstElementKeys: Set<String>?
+                    if try reader.nextElement() {
+                        switch try reader.value() {
+                        case .objectStart: firstElementKeys = try memberNames(&reader)
+                        case .arrayStart: while try reader.nextElement() { _ = try reader.skipValue() }
+                        default: break
+                        }
+                        while try reader.nextElement() { _ = try reader.skipValue() }
+                    }
+                    shape = .array(firstElementKeys: firstElementKeys)
+                default:
+                    shape = .other
+                }
+                try reader.end()
+                return shape
+            } catch {
+                return .other
+            }
         }
+    }
+
+    /// The member names of the object whose `{` the reader just read, skipping their values.
+    private static func memberNames(_ reader: inout JSONReader) throws(JSONSyntaxError) -> Set<String> {
+        var names: Set<String> = []
+        while let name = try reader.nextKey() {
+            names.insert(name)
+            _ = try reader.skipValue()
+        }
+        return names
     }
 }
 

@@ -13,11 +13,13 @@ public enum HARFormat {
     /// Reads a HAR file; `file` names it in errors.
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> CassetteImport {
         let source = DocumentSource(file: file, bytes: bytes)
-        let root = DocumentCursor(root: try JSONDocumentParser.parse(source), source: source)
+        // The entries are read one at a time from the validated text, not from a tree of the whole file.
+        let options = JSONDocumentParser.Options(streamedPath: ["log", "entries"])
+        let root = DocumentCursor(root: try JSONDocumentParser.parse(source, options: options), source: source)
         let log = try root.required("log", expected: "the HAR \"log\" object")
         var entries: [CassetteEntry] = []
         var warnings: [ImportWarning] = []
-        for entry in try log.required("entries", expected: "an array of entries").elements() {
+        try log.required("entries", expected: "an array of entries").forEachElement(options: options) { (entry) throws(CassetteError) in
             entries.append(try readEntry(entry, file: file, warnings: &warnings))
         }
         return CassetteImport(cassette: Cassette(entries: entries), warnings: warnings)

@@ -35,9 +35,13 @@ public enum NativeFormat {
     }
 
     /// Reads a native cassette; `file` names it in errors.
+    ///
+    /// The tracks are read one at a time from the validated text rather than from a tree of the whole
+    /// file, so loading holds the file's bytes, one track's tree and the decoded tracks; errors are the
+    /// same, in the same order, as from a tree (the whole file is validated before any track is read).
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> Cassette {
         let source = DocumentSource(file: file, bytes: bytes)
-        let root = DocumentCursor(root: try parse(source), source: source)
+        let root = DocumentCursor(root: try parse(source, streamedPath: ["tracks"]), source: source)
         try checkVersion(root)
         var strategy: StrategyHint?
         if let value = try root.member("strategy") {
@@ -47,16 +51,21 @@ public enum NativeFormat {
             }
             strategy = hint
         }
-        let tracks = try root.required("tracks", expected: "an array of tracks").elements()
         var entries: [CassetteEntry] = []
-        entries.reserveCapacity(tracks.count)
-        for track in tracks { entries.append(try NativeTrackCodec.read(track)) }
+        try root.required("tracks", expected: "an array of tracks").forEachElement(options: parserOptions) { (track) throws(CassetteError) in
+            entries.append(try NativeTrackCodec.read(track))
+        }
         return Cassette(name: try root.optionalString("name"), strategy: strategy, entries: entries)
     }
 
-    /// Parses native JSON, leaving `json` bodies unbuilt so big bodies cost one scan.
-    static func parse(_ source: DocumentSource) throws(CassetteError) -> DocumentNode {
-        try JSONDocumentParser.parse(source, options: .init(opaqueKeys: ["json"]))
+    /// Native JSON: `json` bodies left unbuilt, so big bodies cost one scan.
+    static let parserOptions = JSONDocumentParser.Options(opaqueKeys: ["json"])
+
+    /// Parses native JSON (see ``parserOptions``), leaving the member at `streamedPath` unbuilt.
+    static func parse(_ source: DocumentSource, streamedPath: [String] = []) throws(CassetteError) -> DocumentNode {
+        var options = parserOptions
+        options.streamedPath = streamedPath
+        return try JSONDocumentParser.parse(source, options: options)
     }
 
     static func checkVersion(_ root: DocumentCursor) throws(CassetteError) {

@@ -40,14 +40,10 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                     method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
                     headerFields: headerFields, body: body, bodyKind: bodyKind)
                 return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                    guard let base = buffer.baseAddress else { return }
-                    var writer = CanonicalLineWriter(base: base)
-                    lines.writeLines(
-                        to: &writer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
+                    initialized = lines.writeLines(
+                        into: buffer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
                         pathStart: url.pathStart, query: query, headerFields: headerFields, body: body,
                         bodyKind: bodyKind)
-                    assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
-                    initialized = writer.count
                 }
             }
         }
@@ -80,14 +76,11 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                             method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
                             headerFields: headerFields, body: body, bodyKind: bodyKind)
                         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                            guard let base = buffer.baseAddress else { return RequestKey(canonicalBytes: []) }
-                            var writer = CanonicalLineWriter(base: base)
-                            lines.writeLines(
-                                to: &writer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
+                            let count = lines.writeLines(
+                                into: buffer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
                                 pathStart: layout.pathStart, query: query, headerFields: headerFields, body: body,
                                 bodyKind: bodyKind)
-                            assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
-                            return RequestKey(canonicalBytes: UnsafeRawBufferPointer(start: base, count: writer.count))
+                            return RequestKey(canonicalBytes: UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<count])))
                         }
                     }
                 }
@@ -246,9 +239,25 @@ extension RequestCanonicalizer {
             return capacity
         }
 
-        /// Writes every line but a JSON body.
+        /// Writes every line but a JSON body into `buffer`, which must hold ``lineCapacity(method:withoutQuery:query:headerFields:body:bodyKind:)``
+        /// bytes, and returns how many were written.
         @inline(__always)
         func writeLines(
+            into buffer: UnsafeMutableBufferPointer<UInt8>, method: UnsafeRawBufferPointer,
+            withoutQuery: UnsafeRawBufferPointer, pathStart: Int, query: UnsafeRawBufferPointer?,
+            headerFields: [HeaderField], body: [UInt8], bodyKind: BodyKind?
+        ) -> Int {
+            guard let base = buffer.baseAddress else { return 0 }
+            var writer = CanonicalLineWriter(base: base)
+            writeLines(
+                to: &writer, method: method, withoutQuery: withoutQuery, pathStart: pathStart, query: query,
+                headerFields: headerFields, body: body, bodyKind: bodyKind)
+            assert(writer.count <= buffer.count, "canonical lines overran their precomputed bound")
+            return writer.count
+        }
+
+        @inline(__always)
+        private func writeLines(
             to writer: inout CanonicalLineWriter, method: UnsafeRawBufferPointer, withoutQuery: UnsafeRawBufferPointer,
             pathStart: Int, query: UnsafeRawBufferPointer?, headerFields: [HeaderField], body: [UInt8], bodyKind: BodyKind?
         ) {

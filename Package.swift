@@ -63,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "TonearmURLSession",
-            dependencies: ["Tonearm", "TonearmCassettes", "CZlib"]
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmReplay", "CZlib"]
         ),
         .target(
             name: "TonearmTesting",
@@ -161,6 +161,12 @@ let package = Package(
                 "TonearmWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        // The transport-independent half of a session (record modes, the record/replay decision, misses),
+        // shared by the URLSession, AsyncHTTPClient and OpenAPI bridges; Foundation but no networking.
+        .target(
+            name: "TonearmReplay",
+            dependencies: ["Tonearm", "TonearmCassettes"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Tonearm
 import TonearmCassettes
+import TonearmReplay
 
 extension TonearmSession {
     /// The environment variables ``installFromEnvironment(_:)`` reads.
@@ -84,9 +85,9 @@ extension TonearmSession {
             nil
         }
         if let cassetteURL {
-            return try cassette(
+            return TonearmSession(replaying: try ReplaySession.cassette(
                 at: cassetteURL, options: CassetteOptions(strategy: strategy), environment: environment,
-                configuration: .ephemeral, extra: (extraTracks, extraRules), savesEachRecording: true)
+                extra: (extraTracks, extraRules), savesEachRecording: true))
         }
         let engine: ReplayEngine
         do throws(RuleError) {

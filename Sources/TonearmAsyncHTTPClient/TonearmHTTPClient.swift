@@ -56,7 +56,7 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
     ///
     /// - Throws: `HTTPClientError.deadlineExceeded` when the answer (a replayed delay included) takes
     ///   longer than `timeout`; the `HTTPClientError` for a replayed transport error; a
-    ///   ``TonearmReplay/ReplayFailure`` for a miss or a finished session; ``MissingUpstreamError`` when
+    ///   ``TonearmReplay/ReplayFailure`` for a miss or a finished session; ``TonearmReplay/MissingUpstreamError`` when
     ///   the request must go to the network and there is no ``upstream``; the upstream's own errors.
     public func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
         let session = self.session
@@ -81,7 +81,7 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
 
     /// One real exchange through ``upstream``, its body read whole so it can be recorded.
     private func fetch(_ request: HTTPClientRequest, body: [UInt8], timeout: TimeAmount) async throws -> Response {
-        guard let upstream else { throw MissingUpstreamError(method: request.method.rawValue, url: request.url) }
+        guard let upstream else { throw MissingUpstreamError(method: request.method.rawValue, url: request.url, bridge: "TonearmHTTPClient") }
         var resent = request
         resent.body = body.isEmpty ? nil : .bytes(ByteBuffer(bytes: body))
         let response = try await upstream.execute(resent, timeout: timeout)
@@ -127,19 +127,5 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
             guard let first = try await group.next() else { throw HTTPClientError.deadlineExceeded }
             return first
         }
-    }
-}
-
-/// A request had to go to the network (a miss in a recording mode, or passthrough) but the
-/// ``TonearmHTTPClient`` was made without an `upstream` client.
-public struct MissingUpstreamError: Error, Sendable, CustomStringConvertible {
-    /// The request's method.
-    public var method: String
-    /// The request's URL.
-    public var url: String
-
-    /// Names the request and how to fix it.
-    public var description: String {
-        "Tonearm: \(method) \(url) must reach the network in this record mode, but the TonearmHTTPClient has no upstream client (pass upstream: HTTPClient.shared)"
     }
 }

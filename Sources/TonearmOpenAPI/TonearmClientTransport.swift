@@ -54,7 +54,7 @@ public struct TonearmClientTransport: ClientTransport {
         var captured = Request(request, body: requestBody)
         captured.url = Self.join(baseURL, request.path ?? "/")
         let response = try await session.respond(to: captured) { _ in
-            guard let upstream else { throw MissingUpstreamTransportError(method: captured.method, url: captured.url) }
+            guard let upstream else { throw MissingUpstreamError(method: captured.method, url: captured.url, bridge: "TonearmClientTransport") }
             let (head, received) = try await upstream.send(
                 request, body: body.map { _ in HTTPBody(requestBody) }, baseURL: baseURL, operationID: operationID)
             return Response(head, body: try await collect(received))
@@ -73,18 +73,5 @@ public struct TonearmClientTransport: ClientTransport {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return base + (path.hasPrefix("/") ? path : "/" + path)
-    }
-}
-
-/// A request had to go to the network but the ``TonearmClientTransport`` was made without an upstream.
-public struct MissingUpstreamTransportError: Error, Sendable, CustomStringConvertible {
-    /// The request's method.
-    public var method: String
-    /// The request's URL.
-    public var url: String
-
-    /// Names the request and how to fix it.
-    public var description: String {
-        "Tonearm: \(method) \(url) must reach the network in this record mode, but the TonearmClientTransport has no upstream transport (pass upstream: URLSessionTransport())"
     }
 }

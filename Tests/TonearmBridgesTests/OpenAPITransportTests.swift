@@ -72,4 +72,18 @@ import TonearmTestSupport
         let response = try await client.getGreeting(path: .init(name: "ada"))
         #expect(try response.ok.body.json.message == "stubbed")
     }
+
+    @Test func recordingWithoutAnUpstreamSaysWhatToPass() async throws {
+        let session = try ReplaySession.cassette(
+            at: try TemporaryFolder().file("none.json"), options: CassetteOptions(record: .missing), environment: [:])
+        let client = Client(
+            serverURL: try #require(URL(string: "https://api.example.com")),
+            transport: TonearmClientTransport(session: session))
+        let error = await #expect(throws: ClientError.self) {
+            _ = try await client.getGreeting(path: .init(name: "ada"))
+        }
+        let missing = try #require(error?.underlyingError as? MissingUpstreamError)
+        #expect(missing.bridge == "TonearmClientTransport")
+        #expect(missing.url == "https://api.example.com/greetings/ada")
+    }
 }

@@ -121,7 +121,7 @@ public final class TonearmSession: Sendable {
         try Self.$current.withValue(self) { try ReplaySession.$current.withValue(replaySession, operation: body) }
     }
 
-    /// The `async` form of ``scoped(_:)-(()->Result)``.
+    /// The `async` form of the synchronous `scoped(_:)`.
     package func scoped<Result>(_ body: () async throws -> Result) async rethrows -> Result {
         try await Self.$current.withValue(self) {
             try await ReplaySession.$current.withValue(replaySession, operation: body)

@@ -228,8 +228,9 @@ struct WireMockMappingReader {
 }
 
 /// Simple JSONPath expressions (`$.a.b`, `$.items[0]`) as JSON Pointers; filters are not supported.
-enum JSONPathPointer {
-    static func pointer(forSimplePath path: String) -> JSONPointer? {
+package enum JSONPathPointer {
+    /// The JSON Pointer for `path`, or `nil` when it is not a simple path.
+    package static func pointer(forSimplePath path: String) -> JSONPointer? {
         guard path.hasPrefix("$") else { return nil }
         var tokens: [String] = []
         var rest = Substring(path.dropFirst())

@@ -105,6 +105,8 @@ struct WireMockAdminTests {
             (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions"),
             (#"{"request":{"url":"/x"},"response":{"proxyBaseUrl":"http://example.com"}}"#, "/response/proxyBaseUrl"),
             (#"{"request":{"urlPattern":"(a+)+$"},"response":{}}"#, "/request/urlPattern"),
+            (#"{"request":{"urlPath":"/x","headers":{"A":{"equalTo":"b","caseInsensitive":true}}},"response":{}}"#, "/request/headers/A/caseInsensitive"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToJson":{},"ignoreExtraElements":true}]},"response":{}}"#, "/request/bodyPatterns/0/ignoreExtraElements"),
             (#"{"request":"#, ""),
         ]
         for (body, pointer) in cases {

@@ -64,11 +64,17 @@ final class WireMockStubs: Sendable {
 
     // MARK: Changing mappings
 
-    /// Adds `mapping`, replacing one with the same id.
+    /// Adds `mapping`, replacing one with the same id; a `persistent` one is written to the root
+    /// directory at once (and is a default from then on), as WireMock does.
     func add(_ mapping: WireMockMapping) throws(WireMockError) {
         try state.withLock { state throws(WireMockError) in
             if state.mappings[mapping.id] != nil { remove(mapping.id, from: &state) }
             try insert(mapping, into: &state)
+            if mapping.isPersistent, let rootDirectory {
+                try rootDirectory.save([mapping])
+                state.defaults.removeAll { $0.id == mapping.id }
+                state.defaults.append(mapping)
+            }
         }
     }
 

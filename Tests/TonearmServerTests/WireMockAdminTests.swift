@@ -101,7 +101,7 @@ struct WireMockAdminTests {
             (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["response-template"]}}"#, "/response/transformers"),
             (#"{"request":{"url":"/c","cookies":{"a":{"equalTo":"b"}}},"response":{}}"#, "/request/cookies"),
             (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0"),
-            (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A"),
+            (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A/matchesJsonPath"),
             (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions"),
             (#"{"request":{"url":"/x"},"response":{"proxyBaseUrl":"http://example.com"}}"#, "/response/proxyBaseUrl"),
             (#"{"request":{"urlPattern":"(a+)+$"},"response":{}}"#, "/request/urlPattern"),
@@ -148,6 +148,9 @@ struct WireMockAdminTests {
         _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"urlPathPattern":"/r/.*"},"response":{"body":"third"}}"#)
         #expect(try await TestClient.send(base + "/r/1").text == "urgent")
         #expect(try await TestClient.send(base + "/r/2").text == "third")
+        let extreme = try await Self.post(server, "/__admin/mappings", #"{"priority":-9223372036854775808,"request":{"urlPathPattern":"/r/2"},"response":{"body":"extreme"}}"#)
+        #expect(extreme.status == 201)
+        #expect(try await TestClient.send(base + "/r/2").text == "extreme")
         try await server.stop()
     }
 

@@ -156,7 +156,8 @@ final class WireMockStubs: Sendable {
             stored.entry = engine.add(track)
         case .rule(var rule):
             // Newest first among equal WireMock priorities: the insertion count breaks ties downwards.
-            let priority = Int(Int32(clamping: rule.priority ?? Rule.defaultPriority))
+            // Clamped so the product stays far from Int's limits whatever a client sends.
+            let priority = min(max(rule.priority ?? Rule.defaultPriority, -(1 << 30)), 1 << 30)
             rule.priority = priority * (1 << 32) - state.insertions
             do throws(RuleError) {
                 stored.entry = try engine.add(rule)

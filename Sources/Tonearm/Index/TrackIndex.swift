@@ -24,8 +24,10 @@ public final class TrackIndex: Sendable {
     public let canonicalizer: RequestCanonicalizer
 
     let entries: GrowOnlyArray<Entry>
-    /// Per position: ``removedMark`` and ``playedMark`` bits.
+    /// Per position: ``removedMark``, ``playedMark`` and ``scenarioMark`` bits.
     private let marks = AtomicSlots()
+    /// The state of every scenario the tracks (and the engine's rules) take part in.
+    let scenarioStates = ScenarioStates()
     let keys: TrackGrouping
     let routes: TrackGrouping
     let shapes: TrackGrouping
@@ -36,6 +38,8 @@ public final class TrackIndex: Sendable {
 
     private static let removedMark = 1
     private static let playedMark = 2
+    /// The track has a scenario: strategies step over it and the engine's scenario stage answers it.
+    private static let scenarioMark = 4
 
     /// Canonicalises and indexes `tracks`.
     public init(tracks: [Track] = [], canonicalizer: RequestCanonicalizer = RequestCanonicalizer()) {
@@ -55,6 +59,10 @@ public final class TrackIndex: Sendable {
         self.shapes = shapes
         self.origins = origins
         liveCount.store(tracks.count, ordering: .releasing)
+        for (position, track) in tracks.enumerated() where track.scenario != nil {
+            marks.store(position, Self.scenarioMark)
+            scenarioStates.noteScenarioTrack(at: position)
+        }
     }
 
     /// A track's hashes, worked out once for every grouping.
@@ -108,7 +116,9 @@ public final class TrackIndex: Sendable {
         let position = entries.count
         // A new key's group is the next group number, which filing it assigns.
         let keyGroup = keys.group(for: keyed.key.value, check: keyed.key.check) ?? keys.groupCount
-        if played { marks.store(position, Self.playedMark) }
+        let mark = (played ? Self.playedMark : 0) | (track.scenario == nil ? 0 : Self.scenarioMark)
+        if mark != 0 { marks.store(position, mark) }
+        if track.scenario != nil { scenarioStates.noteScenarioTrack(at: position) }
         entries.append(Entry(track: track, keyGroup: keyGroup, notes: keyed.notes))
         _ = keyed.file(at: position, keys: keys, routes: routes, shapes: shapes, origins: origins)
         liveCount.add(1, ordering: .relaxed)
@@ -159,10 +169,24 @@ public final class TrackIndex: Sendable {
     }
 
     /// Whether the track at `position` is to be skipped by strategies that play each track once: it
-    /// was removed, or it counts as played by the request that recorded it.
+    /// was removed, it counts as played by the request that recorded it, or it has a scenario (the
+    /// engine's scenario stage answers it).
     @inline(__always)
     func isRemovedOrPrePlayed(_ position: Int) -> Bool {
         marks.relaxedLoad(position) != 0
+    }
+
+    /// Whether strategies step over the track at `position`: it was removed, or it has a scenario. The
+    /// same one load and test as ``isRemoved(_:)``, so plain tracks cost nothing more.
+    @inline(__always)
+    func isRemovedOrScenario(_ position: Int) -> Bool {
+        marks.relaxedLoad(position) & (Self.removedMark | Self.scenarioMark) != 0
+    }
+
+    /// Whether the track at `position` has a scenario (removed or not).
+    @inline(__always)
+    func hasScenario(_ position: Int) -> Bool {
+        marks.relaxedLoad(position) & Self.scenarioMark != 0
     }
 
     /// Makes tracks that counted as played by their recording playable again (for `reset()`).

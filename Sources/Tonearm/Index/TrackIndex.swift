@@ -151,6 +151,8 @@ public final class TrackIndex: Sendable {
     }
 
     /// The positions of the live tracks recorded for `key`, in the order added; empty when none were.
+    /// Tracks with a scenario (``Track/scenario``) are among them: the built-in strategies step over
+    /// those, leaving them to the engine, and a custom strategy should too.
     public func positions(for key: RequestKey) -> [Int] {
         guard let group = keyGroup(for: key) else { return [] }
         return keys.members(of: group).filter { !isRemoved($0) }

@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import Tonearm
 
@@ -220,5 +221,45 @@ struct ScenarioTests {
         #expect([200, 201, 202].map { status in all.filter { $0 == status }.count }
             == [0, 1, 2].map { (answers - $0 + 2) / 3 })
         #expect(engine.scenario(named: "walk")?.state == ["Started", "A", "B"][answers % 3])
+    }
+
+    /// One generated stub: which of three URLs it answers, as a track or a rule, and its states (-1: none).
+    struct GeneratedStub {
+        let url: Int, isRule: Bool, required: Int, next: Int
+
+        static let states = ["Started", "A", "B", "C"]
+        var step: ScenarioStep {
+            ScenarioStep("s", requiredState: required < 0 ? nil : Self.states[required], newState: next < 0 ? nil : Self.states[next])
+        }
+    }
+
+    @Test("any stubs, any requests: the engine answers as the model does (tracks by added order, then rules) and lands in its state")
+    func modelCheck() async {
+        let stubGen = zip(Gen.int(in: 0...2), Gen.int(in: 0...1), Gen.int(in: -1...3), Gen.int(in: -1...3))
+            .map { GeneratedStub(url: $0.0, isRule: $0.1 == 1, required: $0.2, next: $0.3) }
+        await propertyCheck(input: stubGen.array(of: 1...8), Gen.int(in: 0...2).array(of: 1...20)) { stubs, requests in
+            let url = { (index: Int) in "https://p.example/u\(index)" }
+            var tracks: [Track] = [], rules: [Rule] = []
+            for (offset, stub) in stubs.enumerated() {
+                if stub.isRule {
+                    rules.append(Rule(pattern: "^https://p\\.example/u\(stub.url)$", response: Response(status: 200 + offset), scenario: stub.step))
+                } else {
+                    tracks.append(Track(request: Fixtures.get(url(stub.url)), response: Response(status: 200 + offset), scenario: stub.step))
+                }
+            }
+            guard let engine = try? ReplayEngine(tracks: tracks, rules: rules) else {
+                Issue.record("the generated rules compile")
+                return
+            }
+            var state = "Started"
+            for request in requests {
+                let candidates = stubs.indices.filter { stubs[$0].url == request && !stubs[$0].isRule }
+                    + stubs.indices.filter { stubs[$0].url == request && stubs[$0].isRule }
+                let answer = candidates.first { stubs[$0].step.allows(state) }
+                if let answer, let next = stubs[answer].step.newState { state = next }
+                #expect(Fixtures.status(engine.match(Fixtures.get(url(request)))) == answer.map { 200 + $0 })
+            }
+            #expect(engine.scenario(named: "s")?.state == state)
+        }
     }
 }

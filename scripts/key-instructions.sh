@@ -6,12 +6,8 @@
 # so start-up and the first key's one-time costs cancel out. Instruction counts, unlike wall-clock
 # time, do not depend on what else the machine is running.
 #
-# With KEY_INSTRUCTIONS_WHAT=hit, each step is instead a whole `ReplayEngine.match` of that request, a
-# hit under `.repeat` among 1,001 tracks: key, lookup and strategy (the match path's cost).
-#
-# Usage: [KEY_INSTRUCTIONS_WHAT=key|hit] scripts/key-instructions.sh [package-path]
+# Usage: scripts/key-instructions.sh [package-path]
 set -euo pipefail
-what="${KEY_INSTRUCTIONS_WHAT:-key}"
 package="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
 work="${KEY_INSTRUCTIONS_DIR:-/tmp/tonearm-key-instructions}"
 mkdir -p "$work/Sources/KeyDriver"
@@ -36,20 +32,9 @@ let request = Request(
 let canonicalizer = RequestCanonicalizer()
 let count = Int(CommandLine.arguments.dropFirst().first ?? "1") ?? 1
 var sum: UInt64 = 0
-SWIFT
-if [ "$what" = hit ]; then
-    cat >> "$work/Sources/KeyDriver/main.swift" <<'SWIFT'
-let others = (0..<1_000).map { Track(request: Request(method: "GET", url: "https://api7.example.com/v1/users/\($0)"), response: Response()) }
-let engine = ReplayEngine(tracks: others + [Track(request: request, response: Response(status: 200))], strategy: .repeat)
-for _ in 0..<count { sum &+= UInt64(engine.match(request).hit?.trackPosition ?? 0) }
-print(sum)
-SWIFT
-else
-    cat >> "$work/Sources/KeyDriver/main.swift" <<'SWIFT'
 for _ in 0..<count { sum &+= canonicalizer.key(for: request).value }
 print(sum)
 SWIFT
-fi
 swift build -c release --package-path "$work" >&2
 binary="$work/.build/release/KeyDriver"
 # valgrind 3.19 cannot read this toolchain's debug info; a copy without it keeps the symbols.
@@ -60,4 +45,4 @@ instructions() {
 }
 one=$(instructions 1)
 many=$(instructions 2001)
-echo "instructions per GET $what: $(( (many - one) / 2000 ))"
+echo "instructions per GET key: $(( (many - one) / 2000 ))"

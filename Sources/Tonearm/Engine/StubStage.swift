@@ -12,7 +12,7 @@ enum StubStage {
     ) -> StrategyOutcome {
         let states = index.scenarioStates
         let tracks = states.hasScenarioTracks ? scenarioTracks(for: request, in: index) : []
-        let trackSteps = tracks.map { index.entries[$0].track.scenario }
+        let trackSteps = tracks.map { index.recordedTrack(at: $0).scenario }
         // A scenario track usually answers: then the rules need not be looked at.
         if !tracks.isEmpty, case .chosen(let offset) = states.takeFirst(trackSteps, stub: nil) {
             return .hit(trackHit(tracks[offset], in: index))
@@ -54,11 +54,11 @@ enum StubStage {
     }
 
     private static func trackHit(_ position: Int, in index: TrackIndex) -> Hit {
-        Hit(track: index.entries[position].track, source: .track(position: position))
+        Hit(track: index.recordedTrack(at: position), source: .track(position: position))
     }
 
     /// `track #3 "cart"`, or `track #3` when unnamed.
     private static func trackLabel(_ position: Int, in index: TrackIndex) -> String {
-        "track #\(position)" + (index.entries[position].track.name.map { " \($0.debugDescription)" } ?? "")
+        "track #\(position)" + (index.recordedTrack(at: position).name.map { " \($0.debugDescription)" } ?? "")
     }
 }

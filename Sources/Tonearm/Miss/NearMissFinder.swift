@@ -20,14 +20,14 @@ enum NearMissFinder {
         let positions = candidates(for: request, in: index)
         let received = LineSignature(request)
         let shortlisted = positions.enumerated().map { order, position in
-            let canonical = index.canonicalizer.canonicalize(index.entries[position].track.request)
+            let canonical = index.canonicalizer.canonicalize(index.recordedTrack(at: position).request)
             return (order: order, position: position, canonical: canonical, distance: received.distance(to: LineSignature(canonical)))
         }
         .sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }
         .prefix(detailedCount)
         let receivedDetail = ComparableRequest(request)
         let ranked = shortlisted.map { entry -> (order: Int, waitsForState: Int, nearMiss: NearMiss) in
-            let track = index.entries[entry.position].track
+            let track = index.recordedTrack(at: entry.position)
             var differences = RequestComparison.differences(recorded: ComparableRequest(entry.canonical), received: receivedDetail)
             let state = scenarioDifference(track, states: index.scenarioStates)
             if let state { differences.append(state) }

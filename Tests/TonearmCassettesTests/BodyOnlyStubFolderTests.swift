@@ -53,6 +53,18 @@ struct BodyOnlyStubFolderTests {
         #expect(all.cassette.tracks.map(\.name) == ["LoginTests"])
     }
 
+    @Test("Writing a test folder replaces Tonearm's own stale track files but keeps hand-written bodies")
+    func writingKeepsBodies() throws {
+        let root = try TemporaryFolder()
+        let folder = root.file("T")
+        let track = Track(request: Request(url: "https://api.example.com/a"), response: Response(body: "a"))
+        try StubFolder.writeTest(Cassette(tracks: [track, track]), to: folder)
+        try root.write("T/005-GET-users.json", #"{"id": 1}"#)
+        try StubFolder.writeTest(Cassette(tracks: [track]), to: folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == ["001-GET-a.json", "005-GET-users.json"])
+    }
+
     @Test("A body file that is not JSON fails the folder, naming the file and position")
     func brokenBody() throws {
         let root = try TemporaryFolder()

@@ -89,7 +89,9 @@ public enum StubFolder {
             let document = JSONOutput.object([("formatVersion", .int(NativeFormat.formatVersion))] + members)
             try AtomicFile.write(document.prettyPrinted(), to: file)
         }
-        for stale in try contents(of: folder) where isStubFile(stale.lastPathComponent) && !written.contains(stale.lastPathComponent) {
+        // Only Tonearm's own track files are stale: a hand-written body file beside them is the team's.
+        for stale in try contents(of: folder)
+        where isStubFile(stale.lastPathComponent) && !written.contains(stale.lastPathComponent) && isTrackFile(stale) {
             try? FileManager.default.removeItem(at: stale)
         }
     }
@@ -101,6 +103,14 @@ public enum StubFolder {
         let path = NormalizedURL(request.url).path
         let slug = path.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-").prefix(48)
         return "\(padded)-\(request.method.uppercased())\(slug.isEmpty ? "" : "-" + slug).json"
+    }
+
+    /// Whether `file` is a native track file (its top level has `formatVersion`), as ``readTest(_:)`` tells them apart.
+    private static func isTrackFile(_ file: URL) -> Bool {
+        guard let bytes = try? FileAccess.read(file), let root = try? NativeFormat.parse(DocumentSource(file: file.path, bytes: bytes)) else {
+            return false
+        }
+        return DocumentCursor(root: root, source: DocumentSource(file: file.path, bytes: bytes)).has("formatVersion")
     }
 
     private static func isStubFile(_ name: String) -> Bool {

@@ -107,6 +107,24 @@ struct StubBundleTests {
         }
     }
 
+    @Test("docs/team-formats.md: the stubsRules.plist example loads and answers as described")
+    func documentedExample() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/team-formats.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let start = try #require(text.range(of: "```xml\n"))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let plist = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0">"# + text[start.upperBound..<end.lowerBound] + "</plist>"
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.file("login.bundle"), withIntermediateDirectories: true)
+        try folder.write("login.bundle/stubsRules.plist", plist)
+        try folder.write("login.bundle/user.json", #"{"id": 42}"#)
+        try folder.write("login.bundle/login_failed.json", #"{"error": "bad password"}"#)
+        let engine = try CassetteFile.load(folder.file("login.bundle")).makeEngine()
+        #expect(engine.match(Request(url: "https://api.example.com/users/42")).hit?.track.response?.status == 200)
+        #expect(engine.match(Request(method: "POST", url: "https://api.example.com/login")).hit?.track.response?.status == 401)
+    }
+
     @Test("A plist whose top level is not a list of rules is an error")
     func notAList() throws {
         let folder = try TemporaryFolder()

@@ -141,7 +141,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TonearmURLSessionTests",
-            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport"],
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport",
+                // The app the team-format tests launch.
+                "TonearmStubbedApp",
+            ],
             // Recorded cassettes live beside the tests that use them; they are data, not sources.
             exclude: ["__Cassettes__"]
         ),
@@ -215,6 +219,12 @@ let package = Package(
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             exclude: ["__Cassettes__", "Generated/README.md", "Generated/openapi.yaml", "Generated/openapi-generator-config.yaml"]
+        ),
+        // "The app" launched by the team-format two-process tests: installFromEnvironment(), then its requests.
+        .executableTarget(
+            name: "TonearmStubbedApp",
+            dependencies: ["TonearmURLSession"],
+            path: "Tests/TonearmStubbedApp"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -34,6 +34,10 @@ public final class ReplaySession: Sendable {
     /// Whether misses are kept for someone to take; the unscoped session lives for the whole process
     /// and nobody would ever take its misses.
     private let keepsMisses: Bool
+    /// Sends requests the engine cannot answer to the network, unrecorded, instead of failing them
+    /// (`TONEARM_MISSES=network` for stubs without a cassette; ``mode`` stays ``RecordMode/never``, as
+    /// nothing is recorded).
+    private let missesReachNetwork: Bool
     private let state = Mutex(State())
 
     private struct State {
@@ -57,7 +61,7 @@ public final class ReplaySession: Sendable {
     package init(
         engine: ReplayEngine, source: String, mode: RecordMode, cassetteURL: URL?, recorder: CassetteRecorder?,
         redaction: Redaction, logger: (@Sendable (LoggedExchange) -> Void)?, savesEachRecording: Bool = false,
-        keepsMisses: Bool = true
+        keepsMisses: Bool = true, missesReachNetwork: Bool = false
     ) {
         self.engine = engine
         self.source = source
@@ -68,6 +72,7 @@ public final class ReplaySession: Sendable {
         self.logger = logger
         self.savesEachRecording = savesEachRecording
         self.keepsMisses = keepsMisses
+        self.missesReachNetwork = missesReachNetwork
     }
 
     /// A replay-only session over inline stubs; anything else fails with the miss report.
@@ -172,7 +177,7 @@ public final class ReplaySession: Sendable {
                     throw ReplayFailure.simulated(error)
                 }
             case .miss(let report):
-                if !mode.reachesNetworkOnMiss {
+                if !mode.reachesNetworkOnMiss && !missesReachNetwork {
                     let miss = SessionMiss(source: source, request: request, report: report)
                     noteMiss(miss)
                     throw ReplayFailure.miss(miss)

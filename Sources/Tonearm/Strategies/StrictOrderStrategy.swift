@@ -3,8 +3,9 @@
 /// runs join the end of the order.
 ///
 /// One atomic cursor: a request claims its position with a compare-and-exchange, so two concurrent
-/// requests can never both take the same step. Removed tracks, and tracks that count as played by the
-/// request that recorded them, are stepped over.
+/// requests can never both take the same step. Removed tracks, tracks that count as played by the
+/// request that recorded them, and tracks with a scenario (the engine's scenario stage answers them)
+/// are stepped over.
 struct StrictOrderStrategy: MatchingStrategy {
     private let index: TrackIndex
     private let cursor = AtomicCounters(count: 1)
@@ -26,11 +27,11 @@ struct StrictOrderStrategy: MatchingStrategy {
                 _ = cursor.advance(0, from: next, to: next + 1)
                 continue
             }
-            guard let group, index.entries[next].keyGroup == group else {
+            guard let group, index.keyGroup(at: next) == group else {
                 return .miss(.outOfOrder(expectedPosition: next))
             }
             if cursor.advance(0, from: next, to: next + 1) {
-                return .hit(Hit(track: index.entries[next].track, source: .track(position: next)))
+                return .hit(Hit(track: index.recordedTrack(at: next), source: .track(position: next)))
             }
         }
     }

@@ -21,13 +21,15 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
     public static let native = CassetteFormat(name: "native", codec: CassetteCodec(
         claims: { $0.jsonShape?.objectKeys?.contains("formatVersion") == true },
         read: { (url) throws(CassetteError) in CassetteImport(cassette: try NativeFormat.decode(FileAccess.read(url), file: url.path)) },
-        write: { (cassette, url) throws(CassetteError) in try NativeFormat.write(cassette, to: url) }))
+        write: { (cassette, url) throws(CassetteError) in try NativeFormat.write(cassette, to: url) },
+        stream: { (url) throws(CassetteError) in try NativeFormat.stream(FileAccess.read(url), file: url.path) }))
 
     /// HTTP Archive 1.2 (read and write).
     public static let har = CassetteFormat(name: "har", codec: CassetteCodec(
         claims: { $0.fileExtension == "har" || $0.jsonShape?.objectKeys?.contains("log") == true },
         read: { (url) throws(CassetteError) in try HARFormat.decode(FileAccess.read(url), file: url.path) },
-        write: { (cassette, url) throws(CassetteError) in try HARFormat.write(cassette, to: url) }))
+        write: { (cassette, url) throws(CassetteError) in try HARFormat.write(cassette, to: url) },
+        stream: { (url) throws(CassetteError) in try HARFormat.stream(FileAccess.read(url), file: url.path) }))
 
     /// Ruby VCR / vcrpy YAML (read).
     public static let vcr = CassetteFormat(name: "vcr", codec: CassetteCodec(
@@ -49,6 +51,12 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         claims: { $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
 
+    /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubsMapping.plist`), or that
+    /// plist itself (read; ``StubBundleFormat``).
+    public static let stubBundle = CassetteFormat(name: "bundle", codec: CassetteCodec(
+        claims: { $0.isStubBundle },
+        read: { (url) throws(CassetteError) in try StubBundleFormat.load(contentsOf: url) }))
+
     /// Rule files in JSON, YAML or property-list syntax (read).
     public static let rules = CassetteFormat(name: "rules", codec: CassetteCodec(
         claims: { probe in
@@ -67,7 +75,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         write: { (cassette, url) throws(CassetteError) in try StubFolder.writeTest(cassette, to: url) }))
 
     /// Every format, in the order they are listed to users.
-    public static let all: [CassetteFormat] = [.native, .har, .vcr, .dvr, .vinyl, .wiremock, .rules, .stubs]
+    public static let all: [CassetteFormat] = [.native, .har, .vcr, .dvr, .vinyl, .wiremock, .stubBundle, .rules, .stubs]
 
     /// The formats Tonearm writes.
     public static var writable: [CassetteFormat] { all.filter(\.isWritable) }
@@ -97,6 +105,13 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         return imported
     }
 
+    /// Reads the file at `url` in this format up to its tracks, to be read one at a time; formats that
+    /// cannot stream are read whole first.
+    func stream(_ url: URL) throws(CassetteError) -> StreamedImport {
+        if let stream = codec.stream { return try stream(url) }
+        return StreamedImport(whole: try codec.read(url))
+    }
+
     /// Writes `cassette` to `url` in this format, atomically; an error for formats Tonearm only reads,
     /// and for a cassette holding a value the format's reader would refuse (an error naming its path).
     public func save(_ cassette: Cassette, to url: URL) throws(CassetteError) {
@@ -111,7 +126,8 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The format of the file at `url`: a folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
+    /// The format of the file at `url`: a `.bundle` folder with a `stubsRules.plist` (and such a plist) is
+    /// a stub bundle, another folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
     /// VCR or rules by its top-level keys, and JSON is recognised by its content. A JSON file no format
     /// claims is read as native, so that the native reader reports what is wrong with it.
     public static func detect(_ url: URL) throws(CassetteError) -> CassetteFormat {
@@ -142,14 +158,19 @@ struct CassetteCodec: Sendable {
     let read: @Sendable (URL) throws(CassetteError) -> CassetteImport
     /// Writes the file or folder atomically; `nil` for formats Tonearm only reads.
     let write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)?
+    /// Reads the file up to its tracks, leaving them to be read one at a time; `nil` for formats read
+    /// whole.
+    let stream: (@Sendable (URL) throws(CassetteError) -> StreamedImport)?
 
     init(
         claims: @escaping @Sendable (FormatProbe) -> Bool, read: @escaping @Sendable (URL) throws(CassetteError) -> CassetteImport,
-        write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)? = nil
+        write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)? = nil,
+        stream: (@Sendable (URL) throws(CassetteError) -> StreamedImport)? = nil
     ) {
         self.claims = claims
         self.read = read
         self.write = write
+        self.stream = stream
     }
 }
 
@@ -179,6 +200,8 @@ struct FormatProbe {
     let isYAML: Bool
     /// A YAML file whose top level starts an interactions list (Ruby VCR or vcrpy).
     let isVCRYAML: Bool
+    /// A `.bundle` folder holding a stub bundle's rule list, or such a `.plist` list itself.
+    let isStubBundle: Bool
 
     init(_ url: URL) throws(CassetteError) {
         var isDirectory: ObjCBool = false
@@ -187,6 +210,13 @@ struct FormatProbe {
         isYAML = fileExtension == "yml" || fileExtension == "yaml"
         jsonShape = fileExtension == "json" ? Self.shape(try FileAccess.read(url)) : nil
         isVCRYAML = isYAML ? Self.startsInteractions(try FileAccess.read(url)) : false
+        if self.isDirectory {
+            isStubBundle = url.pathExtension.lowercased() == "bundle" && StubBundleFormat.ruleFile(inBundle: url) != nil
+        } else if fileExtension == "plist" {
+            isStubBundle = StubBundleFormat.isRuleList(try FileAccess.read(url))
+        } else {
+            isStubBundle = false
+        }
     }
 
     /// Whether the first element of a top-level array is a rule (it names a `url` or a `path`).
@@ -248,6 +278,38 @@ public enum CassetteFile {
     public static func load(_ url: URL, format: CassetteFormat? = nil) throws(CassetteError) -> CassetteImport {
         let format = if let format { format } else { try CassetteFormat.detect(url) }
         return try format.load(url)
+    }
+
+    /// Loads `url` as `format` (detected when `nil`) straight into a replay engine, each track indexed
+    /// as it is read, so no `Cassette` of the tracks is held on the way: what a session replaying a
+    /// large cassette wants. The engine answers by `strategy` (else the file's hint, else
+    /// ``Strategy/repeat``) under `configuration` (else the one the format implies), and has no rules
+    /// yet; the import returned has everything but the entries, its rules included, for the caller to
+    /// add.
+    package static func loadEngine(
+        _ url: URL, format: CassetteFormat? = nil, strategy: Strategy? = nil,
+        configuration: MatchingConfiguration? = nil
+    ) throws(CassetteError) -> (engine: ReplayEngine, imported: CassetteImport) {
+        let format = if let format { format } else { try CassetteFormat.detect(url) }
+        let loaded = try indexTracks(of: format.stream(url), strategy: strategy, configuration: configuration)
+        // The file's bytes went with the streamed import: hand the freed parse memory back.
+        FreedMemory.release(afterLoading: FileAccess.size(of: url))
+        return loaded
+    }
+
+    private static func indexTracks(
+        of streamed: StreamedImport, strategy: Strategy?, configuration: MatchingConfiguration?
+    ) throws(CassetteError) -> (engine: ReplayEngine, imported: CassetteImport) {
+        var imported = streamed.header
+        var warnings: [ImportWarning] = []
+        let engine = try ReplayEngine(
+            strategy: strategy ?? imported.cassette.strategy?.strategy ?? .repeat,
+            configuration: configuration ?? imported.configuration
+        ) { (add) throws(CassetteError) in
+            warnings = try streamed.readEntries { add($0.track) }
+        }
+        imported.warnings += warnings
+        return (engine, imported)
     }
 
     /// Saves `cassette` to `url` as `format` (native, HAR or a stub folder), atomically.

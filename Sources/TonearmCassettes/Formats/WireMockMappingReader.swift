@@ -34,25 +34,21 @@ struct WireMockMappingReader {
         warnUnknownKeys(request, known: Self.knownRequestKeys, what: "request matcher")
         warnUnknownKeys(responseCursor, known: Self.knownResponseKeys, what: "response field")
         let name = try mappingName(mapping, index: index)
-        let hints = try scenarioHints(mapping)
+        let scenario = try scenarioStep(mapping)
         let outcome = try readOutcome(responseCursor)
         let delay = try responseCursor.member("fixedDelayMilliseconds")?.delay()
         let method = try request.optionalString("method").map { $0.uppercased() }.flatMap { $0 == "ANY" ? nil : $0 }
 
         if let method, let exact = try exactRequest(request, method: method) {
-            let track = Track(request: exact, outcome: outcome, name: name, delay: delay)
-            entries.append(CassetteEntry(track, hints: hints))
+            entries.append(CassetteEntry(Track(request: exact, outcome: outcome, name: name, delay: delay, scenario: scenario)))
             return
         }
-        if !hints.isEmpty {
-            warn(mapping, "scenario state (\(hints.sequence ?? "")) is not enforced for pattern stubs; the stub always answers")
-        }
         let pattern = try urlPattern(request)
-        try checkCompiles(pattern.pattern, at: request)
+        try checkCompiles(pattern.pattern, at: try request.firstMember("urlPattern", "urlPathPattern") ?? request)
         let rule = Rule(
             name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
             headers: try headerConditions(request.member("headers")), body: try bodyConditions(request.member("bodyPatterns")),
-            priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay)
+            priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay, scenario: scenario)
         rules.append(rule)
     }
 
@@ -167,8 +163,8 @@ struct WireMockMappingReader {
 
     private mutating func readOutcome(_ response: DocumentCursor) throws(CassetteError) -> Track.Outcome {
         if let fault = try response.optionalString("fault") { return .transportError(Self.transportError(forFault: fault)) }
-        if try response.member("transformers") != nil {
-            warn(response, "response transformers (templating) are not applied; the body is replayed as written")
+        if let transformers = try response.member("transformers") {
+            warn(transformers, "response transformers (templating) are not applied; the body is replayed as written")
         }
         let status = try response.member("status")?.statusCode() ?? 200
         var headers: [HeaderField] = []
@@ -191,7 +187,12 @@ struct WireMockMappingReader {
             }
             return bytes
         }
-        guard let fileName = try response.optionalString("bodyFileName") else { return [] }
+        guard let fileCursor = try response.member("bodyFileName") else { return [] }
+        let fileName = try fileCursor.string()
+        // A mapping (possibly posted to a server's admin API) must not serve whatever the process can read.
+        guard !fileName.hasPrefix("/"), !fileName.hasPrefix("~"), !fileName.split(separator: "/").contains("..") else {
+            throw fileCursor.error(expected: "a file name inside the __files folder", found: fileName.debugDescription)
+        }
         guard let bodyFiles, let data = FileManager.default.contents(atPath: bodyFiles.appendingPathComponent(fileName).path) else {
             warn(response, "bodyFileName \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is left empty")
             return []
@@ -208,11 +209,18 @@ struct WireMockMappingReader {
 
     // MARK: Scenarios and warnings
 
-    private func scenarioHints(_ mapping: DocumentCursor) throws(CassetteError) -> TrackHints {
-        TrackHints(
-            sequence: try mapping.optionalString("scenarioName"),
-            requiredState: try mapping.optionalString("requiredScenarioState"),
-            nextState: try mapping.optionalString("newScenarioState"))
+    /// `scenarioName`, `requiredScenarioState` and `newScenarioState`, which the engine enforces. States
+    /// without a scenario name mean nothing to WireMock either: they are reported and dropped.
+    private mutating func scenarioStep(_ mapping: DocumentCursor) throws(CassetteError) -> ScenarioStep? {
+        let required = try mapping.optionalString("requiredScenarioState")
+        let next = try mapping.optionalString("newScenarioState")
+        guard let name = try mapping.optionalString("scenarioName") else {
+            if required != nil || next != nil {
+                warn(mapping, "scenario states without a \"scenarioName\" belong to no scenario and were not imported")
+            }
+            return nil
+        }
+        return ScenarioStep(name, requiredState: required, newState: next)
     }
 
     private mutating func warnUnknownKeys(_ cursor: DocumentCursor, known: Set<String>, what: String) {
@@ -228,8 +236,9 @@ struct WireMockMappingReader {
 }
 
 /// Simple JSONPath expressions (`$.a.b`, `$.items[0]`) as JSON Pointers; filters are not supported.
-enum JSONPathPointer {
-    static func pointer(forSimplePath path: String) -> JSONPointer? {
+package enum JSONPathPointer {
+    /// The JSON Pointer for `path`, or `nil` when it is not a simple path.
+    package static func pointer(forSimplePath path: String) -> JSONPointer? {
         guard path.hasPrefix("$") else { return nil }
         var tokens: [String] = []
         var rest = Substring(path.dropFirst())

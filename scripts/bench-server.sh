@@ -25,8 +25,11 @@ echo "load: $(uptime)"
 # A scratch path of its own, so the release build neither waits for nor invalidates `swift test`'s.
 CONFIG=${CONFIG:-release}
 SCRATCH=${SCRATCH:-.build-bench}
-swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
-TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+# TONEARM=path/to/tonearm measures a binary already built (no build, so it can run beside one).
+if [ -z "${TONEARM:-}" ]; then
+    swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
+    TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+fi
 
 # The cassette, the same-size static file, and wrk's request script (random track per request).
 python3 - "$WORK" "$TRACKS" <<'PY'

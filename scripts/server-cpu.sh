@@ -16,8 +16,11 @@ WORK=${WORK:-/tmp/tonearm-cpu}
 CONFIG=${CONFIG:-release}
 SCRATCH=${SCRATCH:-.build-bench}
 mkdir -p "$WORK"
-swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
-TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+# TONEARM=path/to/tonearm measures a binary already built (no build, so it can run beside one).
+if [ -z "${TONEARM:-}" ]; then
+    swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
+    TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+fi
 python3 - "$WORK" "$TRACKS" <<'PY'
 import json, sys
 work, count = sys.argv[1], int(sys.argv[2])

@@ -185,6 +185,11 @@ struct WireMockAdminTests {
         #expect(Self.shape(matched["timing"]) == [
             "addedDelay": "number", "processTime": "number", "responseSendTime": "number", "serveTime": "number", "totalTime": "number",
         ])
+        let limited = try Self.object(try await TestClient.send(base + "/__admin/requests?limit=1"))
+        #expect((limited["requests"] as? [Any])?.count == 1)
+        #expect((limited["meta"] as? [String: Int]) == ["total": 2])
+        let onlyUnmatched = try Self.object(try await TestClient.send(base + "/__admin/requests?unmatched=true"))
+        #expect((onlyUnmatched["requests"] as? [[String: Any]])?.map { $0["wasMatched"] as? Bool } == [false])
         let id = try #require(matched["id"] as? String)
         let one = try Self.object(try await TestClient.send(base + "/__admin/requests/\(id)"))
         #expect(one["id"] as? String == id)

@@ -161,10 +161,11 @@ extension ServerCore {
                 entries.removeAll { $0.source.kind != "mapping" || $0.source.detail != stub }
             }
             if let since = parameters["since"].flatMap(Self.parseDate) { entries.removeAll { $0.time <= since } }
+            let total = entries.count
             if let limit = parameters["limit"].flatMap(Int.init) { entries = Array(entries.prefix(max(0, limit))) }
             return .adminJSON(.object([
                 "requests": .array(entries.map(serveEvent)),
-                "meta": .object(["total": .integer(entries.count)]),
+                "meta": .object(["total": .integer(total)]),
                 "requestJournalDisabled": .bool(false),
             ]))
         case ("DELETE", nil), ("POST", "reset"):

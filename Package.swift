@@ -130,7 +130,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TonearmURLSessionTests",
-            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport"],
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport",
+                // The app the team-format tests launch.
+                "TonearmStubbedApp",
+            ],
             // Recorded cassettes live beside the tests that use them; they are data, not sources.
             exclude: ["__Cassettes__"]
         ),
@@ -161,6 +165,12 @@ let package = Package(
                 "TonearmWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        // "The app" launched by the team-format two-process tests: installFromEnvironment(), then its requests.
+        .executableTarget(
+            name: "TonearmStubbedApp",
+            dependencies: ["TonearmURLSession"],
+            path: "Tests/TonearmStubbedApp"
         ),
     ],
     swiftLanguageModes: [.v6]

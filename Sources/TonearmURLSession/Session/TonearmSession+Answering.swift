@@ -64,7 +64,7 @@ extension TonearmSession {
                     throw error.urlError
                 }
             case .miss(let report):
-                if !mode.reachesNetworkOnMiss {
+                if !mode.reachesNetworkOnMiss && !missesReachNetwork {
                     let miss = SessionMiss(source: source, request: request, report: report)
                     noteMiss(miss)
                     throw URLError(.resourceUnavailable, userInfo: [

@@ -41,6 +41,10 @@ public final class TonearmSession: Sendable {
     let logger: (@Sendable (LoggedExchange) -> Void)?
     /// Saves after every recorded exchange, for launched processes that may never reach ``finish()``.
     let savesEachRecording: Bool
+    /// Sends requests the engine cannot answer to the network, unrecorded, instead of failing them
+    /// (`TONEARM_MISSES=network` for stubs without a cassette; ``mode`` stays ``RecordMode/never``, as
+    /// nothing is recorded).
+    let missesReachNetwork: Bool
     private let state = Mutex(State())
 
     private struct State {
@@ -69,9 +73,10 @@ public final class TonearmSession: Sendable {
     init(
         engine: ReplayEngine, source: String, mode: RecordMode, cassetteURL: URL?, recorder: CassetteRecorder?,
         redaction: Redaction, logger: (@Sendable (LoggedExchange) -> Void)?,
-        configuration: URLSessionConfiguration, savesEachRecording: Bool = false
+        configuration: URLSessionConfiguration, savesEachRecording: Bool = false, missesReachNetwork: Bool = false
     ) {
         self.savesEachRecording = savesEachRecording
+        self.missesReachNetwork = missesReachNetwork
         self.engine = engine
         self.source = source
         self.mode = mode

@@ -13,7 +13,7 @@ enum SessionScope {
     ) async throws {
         let outcome: Result<Void, any Error>
         do {
-            try await TonearmSession.$current.withValue(session) { try await body() }
+            try await session.scoped { try await body() }
             outcome = .success(())
         } catch {
             outcome = .failure(error)

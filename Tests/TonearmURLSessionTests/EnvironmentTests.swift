@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Tonearm
 import TonearmCassettes
+import TonearmTestSupport
 import TonearmURLSession
 
 /// `installFromEnvironment` uses the one global slot, so these tests run one at a time.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Tonearm
 import TonearmCassettes
+import TonearmReplay
 
 extension TonearmSession {
     /// The environment variables ``installFromEnvironment(_:arguments:)`` reads. Each can also be given
@@ -127,9 +128,9 @@ extension TonearmSession {
                     variable: EnvironmentVariable.misses,
                     detail: "network applies to stubs without a cassette; with a cassette, set \(EnvironmentVariable.record)=missing or passthrough")
             }
-            return try cassette(
+            return TonearmSession(replaying: try ReplaySession.cassette(
                 at: cassetteURL, options: CassetteOptions(strategy: strategy), environment: environment,
-                configuration: .ephemeral, extra: (extraTracks, extraRules), savesEachRecording: true)
+                extra: (extraTracks, extraRules), savesEachRecording: true))
         }
         let engine: ReplayEngine
         do throws(RuleError) {
@@ -139,9 +140,8 @@ extension TonearmSession {
         } catch {
             throw .rule(error)
         }
-        return TonearmSession(
+        return TonearmSession(replaying: ReplaySession(
             engine: engine, source: "stubs from the environment", mode: .never, cassetteURL: nil, recorder: nil,
-            redaction: Redaction(headers: []), logger: nil, configuration: .ephemeral,
-            missesReachNetwork: missesReachNetwork)
+            redaction: Redaction(headers: []), logger: nil, missesReachNetwork: missesReachNetwork))
     }
 }

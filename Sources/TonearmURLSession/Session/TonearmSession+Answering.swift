@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Tonearm
+import TonearmReplay
 
 /// What the protocol delivers for one request.
 enum Answer: Sendable {
@@ -44,50 +45,20 @@ extension TonearmSession {
         }
     }
 
-    /// One hop: the engine's answer, or the network's in recording and passthrough modes.
+    /// One hop: the shared session's answer, from the engine or the network, with its failures as the
+    /// `URLError`s a real URLSession reports.
     private func exchange(_ request: Request) async throws -> Response {
-        guard !isFinished else {
-            throw URLError(.cancelled, userInfo: [
-                NSLocalizedDescriptionKey: "Tonearm: the session for \(source) has finished; requests after the test ends are not answered"
-            ])
-        }
-        if mode.replays {
-            switch engine.match(redaction.redact(request)) {
-            case .hit(let hit):
-                if let delay = hit.track.delay { try await Task.sleep(for: delay) }
-                switch hit.track.outcome {
-                case .response(let response):
-                    log(LoggedExchange(request: request, source: .replayed, status: response.status))
-                    return response
-                case .transportError(let error):
-                    log(LoggedExchange(request: request, source: .replayed, failure: error.description))
-                    throw error.urlError
-                }
-            case .miss(let report):
-                if !mode.reachesNetworkOnMiss && !missesReachNetwork {
-                    let miss = SessionMiss(source: source, request: request, report: report)
-                    noteMiss(miss)
-                    throw URLError(.resourceUnavailable, userInfo: [
-                        NSLocalizedDescriptionKey: miss.description,
-                        NSURLErrorFailingURLErrorKey: URL(string: request.url) as Any,
-                    ])
-                }
-            }
-        }
         do {
-            let response = try await LiveNetwork.shared.fetch(request)
-            if mode.records {
-                let track = Track(request: request, response: response)
-                noteRecorded(track)
-                // In missing mode the engine answers from what was just recorded, as if the cassette had
-                // been reloaded; the recording request counts as its first play (docs/testing.md).
-                if mode == .missing { engine.add(redaction.redact(track), playedByRecordingRequest: true) }
+            return try await replaySession.respond(to: request) { try await LiveNetwork.shared.fetch($0) }
+        } catch let failure as ReplayFailure {
+            if let simulated = failure.simulatedError { throw simulated.urlError }
+            if failure.isSessionFinished {
+                throw URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: failure.description])
             }
-            log(LoggedExchange(request: request, source: .network, status: response.status))
-            return response
-        } catch {
-            log(LoggedExchange(request: request, source: .network, failure: "\(error)"))
-            throw error
+            throw URLError(.resourceUnavailable, userInfo: [
+                NSLocalizedDescriptionKey: failure.description,
+                NSURLErrorFailingURLErrorKey: URL(string: request.url) as Any,
+            ])
         }
     }
 

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Synchronization
 import Tonearm
 import TonearmCassettes
+@_exported import TonearmReplay
 
 /// A URLSession that answers from a Tonearm engine: recorded tracks, inline stubs and regex rules, and,
 /// in recording modes, the real network.
@@ -20,16 +21,9 @@ public final class TonearmSession: Sendable {
     /// The session scoped to the running test by TonearmTesting's traits and `withCassette`.
     @TaskLocal public static var current: TonearmSession?
 
-    /// What the session replays from, for messages: the cassette's path, or a label such as "inline stubs".
-    public let source: String
-    /// The cassette file recordings are saved to, when there is one.
-    public let cassetteURL: URL?
-    /// The engine answering requests.
-    public let engine: ReplayEngine
-    /// What the session does with the network.
-    public let mode: RecordMode
-    /// What is hidden before recording, and from live requests before matching.
-    public let redaction: Redaction
+    /// The transport-independent session this one answers from: its engine, mode, recordings and
+    /// misses, shared with any other bridge (AsyncHTTPClient, OpenAPI) handed the same session.
+    public let replaySession: ReplaySession
     /// The `URLProtocol` subclass that routes requests to this session; add it to your own
     /// configuration's `protocolClasses`, or use ``makeConfiguration(from:)``.
     public let protocolClass: URLProtocol.Type
@@ -37,22 +31,17 @@ public final class TonearmSession: Sendable {
     public let urlSession: URLSession
 
     let number: UInt64
-    let recorder: CassetteRecorder?
-    let logger: (@Sendable (LoggedExchange) -> Void)?
-    /// Saves after every recorded exchange, for launched processes that may never reach ``finish()``.
-    let savesEachRecording: Bool
-    /// Sends requests the engine cannot answer to the network, unrecorded, instead of failing them
-    /// (`TONEARM_MISSES=network` for stubs without a cassette; ``mode`` stays ``RecordMode/never``, as
-    /// nothing is recorded).
-    let missesReachNetwork: Bool
-    private let state = Mutex(State())
 
-    private struct State {
-        var misses: [SessionMiss] = []
-        var exchanges: [LoggedExchange] = []
-        var recordedCount = 0
-        var finished = false
-    }
+    /// What the session replays from, for messages: the cassette's path, or a label such as "inline stubs".
+    public var source: String { replaySession.source }
+    /// The cassette file recordings are saved to, when there is one.
+    public var cassetteURL: URL? { replaySession.cassetteURL }
+    /// The engine answering requests.
+    public var engine: ReplayEngine { replaySession.engine }
+    /// What the session does with the network.
+    public var mode: RecordMode { replaySession.mode }
+    /// What is hidden before recording, and from live requests before matching.
+    public var redaction: Redaction { replaySession.redaction }
 
     /// A replay-only session over `engine`: nothing reaches the network and misses fail with the report.
     ///
@@ -65,25 +54,18 @@ public final class TonearmSession: Sendable {
         engine: ReplayEngine, source: String = "the stub engine",
         configuration: URLSessionConfiguration = .ephemeral
     ) {
-        self.init(
-            engine: engine, source: source, mode: .never, cassetteURL: nil, recorder: nil,
-            redaction: Redaction(headers: []), logger: nil, configuration: configuration)
+        self.init(replaying: ReplaySession(engine: engine, source: source), configuration: configuration)
     }
 
-    init(
-        engine: ReplayEngine, source: String, mode: RecordMode, cassetteURL: URL?, recorder: CassetteRecorder?,
-        redaction: Redaction, logger: (@Sendable (LoggedExchange) -> Void)?,
-        configuration: URLSessionConfiguration, savesEachRecording: Bool = false, missesReachNetwork: Bool = false
-    ) {
-        self.savesEachRecording = savesEachRecording
-        self.missesReachNetwork = missesReachNetwork
-        self.engine = engine
-        self.source = source
-        self.mode = mode
-        self.cassetteURL = cassetteURL
-        self.recorder = recorder
-        self.redaction = redaction
-        self.logger = logger
+    /// A URLSession front for `replaySession`, e.g. one a test also hands to an AsyncHTTPClient or
+    /// OpenAPI bridge, so every client in the test answers from (and records into) the same cassette.
+    ///
+    /// - Parameters:
+    ///   - replaySession: Answers, records and keeps the misses.
+    ///   - configuration: The base configuration for ``urlSession``; its protocol classes are kept after
+    ///     Tonearm's.
+    public init(replaying replaySession: ReplaySession, configuration: URLSessionConfiguration = .ephemeral) {
+        self.replaySession = replaySession
         number = SessionRegistry.nextNumber()
         protocolClass = SessionTags.protocolClass(for: number)
         urlSession = URLSession(configuration: Self.configuration(configuration, adding: protocolClass))
@@ -108,28 +90,17 @@ public final class TonearmSession: Sendable {
     }
 
     /// Requests that found no answer in ``RecordMode/never`` mode, oldest first.
-    public var misses: [SessionMiss] {
-        state.withLock { $0.misses }
-    }
+    public var misses: [SessionMiss] { replaySession.misses }
 
     /// Returns the misses so far and forgets them, for tests that expect misses and assert on them:
     /// TonearmTesting reports only the misses still pending when the test ends.
-    public func takeMisses() -> [SessionMiss] {
-        state.withLock { state in
-            defer { state.misses.removeAll() }
-            return state.misses
-        }
-    }
+    public func takeMisses() -> [SessionMiss] { replaySession.takeMisses() }
 
     /// Every request handled so far and where its answer came from.
-    public var exchanges: [LoggedExchange] {
-        state.withLock { $0.exchanges }
-    }
+    public var exchanges: [LoggedExchange] { replaySession.exchanges }
 
     /// Whether ``finish()`` has run; a finished session fails every request.
-    public var isFinished: Bool {
-        state.withLock { $0.finished }
-    }
+    public var isFinished: Bool { replaySession.isFinished }
 
     /// Ends the session: it stops answering, and what was recorded is saved to the cassette
     /// atomically, redacted. Calling it again does nothing.
@@ -137,57 +108,23 @@ public final class TonearmSession: Sendable {
     /// In ``RecordMode/all`` the cassette is rewritten even when nothing was recorded; in
     /// ``RecordMode/missing`` it is written only when something new was recorded.
     public func finish() throws(TonearmError) {
-        let (wasFinished, recorded) = state.withLock { state in
-            defer { state.finished = true }
-            return (state.finished, state.recordedCount)
-        }
-        guard !wasFinished else { return }
+        guard !replaySession.isFinished else { return }
         SessionRegistry.unregister(number: number)
         if SessionRegistry.globalSession === self { SessionRegistry.setGlobal(nil) }
         urlSession.finishTasksAndInvalidate()
-        guard mode == .all || (mode == .missing && recorded > 0) else { return }
-        try save()
+        try replaySession.finish()
     }
 
-    /// Writes everything recorded so far to the cassette, atomically; does nothing without a recorder.
-    func save() throws(TonearmError) {
-        guard let recorder, let cassetteURL else { return }
-        do {
-            try FileManager.default.createDirectory(
-                at: cassetteURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw .cassette(CassetteError(
-                file: cassetteURL.path, expected: "a folder that can be created",
-                found: error.localizedDescription))
+    /// Runs `body` with this session bound to ``current`` and its ``replaySession`` to
+    /// ``ReplaySession/current``, so URLSession and the other bridges answer from it.
+    package func scoped<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try Self.$current.withValue(self) { try ReplaySession.$current.withValue(replaySession, operation: body) }
+    }
+
+    /// The `async` form of the synchronous `scoped(_:)`.
+    package func scoped<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await Self.$current.withValue(self) {
+            try await ReplaySession.$current.withValue(replaySession, operation: body)
         }
-        do throws(CassetteError) {
-            try CassetteFile.save(recorder.cassette, to: cassetteURL, format: CassetteFile.outputFormat(for: cassetteURL))
-        } catch {
-            throw .cassette(error)
-        }
-    }
-
-    func noteMiss(_ miss: SessionMiss) {
-        // The unscoped session lives for the whole process; nobody would ever take its misses.
-        guard self !== Self.unscoped else { return }
-        state.withLock { $0.misses.append(miss) }
-        log(LoggedExchange(request: miss.request, source: .missed, failure: "miss: \(miss.report.reason)"))
-    }
-
-    func noteRecorded(_ track: Track) {
-        recorder?.record(track)
-        state.withLock { $0.recordedCount += 1 }
-        if savesEachRecording {
-            do throws(TonearmError) {
-                try save()
-            } catch {
-                FileHandle.standardError.write(Data("tonearm: \(error)\n".utf8))
-            }
-        }
-    }
-
-    func log(_ exchange: LoggedExchange) {
-        state.withLock { $0.exchanges.append(exchange) }
-        logger?(exchange)
     }
 }

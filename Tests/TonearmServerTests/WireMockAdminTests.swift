@@ -185,6 +185,11 @@ struct WireMockAdminTests {
         #expect(Self.shape(matched["timing"]) == [
             "addedDelay": "number", "processTime": "number", "responseSendTime": "number", "serveTime": "number", "totalTime": "number",
         ])
+        let limited = try Self.object(try await TestClient.send(base + "/__admin/requests?limit=1"))
+        #expect((limited["requests"] as? [Any])?.count == 1)
+        #expect((limited["meta"] as? [String: Int]) == ["total": 2])
+        let onlyUnmatched = try Self.object(try await TestClient.send(base + "/__admin/requests?unmatched=true"))
+        #expect((onlyUnmatched["requests"] as? [[String: Any]])?.map { $0["wasMatched"] as? Bool } == [false])
         let id = try #require(matched["id"] as? String)
         let one = try Self.object(try await TestClient.send(base + "/__admin/requests/\(id)"))
         #expect(one["id"] as? String == id)
@@ -232,9 +237,48 @@ struct WireMockAdminTests {
         let started = clock.now
         #expect(try await TestClient.send(base + "/slow").status == 200)
         #expect(clock.now - started >= .milliseconds(300))
-        let scenarios = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
-        #expect(Self.shape(scenarios) == ["scenarios": "array"])
+        let listedScenarios = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
+        #expect(Self.shape(listedScenarios) == ["scenarios": "array"])
         #expect(try await TestClient.send(base + "/__admin/scenarios/reset", method: "POST").status == 200)
+        try await server.stop()
+    }
+
+    @Test("Scenarios: mappings answer in their required state and move it; listed, set and reset through the API")
+    func scenarios() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        for mapping in [
+            #"{"scenarioName":"todo","requiredScenarioState":"Started","request":{"method":"GET","url":"/todo"},"response":{"body":"empty"}}"#,
+            #"{"scenarioName":"todo","requiredScenarioState":"Started","newScenarioState":"added","request":{"method":"POST","url":"/todo"},"response":{"status":201}}"#,
+            #"{"scenarioName":"todo","requiredScenarioState":"added","request":{"method":"GET","url":"/todo"},"response":{"body":"one item"}}"#,
+            #"{"scenarioName":"todo","requiredScenarioState":"added","request":{"urlPathPattern":"/todo/[0-9]+"},"response":{"body":"item"}}"#,
+        ] {
+            #expect(try await Self.post(server, "/__admin/mappings", mapping).status == 201)
+        }
+        #expect(try await TestClient.send(base + "/todo").text == "empty")
+        #expect(try await TestClient.send(base + "/todo/1").status == 404)
+        #expect(try await TestClient.send(base + "/todo", method: "POST").status == 201)
+        #expect(try await TestClient.send(base + "/todo").text == "one item")
+        #expect(try await TestClient.send(base + "/todo/1").text == "item")
+
+        let listed = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
+        let scenario = try #require((listed["scenarios"] as? [[String: Any]])?.first)
+        #expect(Self.shape(scenario) == ["id": "string", "name": "string", "state": "string", "possibleStates": "array", "mappings": "array"])
+        #expect(scenario["state"] as? String == "added")
+        #expect(Set(scenario["possibleStates"] as? [String] ?? []) == ["Started", "added"])
+        #expect((scenario["mappings"] as? [Any])?.count == 4)
+
+        #expect(try await Self.post(server, "/__admin/scenarios/todo/state", #"{"state":"Started"}"#, method: "PUT").status == 200)
+        #expect(try await TestClient.send(base + "/todo").text == "empty")
+        #expect(try await Self.post(server, "/__admin/scenarios/nothing/state", #"{"state":"Started"}"#, method: "PUT").status == 404)
+        #expect(try await Self.post(server, "/__admin/scenarios/todo/state", #"{"state":"never"}"#, method: "PUT").status == 422)
+        _ = try await TestClient.send(base + "/todo", method: "POST")
+        #expect(try await TestClient.send(base + "/__admin/scenarios/reset", method: "POST").status == 200)
+        #expect(try await TestClient.send(base + "/todo").text == "empty")
+        _ = try await TestClient.send(base + "/todo", method: "POST")
+        #expect(try await TestClient.send(base + "/__admin/reset", method: "POST").status == 200)
+        #expect(try Self.object(try await TestClient.send(base + "/__admin/scenarios"))["scenarios"] as? [Any] != nil)
+        #expect(try await TestClient.send(base + "/todo").status == 404, "reset removed the API mappings")
         try await server.stop()
     }
 

@@ -10,7 +10,7 @@ import TonearmCassettes
 /// | `POST mappings`, `GET mappings?limit&offset`, `DELETE mappings` | add (201), list (newest first), remove all |
 /// | `GET`/`PUT`/`DELETE mappings/{id}` | one mapping (404 when absent) |
 /// | `POST mappings/reset`, `POST mappings/save`, `POST mappings/remove-by-metadata` | defaults, persist, remove some |
-/// | `POST reset` | mappings to defaults, journal cleared |
+/// | `POST reset` | mappings to defaults, journal cleared, scenarios back in Started |
 /// | `GET requests`, `GET requests/{id}`, `DELETE requests`, `POST requests/reset` | the journal |
 /// | `POST requests/count`, `POST requests/find`, `GET requests/unmatched` | verification |
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
@@ -65,7 +65,7 @@ extension ServerCore {
             case ("POST", "near-misses") where segments.count == 2:
                 return try nearMisses(segments[1], request: request)
             case (_, "scenarios"):
-                return scenarios(method, Array(segments.dropFirst()))
+                return try scenarios(method, Array(segments.dropFirst()), request: request)
             case ("GET", "settings") where segments.count == 1:
                 return .adminJSON(.object(["settings": settingsJSON]))
             case ("POST", "settings") where segments.count == 1, ("PUT", "settings") where segments.count == 1:
@@ -161,10 +161,11 @@ extension ServerCore {
                 entries.removeAll { $0.source.kind != "mapping" || $0.source.detail != stub }
             }
             if let since = parameters["since"].flatMap(Self.parseDate) { entries.removeAll { $0.time <= since } }
+            let total = entries.count
             if let limit = parameters["limit"].flatMap(Int.init) { entries = Array(entries.prefix(max(0, limit))) }
             return .adminJSON(.object([
                 "requests": .array(entries.map(serveEvent)),
-                "meta": .object(["total": .integer(entries.count)]),
+                "meta": .object(["total": .integer(total)]),
                 "requestJournalDisabled": .bool(false),
             ]))
         case ("DELETE", nil), ("POST", "reset"):
@@ -241,7 +242,7 @@ extension ServerCore {
         case "request":
             let logged = try Self.loggedRequest(from: request.body)
             var result: [JSONValue] = []
-            switch wireMock.engine.match(logged) {
+            switch wireMock.nearMissEngine().match(logged) {
             case .hit(let hit):
                 if let mapping = wireMock.mapping(wireMock.mappingID(for: hit)) {
                     result.append(.object([
@@ -307,14 +308,37 @@ extension ServerCore {
 
     // MARK: Scenarios, settings, health
 
-    private func scenarios(_ method: String, _ rest: [String]) -> Response {
+    private func scenarios(_ method: String, _ rest: [String], request: ServerRequest) throws(WireMockError) -> Response {
         switch (method, rest.count) {
         case ("GET", 0):
-            return .adminJSON(.object(["scenarios": .array([])]))
+            return .adminJSON(.object(["scenarios": .array(wireMock.scenarios.map { scenario, mappings in
+                .object([
+                    "id": .string(scenario.name),
+                    "name": .string(scenario.name),
+                    "state": .string(scenario.state),
+                    "possibleStates": .array(scenario.possibleStates.map(JSONValue.string)),
+                    "mappings": .array(mappings.map(\.json)),
+                ])
+            })]))
         case ("POST", 1) where rest[0] == "reset":
+            wireMock.resetScenarios()
             return .adminJSON(.object([]))
         case ("PUT", 2) where rest[1] == "state":
-            return .adminError(WireMockError(status: 404, pointer: "", title: "Scenario not found", detail: "no scenario named \(rest[0].debugDescription)"))
+            let name = rest[0].removingPercentEncoding ?? rest[0]
+            let body: JSONValue
+            do {
+                body = try JSONValue(parsing: request.body)
+            } catch {
+                throw .invalid("", "Error parsing JSON", detail: "PUT /__admin/scenarios/\(rest[0])/state: \(error)")
+            }
+            let state = body[member: "state"]?.stringValue ?? ScenarioStep.startedState
+            do throws(ScenarioError) {
+                try wireMock.engine.setState(ofScenario: name, to: state)
+            } catch {
+                let status = error.identifier == "unknown-scenario" ? 404 : 422
+                throw WireMockError(status: status, pointer: status == 404 ? "" : "/state", title: "Scenario state not set", detail: error.description)
+            }
+            return .adminJSON(.object([]))
         default:
             return notFound(method, (["scenarios"] + rest).joined(separator: "/"))
         }

@@ -22,9 +22,6 @@ struct WireMockMapping: Sendable {
     let json: JSONValue
     let stub: Stub
 
-    /// Mapping members Tonearm reads; others are refused (the importer names them).
-    static let scenarioKeys = ["scenarioName", "requiredScenarioState", "newScenarioState"]
-
     /// Decodes one mapping object; `bytes` are its JSON as sent, `source` names it in errors
     /// (`POST /__admin/mappings`), `id` overrides the one in the mapping (PUT), `bodyFiles` is the
     /// `__files` folder `bodyFileName` is read from.
@@ -42,11 +39,6 @@ struct WireMockMapping: Sendable {
         }
         let id: String
         if let forcedID { id = forcedID } else { id = try mappingID(json) }
-        for key in scenarioKeys where json[member: key] != nil {
-            throw .invalid(
-                "/\(key)", "Unsupported stub mapping feature",
-                detail: "\(key): scenarios are not supported by this Tonearm build yet; the mapping was not added")
-        }
         try refuseIgnoredModifiers(json)
         let imported: CassetteImport
         do throws(CassetteError) {
@@ -122,6 +114,14 @@ struct WireMockMapping: Sendable {
 
     /// Whether the mapping asks to be written to the root directory as soon as it is added.
     var isPersistent: Bool { json[member: "persistent"] == .bool(true) }
+
+    /// The mapping's scenario step, if it takes part in one.
+    var scenario: ScenarioStep? {
+        switch stub {
+        case .track(let track): track.scenario
+        case .rule(let rule): rule.scenario
+        }
+    }
 
     /// The mapping's `metadata` object, or `nil`.
     var metadata: JSONValue? { json[member: "metadata"] }

@@ -28,16 +28,24 @@ final class WireMockStubs: Sendable {
         var mapping: WireMockMapping
         /// The engine entry while the mapping is live (an exact mapping shadowed by a newer one has none).
         var entry: ReplayEngine.EntryID?
-        /// The key of an exact mapping.
-        var key: RequestKey?
+        /// Where an exact mapping stands among those for the same request.
+        var slot: ExactSlot?
+    }
+
+    /// Exact mappings for one request: a newer one replaces an older one only when both answer in the
+    /// same scenario state (WireMock scenarios stub one URL once per state).
+    private struct ExactSlot: Hashable, Sendable {
+        var key: RequestKey
+        var scenario: String?
+        var requiredState: String?
     }
 
     private struct State: Sendable {
         var mappings: [String: Stored] = [:]
         /// Ids in insertion order, oldest first.
         var order: [String] = []
-        /// Exact mappings per key, oldest first; the last is the live one.
-        var owners: [RequestKey: [String]] = [:]
+        /// Exact mappings per request and scenario step, oldest first; the last is the live one.
+        var owners: [ExactSlot: [String]] = [:]
         var insertions = 0
         /// The mappings loaded from the root directory.
         var defaults: [WireMockMapping] = []
@@ -114,12 +122,13 @@ final class WireMockStubs: Sendable {
         }
     }
 
-    /// Back to the mappings loaded from the root directory.
+    /// Back to the mappings loaded from the root directory, every scenario in its `Started` state.
     func resetToDefaults() throws(WireMockError) {
         try state.withLock { state throws(WireMockError) in
             for id in state.order { remove(id, from: &state) }
             for mapping in state.defaults { try insert(mapping, into: &state) }
         }
+        engine.resetScenarios()
     }
 
     /// Writes the mappings not loaded from the root directory into its `mappings` folder; they are
@@ -146,8 +155,10 @@ final class WireMockStubs: Sendable {
         var stored = Stored(mapping: mapping)
         switch mapping.stub {
         case .track(let track):
-            let key = engine.incomingRequest(for: track.request).key
-            stored.key = key
+            let key = ExactSlot(
+                key: engine.incomingRequest(for: track.request).key, scenario: track.scenario?.name,
+                requiredState: track.scenario?.requiredState)
+            stored.slot = key
             if let previous = state.owners[key]?.last, let entry = state.mappings[previous]?.entry {
                 engine.remove(entry)
                 state.mappings[previous]?.entry = nil
@@ -175,7 +186,7 @@ final class WireMockStubs: Sendable {
         guard let stored = state.mappings.removeValue(forKey: id) else { return }
         state.order.removeAll { $0 == id }
         if let entry = stored.entry { engine.remove(entry) }
-        if let key = stored.key, var owners = state.owners[key] {
+        if let key = stored.slot, var owners = state.owners[key] {
             let wasLive = owners.last == id
             owners.removeAll { $0 == id }
             state.owners[key] = owners.isEmpty ? nil : owners
@@ -185,6 +196,46 @@ final class WireMockStubs: Sendable {
             }
         }
         count.store(state.mappings.count, ordering: .relaxed)
+    }
+
+    // MARK: Scenarios
+
+    /// The mappings' scenarios, each with the mappings taking part.
+    var scenarios: [(scenario: Scenario, mappings: [WireMockMapping])] {
+        state.withLock { state in
+            var byEntry: [ReplayEngine.EntryID: String] = [:]
+            for (id, stored) in state.mappings {
+                if let entry = stored.entry { byEntry[entry] = id }
+            }
+            return engine.scenarios.map { scenario in
+                (scenario, scenario.entries.compactMap { byEntry[$0].flatMap { state.mappings[$0]?.mapping } })
+            }
+        }
+    }
+
+    /// Every scenario back in its `Started` state.
+    func resetScenarios() {
+        engine.resetScenarios()
+    }
+
+    /// An engine with the live mappings' stubs and none of their scenario steps, for near misses:
+    /// asking how close a request is must not move a scenario.
+    func nearMissEngine() -> ReplayEngine {
+        state.withLock { state in
+            let engine = ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration)
+            for id in state.order {
+                guard let stored = state.mappings[id], stored.entry != nil else { continue }
+                switch stored.mapping.stub {
+                case .track(var track):
+                    track.scenario = nil
+                    engine.add(track)
+                case .rule(var rule):
+                    rule.scenario = nil
+                    _ = try? engine.add(rule)
+                }
+            }
+            return engine
+        }
     }
 
     // MARK: Reading

@@ -131,5 +131,20 @@ Mappings.reset_mappings()
 check(Mappings.retrieve_all_mappings().meta.total == 3, "reset_mappings restores the root directory's mappings, saved ones included")
 Requests.reset_request_journal()
 check(Requests.get_all_received_requests().meta.total == 0, "reset_request_journal empties the journal")
+
+# Scenarios: one mapping per state, moved on by a POST, back to Started through the client.
+for mapping in (
+    Mapping(scenario_name="cart", required_scenario_state="Started",
+            request=MappingRequest(method=HttpMethods.GET, url="/cart"), response=MappingResponse(status=200, body="empty")),
+    Mapping(scenario_name="cart", required_scenario_state="Started", new_scenario_state="full",
+            request=MappingRequest(method=HttpMethods.POST, url="/cart"), response=MappingResponse(status=201)),
+    Mapping(scenario_name="cart", required_scenario_state="full",
+            request=MappingRequest(method=HttpMethods.GET, url="/cart"), response=MappingResponse(status=200, body="full")),
+):
+    Mappings.create_mapping(mapping)
+check(requests.get(base + "/cart").text == "empty", "the cart starts empty")
+check(requests.post(base + "/cart").status_code == 201, "POST /cart answers in Started")
+check(requests.get(base + "/cart").text == "full", "the POST moved the scenario on")
 Scenarios.reset_all_scenarios()
+check(requests.get(base + "/cart").text == "empty", "reset_all_scenarios puts the cart back in Started")
 print("OK")

@@ -19,16 +19,17 @@ extension TonearmSession {
     /// Redirect hops followed before giving up, as URLSession does.
     static let maximumRedirects = 16
 
-    /// The answer to `request`: replayed, fetched, or a failure, after any simulated delay.
+    /// The answer to `request`: replayed, fetched, or a failure, after any simulated delay. A miss is
+    /// reported through `requester` (when it belongs to this session) before the failure is returned.
     ///
     /// swift-corelibs-foundation aborts when a custom protocol reports a redirect, so on Linux recorded
     /// redirects are followed here, each hop answered by the engine (or the network) like any request;
     /// on Apple platforms the redirect is handed to URLSession, which follows it through the protocol.
-    func answer(_ request: Request) async -> Answer {
+    func answer(_ request: Request, requester: RequestingTask? = nil) async -> Answer {
         var current = request
         do {
             for _ in 0...Self.maximumRedirects {
-                let response = try await exchange(current)
+                let response = try await exchange(current, requester: requester?.session === self ? requester : nil)
                 guard let next = Self.redirectTarget(of: response, for: current) else {
                     return .response(response, url: current.url)
                 }
@@ -45,7 +46,7 @@ extension TonearmSession {
     }
 
     /// One hop: the engine's answer, or the network's in recording and passthrough modes.
-    private func exchange(_ request: Request) async throws -> Response {
+    private func exchange(_ request: Request, requester: RequestingTask?) async throws -> Response {
         guard !isFinished else {
             throw URLError(.cancelled, userInfo: [
                 NSLocalizedDescriptionKey: "Tonearm: the session for \(source) has finished; requests after the test ends are not answered"
@@ -65,8 +66,9 @@ extension TonearmSession {
                 }
             case .miss(let report):
                 if !mode.reachesNetworkOnMiss {
-                    let miss = SessionMiss(source: source, request: request, report: report)
-                    noteMiss(miss)
+                    let miss = SessionMiss(source: source, request: request, report: report, howToRecord: howToRecord)
+                    noteMiss(miss, reportedInRequestingTask: requester != nil)
+                    await requester?.report(miss)
                     throw URLError(.resourceUnavailable, userInfo: [
                         NSLocalizedDescriptionKey: miss.description,
                         NSURLErrorFailingURLErrorKey: URL(string: request.url) as Any,

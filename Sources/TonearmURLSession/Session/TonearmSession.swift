@@ -45,6 +45,11 @@ public final class TonearmSession: Sendable {
 
     private struct State {
         var misses: [SessionMiss] = []
+        /// The misses not yet reported in the task that made the request (see ``RequestingTask``).
+        var unreportedMisses: [SessionMiss] = []
+        var inTaskMissReporter: (@Sendable (SessionMiss) -> Void)?
+        /// A `swift test --filter` argument selecting the test this session serves.
+        var testFilter: String?
         var exchanges: [LoggedExchange] = []
         var recordedCount = 0
         var finished = false
@@ -107,13 +112,52 @@ public final class TonearmSession: Sendable {
         state.withLock { $0.misses }
     }
 
-    /// Returns the misses so far and forgets them, for tests that expect misses and assert on them:
-    /// TonearmTesting reports only the misses still pending when the test ends.
+    /// Returns the misses so far and forgets them, for code that expects misses and asserts on them.
+    ///
+    /// In a Swift Testing trait's scope each miss has already been recorded as an issue where the request
+    /// was made (wrap an expected one in `withKnownIssue`); `withCassette` in XCTest reports only the
+    /// misses still pending when the test ends, so taking them there absorbs them.
     public func takeMisses() -> [SessionMiss] {
         state.withLock { state in
-            defer { state.misses.removeAll() }
+            defer {
+                state.misses.removeAll()
+                state.unreportedMisses.removeAll()
+            }
             return state.misses
         }
+    }
+
+    /// Returns the misses not already reported in the task that made the request, and forgets them:
+    /// what a test scope reports when it ends.
+    package func takeUnreportedMisses() -> [SessionMiss] {
+        state.withLock { state in
+            defer { state.unreportedMisses.removeAll() }
+            return state.unreportedMisses
+        }
+    }
+
+    /// Reports each later miss by calling `reporter` in a task that inherits the task-local values of the
+    /// task that made the request, before the request fails, when that task can be known; see
+    /// ``RequestingTask``. Swift Testing records issues this way so that the test and `withKnownIssue`
+    /// see them.
+    package func reportMissesInRequestingTask(_ reporter: @escaping @Sendable (SessionMiss) -> Void) {
+        state.withLock { $0.inTaskMissReporter = reporter }
+    }
+
+    var inTaskMissReporter: (@Sendable (SessionMiss) -> Void)? {
+        state.withLock { $0.inTaskMissReporter }
+    }
+
+    /// Names the test this session serves, as a `swift test --filter` argument, so a miss says how to
+    /// record the missing answer.
+    package func describeTest(filter: String) {
+        state.withLock { $0.testFilter = filter }
+    }
+
+    /// The command that records what a miss lacked, when the session replays a cassette for a known test.
+    var howToRecord: String? {
+        guard cassetteURL != nil, let filter = state.withLock({ $0.testFilter }) else { return nil }
+        return "TONEARM_RECORD=missing swift test --filter \(filter)"
     }
 
     /// Every request handled so far and where its answer came from.
@@ -162,10 +206,15 @@ public final class TonearmSession: Sendable {
         }
     }
 
-    func noteMiss(_ miss: SessionMiss) {
+    /// Keeps `miss` for ``misses``; `reportedInRequestingTask` says whether the requesting task will
+    /// report it, so the scope's end does not report it again.
+    func noteMiss(_ miss: SessionMiss, reportedInRequestingTask: Bool) {
         // The unscoped session lives for the whole process; nobody would ever take its misses.
         guard self !== Self.unscoped else { return }
-        state.withLock { $0.misses.append(miss) }
+        state.withLock { state in
+            state.misses.append(miss)
+            if !reportedInRequestingTask { state.unreportedMisses.append(miss) }
+        }
         log(LoggedExchange(request: miss.request, source: .missed, failure: "miss: \(miss.report.reason)"))
     }
 

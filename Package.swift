@@ -150,7 +150,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            exclude: ["__Cassettes__"]
+            exclude: ["__Cassettes__", "Python"]
         ),
         .testTarget(
             name: "TonearmCassettesTests",

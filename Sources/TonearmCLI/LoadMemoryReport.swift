@@ -21,9 +21,12 @@ struct LoadMemoryReport: Encodable {
     var peakBytes: Int
     /// What the engine's index says its tables take beyond the track values (``TrackIndex/indexBytes``).
     var indexBytes: Int
-    /// The tracks' inline size (`MemoryLayout<Track>.stride` each); strings and arrays they point to
-    /// come on top.
-    var trackValueBytes: Int
+    /// What the index's track store holds (``TrackIndex/trackStorage``): packed tracks' bytes, and the
+    /// inline size of tracks kept as values (their strings and arrays come on top).
+    var trackStorageBytes: Int
+    /// Tracks stored packed, and as values.
+    var packedTracks: Int
+    var valueTracks: Int
     var seconds: Double
 
     var residentRatio: Double { Double(residentBytes) / Double(max(fileBytes, 1)) }
@@ -42,16 +45,19 @@ struct LoadMemoryReport: Encodable {
         let report = LoadMemoryReport(
             file: path, fileBytes: fileBytes, tracks: engine.index.trackCount, baselineBytes: before.resident,
             residentBytes: after.resident - before.resident, peakBytes: after.peak - before.resident,
-            indexBytes: engine.index.indexBytes, trackValueBytes: engine.index.trackCount * MemoryLayout<Track>.stride,
+            indexBytes: engine.index.indexBytes, trackStorageBytes: engine.index.trackStorage.bytes,
+            packedTracks: engine.index.trackStorage.packed, valueTracks: engine.index.trackStorage.values,
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         withExtendedLifetime(engine) {}
         return report
     }
 
-    /// The engine a session would replay from; the imported cassette is dropped on return.
+    /// The engine a session would replay from, loaded the way a replaying session loads it (each track
+    /// indexed as it is read).
     private static func loadEngine(path: String, format: CassetteFormat?) throws -> ReplayEngine {
-        let imported = try CassetteFile.load(URL(fileURLWithPath: path), format: format)
-        return try ReplayEngine(tracks: imported.cassette.tracks, rules: imported.rules, configuration: imported.configuration)
+        let (engine, imported) = try CassetteFile.loadEngine(URL(fileURLWithPath: path), format: format)
+        for rule in imported.rules { try engine.add(rule) }
+        return engine
     }
 
     var table: String {
@@ -61,13 +67,13 @@ struct LoadMemoryReport: Encodable {
               resident after loading: \(megabytes(residentBytes)) (\(String(format: "%.2f", residentRatio))× the file; goal ≤ 2×)
               peak while loading:     \(megabytes(peakBytes)) (\(String(format: "%.2f", peakRatio))× the file; goal ≤ 3×)
               index tables:           \(megabytes(indexBytes)) (the index's own count, beyond the track values)
-              track values inline:    \(megabytes(trackValueBytes)) (\(MemoryLayout<Track>.stride) bytes each, before their strings and arrays)
+              track store:            \(megabytes(trackStorageBytes)) (\(packedTracks) packed, \(valueTracks) as values, before the values' strings and arrays)
               process before loading: \(megabytes(baselineBytes))
             """
     }
 
     private enum CodingKeys: String, CodingKey {
-        case file, fileBytes, tracks, baselineBytes, residentBytes, peakBytes, indexBytes, trackValueBytes, seconds, residentRatio, peakRatio, meetsGoals
+        case file, fileBytes, tracks, baselineBytes, residentBytes, peakBytes, indexBytes, trackStorageBytes, packedTracks, valueTracks, seconds, residentRatio, peakRatio, meetsGoals
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -79,7 +85,9 @@ struct LoadMemoryReport: Encodable {
         try container.encode(residentBytes, forKey: .residentBytes)
         try container.encode(peakBytes, forKey: .peakBytes)
         try container.encode(indexBytes, forKey: .indexBytes)
-        try container.encode(trackValueBytes, forKey: .trackValueBytes)
+        try container.encode(trackStorageBytes, forKey: .trackStorageBytes)
+        try container.encode(packedTracks, forKey: .packedTracks)
+        try container.encode(valueTracks, forKey: .valueTracks)
         try container.encode(seconds, forKey: .seconds)
         try container.encode(residentRatio, forKey: .residentRatio)
         try container.encode(peakRatio, forKey: .peakRatio)

@@ -26,7 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
             Accept: application/json), a Tonearm-Miss header naming the reason, and a line on standard error.
 
             The control API is under /__tonearm/ (health, cassette, stubs, reset, save, journal, journal.har, \
-            misses); see docs/server.md.
+            misses); WireMock's admin API is under /__admin/ (mappings, requests, near misses, settings), so \
+            WireMock clients work unchanged; see docs/server.md.
 
             SIGINT or SIGTERM: stop accepting, finish in-flight exchanges, save the cassette atomically, write \
             the journal, exit 0.
@@ -59,6 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
     var journalLimit = 10_000
     @Option(name: .customLong("miss-status"), help: "The status a miss is answered with.")
     var missStatus = 404
+    @Option(name: .customLong("root-dir"), help: "A WireMock root directory: stub mappings from DIR/mappings, body files from DIR/__files (see docs/server.md).")
+    var rootDir: String?
 
     func run() async throws {
         let configuration = try makeConfiguration()
@@ -120,7 +123,8 @@ struct ServeCommand: AsyncParsableCommand {
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
-            journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus)
+            journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus,
+            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
     }
 
     private func listeningLine(_ server: TonearmServer) -> String {

@@ -32,6 +32,9 @@ public struct JournalEntry: Sendable {
     public var source: Source
     /// From the end of the request to the end of the answer, including simulated delays.
     public var latency: Duration
+    /// The exchange's number since the server started, from 0; set by the journal. WireMock serve-event
+    /// ids are made from it.
+    public internal(set) var sequence = 0
 }
 
 /// The last exchanges (at most `limit`) and the misses among them, for the control API and `--journal`.
@@ -50,12 +53,15 @@ final class Journal: Sendable {
     }
 
     func append(_ entry: JournalEntry, miss: ServerMiss? = nil) {
+        var entry = entry
         state.withLock { state in
+            entry.sequence = state.total
             state.total += 1
             state.entries.append(entry)
             // Trimming in batches keeps appends O(1) amortised.
             if state.entries.count >= 2 * limit { state.entries.removeFirst(state.entries.count - limit) }
-            if let miss {
+            if var miss {
+                miss.sequence = entry.sequence
                 state.misses.append(miss)
                 if state.misses.count >= 2 * limit { state.misses.removeFirst(state.misses.count - limit) }
             }
@@ -109,4 +115,6 @@ struct ServerMiss: Sendable {
     let time: Date
     let request: Request
     let report: MissReport
+    /// The journal entry's sequence number, set by the journal.
+    var sequence = 0
 }

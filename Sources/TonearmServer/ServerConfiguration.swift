@@ -41,6 +41,10 @@ public struct ServerConfiguration: Sendable {
     public var upstreamTimeout: Duration
     /// What is hidden before recording, and from live requests before matching.
     public var redaction: Redaction
+    /// A WireMock root directory (`--root-dir`): its `mappings` are loaded as stub mappings (the
+    /// defaults of `POST /__admin/mappings/reset`), its `__files` hold their body files, and
+    /// `POST /__admin/mappings/save` writes there.
+    public var rootDirectory: URL?
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
 
@@ -51,7 +55,7 @@ public struct ServerConfiguration: Sendable {
         bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
         rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
         idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60),
-        redaction: Redaction = .default, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
+        redaction: Redaction = .default, rootDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
         self.cassette = cassette
         self.rules = rules
@@ -70,6 +74,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.upstreamTimeout = upstreamTimeout
         self.redaction = redaction
+        self.rootDirectory = rootDirectory
         self.log = log
     }
 

@@ -11,6 +11,8 @@ final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let journal: Journal
     let upstreamClient: UpstreamClient
+    /// Stub mappings added through WireMock's admin API or loaded from `--root-dir`.
+    let wireMock: WireMockStubs
     private let cassette: Mutex<LoadedCassette>
     /// `http://127.0.0.1:PORT`, known once bound; the rewriter and messages use it.
     private let listening = Mutex<String>("")
@@ -22,6 +24,7 @@ final class ServerCore: Sendable {
         cassette = Mutex(try LoadedCassette(
             url: configuration.cassette, rules: configuration.rules, mode: configuration.mode,
             strategy: configuration.strategy, matching: configuration.matching, redaction: configuration.redaction))
+        wireMock = try WireMockStubs(rootDirectory: configuration.rootDirectory.map(WireMockRootDirectory.init))
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize)
     }
@@ -47,6 +50,18 @@ final class ServerCore: Sendable {
     func answer(_ request: ServerRequest) async -> ServerReply {
         let started = ContinuousClock.now
         let time = Date()
+        if let admin = WireMockAdmin.route(request.target) {
+            return .response(wireMockAdmin(path: admin.path, query: admin.query, request: request))
+        }
+        // WireMock-style mappings match the path as sent, ahead of host-in-path routing.
+        var mappingMiss: MissReport?
+        if !wireMock.isEmpty, request.target.hasPrefix("/"), !request.target.hasPrefix(RequestRoute.controlPrefix + "/") {
+            let answer = answerFromMappings(request)
+            guard case .missed(let report) = answer else {
+                return await serveMapping(answer, request: request, started: started, time: time)
+            }
+            mappingMiss = report
+        }
         let loaded = current
         let route = RequestRoute.resolve(
             method: request.method, target: request.target, allowed: configuration.allowedHosts,
@@ -67,6 +82,10 @@ final class ServerCore: Sendable {
         case .local(let target):
             journaled.url = target
             (reply, source, miss) = await respond(to: journaled, host: nil, loaded: loaded)
+            if miss != nil, let mappingMiss {
+                // Nothing else answers a local path either: the mappings' report says what came closest.
+                (reply, source, miss) = mappingMissReply(mappingMiss, request: journaled)
+            }
         case .upstream(let url, let host):
             journaled.url = url
             journaled.headers = HopByHop.removing(from: request.headers, also: ["host"])

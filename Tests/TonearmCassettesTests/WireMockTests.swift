@@ -104,7 +104,7 @@ struct WireMockTests {
     func badRegex() throws {
         let json = #"{"request": {"urlPathPattern": "/(unclosed"}, "response": {"status": 200}}"#
         let error = try #require(throws: CassetteError.self) { try WireMockFormat.decode(Array(json.utf8), file: "bad.json") }
-        #expect(error.path == "$.request")
+        #expect(error.path == "$.request.urlPathPattern")
         #expect(error.description.contains("/(unclosed"))
     }
 
@@ -112,7 +112,7 @@ struct WireMockTests {
     func catastrophicRegex() throws {
         let json = #"{"request": {"urlPathPattern": "/(a+)+"}, "response": {"status": 200}}"#
         let error = try #require(throws: CassetteError.self) { try WireMockFormat.decode(Array(json.utf8), file: "bad.json") }
-        #expect(error.path == "$.request")
+        #expect(error.path == "$.request.urlPathPattern")
         #expect(error.expected == "a usable regular expression")
         #expect(error.found?.contains("nested quantifier `(a+)+` can backtrack exponentially") == true)
     }

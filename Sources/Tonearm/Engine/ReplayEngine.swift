@@ -62,8 +62,23 @@ public final class ReplayEngine: Sendable {
         self.init(tracks: tracks, ruleStage: ruleStage, strategy: strategy, configuration: configuration)
     }
 
-    private init(tracks: [Track], ruleStage: LiveRules, strategy: Strategy, configuration: MatchingConfiguration) {
+    /// An engine over the tracks `build` hands to `add`, in order, keyed under `configuration`,
+    /// answering by `strategy`, with no rules yet: how a loader indexes a cassette as it reads it,
+    /// without an array of its tracks.
+    package convenience init<Failure: Error>(
+        strategy: Strategy = .repeat, configuration: MatchingConfiguration = .default,
+        building build: (_ add: (Track) -> Void) throws(Failure) -> Void
+    ) throws(Failure) {
+        let index = try TrackIndex(canonicalizer: RequestCanonicalizer(configuration), building: build)
+        self.init(index: index, ruleStage: LiveRules(), strategy: strategy)
+    }
+
+    private convenience init(tracks: [Track], ruleStage: LiveRules, strategy: Strategy, configuration: MatchingConfiguration) {
         let index = TrackIndex(tracks: tracks, canonicalizer: RequestCanonicalizer(configuration))
+        self.init(index: index, ruleStage: ruleStage, strategy: strategy)
+    }
+
+    private init(index: TrackIndex, ruleStage: LiveRules, strategy: Strategy) {
         self.index = index
         self.strategy = strategy.make(index)
         self.ruleStage = ruleStage

@@ -90,6 +90,12 @@ final class KeyTable: @unchecked Sendable {
         Unmanaged.passUnretained(slots).release()
     }
 
+    /// Frees the retired generations. Single writer only, and only while no reader can hold one (the
+    /// table is being built and nobody else has it yet).
+    func freeRetiredTables() {
+        if !retired.isEmpty { retired.removeAll() }
+    }
+
     /// The first group stored under `key` that `accept` accepts.
     @inline(__always)
     func group(for key: UInt64, where accept: (Int) -> Bool) -> Int? {

@@ -23,9 +23,9 @@ final class TrackGrouping: Sendable {
 
     /// An empty grouping; when `checked`, equal hashes with different checks make different groups
     /// (a collision of the first hash alone never merges two requests).
-    init(checked: Bool, expectedCount: Int = 0) {
+    init(checked: Bool) {
         self.checked = checked
-        table = KeyTable(capacityFor: expectedCount)
+        table = KeyTable(capacityFor: 0)
     }
 
     /// Adds the track at `position` to the group of `hash` (and `check`), creating the group if it is
@@ -77,6 +77,12 @@ final class TrackGrouping: Sendable {
 
     /// The number of groups.
     var groupCount: Int { groups.load(ordering: .acquiring) }
+
+    /// Frees the tables the grouping's key table outgrew. Only while nobody else holds the grouping:
+    /// otherwise a reader may still be probing one.
+    func freeOutgrownTables() {
+        table.freeRetiredTables()
+    }
 
     /// Bytes held by the grouping's storage. Writer only (reads the table's retired generations).
     var storageBytes: Int {

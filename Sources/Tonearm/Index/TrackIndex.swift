@@ -12,24 +12,33 @@ import Synchronization
 /// adds and removals are serialised among themselves by a `Mutex` and publish with atomic stores (see
 /// ``TrackGrouping`` and `GrowOnlyArray`).
 public final class TrackIndex: Sendable {
-    /// A track with what indexing it worked out.
+    /// Where a track is stored, with what indexing it worked out: 12 bytes a track.
     struct Entry {
-        let track: Track
+        let location: TrackStore.Location
         /// The track's group in ``TrackIndex/keys``.
-        let keyGroup: Int
-        let notes: [CanonicalRequest.Note]
+        let keyGroup: UInt32
+    }
+
+    /// A note from canonicalising the track at `position`.
+    struct PositionedNote {
+        let position: Int
+        let note: CanonicalRequest.Note
     }
 
     /// The canonicalizer every key in the index was made with.
     public let canonicalizer: RequestCanonicalizer
 
-    let entries: GrowOnlyArray<Entry>
+    let entries = GrowOnlyArray<Entry>()
+    /// The tracks themselves, by ``Entry/location``.
+    let store = TrackStore()
+    /// Notes, in position order: few tracks have any, so they are not kept per track.
+    private let noteList = GrowOnlyArray<PositionedNote>()
     /// Per position: ``removedMark`` and ``playedMark`` bits.
     private let marks = AtomicSlots()
-    let keys: TrackGrouping
-    let routes: TrackGrouping
-    let shapes: TrackGrouping
-    let origins: TrackGrouping
+    let keys = TrackGrouping(checked: true)
+    let routes = TrackGrouping(checked: false)
+    let shapes = TrackGrouping(checked: false)
+    let origins = TrackGrouping(checked: false)
     private let liveCount = Atomic<Int>(0)
     /// Serialises writers; readers never take it.
     private let writer = Mutex(())
@@ -38,23 +47,24 @@ public final class TrackIndex: Sendable {
     private static let playedMark = 2
 
     /// Canonicalises and indexes `tracks`.
-    public init(tracks: [Track] = [], canonicalizer: RequestCanonicalizer = RequestCanonicalizer()) {
+    public convenience init(tracks: [Track] = [], canonicalizer: RequestCanonicalizer = RequestCanonicalizer()) {
+        self.init(canonicalizer: canonicalizer) { add in tracks.forEach(add) }
+    }
+
+    /// An index of the tracks `build` hands to `add`, in order, without an array of them: how a loader
+    /// indexes a cassette as it reads it. Nobody else holds the index while it is built, so tables
+    /// outgrown on the way are freed at once instead of kept for readers.
+    package init<Failure: Error>(
+        canonicalizer: RequestCanonicalizer, building build: (_ add: (Track) -> Void) throws(Failure) -> Void
+    ) throws(Failure) {
         self.canonicalizer = canonicalizer
-        let keys = TrackGrouping(checked: true, expectedCount: tracks.count)
-        let routes = TrackGrouping(checked: false), shapes = TrackGrouping(checked: false)
-        let origins = TrackGrouping(checked: false)
-        // Nobody reads the groupings yet, so tracks are filed first and their entries published at once.
-        let entries = tracks.enumerated().map { position, track in
-            let keyed = KeyedTrack(track, canonicalizer: canonicalizer)
-            let group = keyed.file(at: position, keys: keys, routes: routes, shapes: shapes, origins: origins)
-            return Entry(track: track, keyGroup: group, notes: keyed.notes)
+        try build { track in
+            _ = insert(track, played: false)
+            keys.freeOutgrownTables()
+            routes.freeOutgrownTables()
+            shapes.freeOutgrownTables()
+            origins.freeOutgrownTables()
         }
-        self.entries = GrowOnlyArray(entries)
-        self.keys = keys
-        self.routes = routes
-        self.shapes = shapes
-        self.origins = origins
-        liveCount.store(tracks.count, ordering: .releasing)
     }
 
     /// A track's hashes, worked out once for every grouping.
@@ -102,14 +112,17 @@ public final class TrackIndex: Sendable {
         }
     }
 
-    /// Caller holds `writer`. The entry is published before the groupings link to it.
+    /// Caller holds `writer` (or builds an index nobody else holds). The track and its entry are
+    /// published before the groupings link to them.
     private func insert(_ track: Track, played: Bool) -> Int {
         let keyed = KeyedTrack(track, canonicalizer: canonicalizer)
         let position = entries.count
         // A new key's group is the next group number, which filing it assigns.
         let keyGroup = keys.group(for: keyed.key.value, check: keyed.key.check) ?? keys.groupCount
         if played { marks.store(position, Self.playedMark) }
-        entries.append(Entry(track: track, keyGroup: keyGroup, notes: keyed.notes))
+        for note in keyed.notes { noteList.append(PositionedNote(position: position, note: note)) }
+        let location = store.append(track)
+        entries.append(Entry(location: location, keyGroup: UInt32(truncatingIfNeeded: keyGroup)))
         _ = keyed.file(at: position, keys: keys, routes: routes, shapes: shapes, origins: origins)
         liveCount.add(1, ordering: .relaxed)
         return position
@@ -129,15 +142,25 @@ public final class TrackIndex: Sendable {
     /// The track at `position`, or `nil` when there is none or it was removed.
     public func track(at position: Int) -> Track? {
         guard position >= 0, position < entries.count, !isRemoved(position) else { return nil }
-        return entries[position].track
+        return recordedTrack(at: position)
+    }
+
+    /// The track at `position`, which must have been published (removed or not).
+    @inline(__always)
+    func recordedTrack(at position: Int) -> Track {
+        store.track(at: entries[position].location)
+    }
+
+    /// The key group of the track at `position`, which must have been published.
+    @inline(__always)
+    func keyGroup(at position: Int) -> Int {
+        Int(entries[position].keyGroup)
     }
 
     /// Notes from canonicalising the live tracks (e.g. a recorded JSON body that did not parse), by
     /// position.
     public var notes: [(track: Int, note: CanonicalRequest.Note)] {
-        (0..<entries.count).filter { !isRemoved($0) }.flatMap { position in
-            entries[position].notes.map { (position, $0) }
-        }
+        (0..<noteList.count).map { noteList[$0] }.filter { !isRemoved($0.position) }.map { ($0.position, $0.note) }
     }
 
     /// The positions of the live tracks recorded for `key`, in the order added; empty when none were.
@@ -179,12 +202,18 @@ public final class TrackIndex: Sendable {
     public var distinctKeyCount: Int { keys.groupCount }
 
     /// Bytes the index itself holds beyond the tracks (the figure the benchmarks report per track):
-    /// tables, links, marks, and the entry array's room beyond the tracks' own inline size.
+    /// tables, links, marks, and the entries locating each track.
     public var indexBytes: Int {
         writer.withLock { _ in
-            entries.storageBytes - entries.count * MemoryLayout<Track>.stride + marks.storageBytes
+            entries.storageBytes + noteList.storageBytes + marks.storageBytes
                 + keys.storageBytes + routes.storageBytes + shapes.storageBytes + origins.storageBytes
         }
+    }
+
+    /// How the tracks are stored: how many packed and as values, and the bytes the store holds (the
+    /// values' strings and arrays not included).
+    package var trackStorage: (packed: Int, values: Int, bytes: Int) {
+        writer.withLock { _ in (store.packedCount, store.valueCount, store.storageBytes) }
     }
 }
 

@@ -20,7 +20,7 @@ enum NearMissFinder {
         let positions = candidates(for: request, in: index)
         let received = LineSignature(request)
         let shortlisted = positions.enumerated().map { order, position in
-            let canonical = index.canonicalizer.canonicalize(index.entries[position].track.request)
+            let canonical = index.canonicalizer.canonicalize(index.recordedTrack(at: position).request)
             return (order: order, position: position, canonical: canonical, distance: received.distance(to: LineSignature(canonical)))
         }
         .sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }
@@ -28,7 +28,7 @@ enum NearMissFinder {
         let receivedDetail = ComparableRequest(request)
         let ranked = shortlisted.map { entry -> (order: Int, nearMiss: NearMiss) in
             let differences = RequestComparison.differences(recorded: ComparableRequest(entry.canonical), received: receivedDetail)
-            return (entry.order, NearMiss(position: entry.position, track: index.entries[entry.position].track, differences: differences))
+            return (entry.order, NearMiss(position: entry.position, track: index.recordedTrack(at: entry.position), differences: differences))
         }
         .sorted { ($0.nearMiss.distance, $0.order) < ($1.nearMiss.distance, $1.order) }
         .prefix(reportedCount)

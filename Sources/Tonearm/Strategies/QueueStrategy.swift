@@ -31,7 +31,7 @@ struct QueueStrategy: MatchingStrategy {
             guard lastPlayed.compareExchange(group, expected: cursor, desired: position + 1) else { continue }
             // Played by the request that recorded it: it is behind the cursor now; look further.
             if index.isRemovedOrPrePlayed(position) { continue }
-            return .hit(Hit(track: index.entries[position].track, source: .track(position: position)))
+            return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
         }
     }
 
@@ -41,7 +41,7 @@ struct QueueStrategy: MatchingStrategy {
         guard whenExhausted == .repeatLast else { return .miss(.exhausted(trackCount: live.count)) }
         // The last track played, unless it was removed since: then the last live one.
         let position = lastPlayed >= 0 && !index.isRemoved(lastPlayed) ? lastPlayed : last
-        return .hit(Hit(track: index.entries[position].track, source: .track(position: position)))
+        return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
     }
 
     /// Refills every queue.

@@ -15,7 +15,7 @@ struct RepeatStrategy: MatchingStrategy {
         var candidate = index.keys.first(of: group)
         while let position = candidate {
             if !index.isRemoved(position) {
-                return .hit(Hit(track: index.entries[position].track, source: .track(position: position)))
+                return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
             }
             candidate = index.keys.next(after: position)
         }

@@ -26,11 +26,11 @@ struct StrictOrderStrategy: MatchingStrategy {
                 _ = cursor.advance(0, from: next, to: next + 1)
                 continue
             }
-            guard let group, index.entries[next].keyGroup == group else {
+            guard let group, index.keyGroup(at: next) == group else {
                 return .miss(.outOfOrder(expectedPosition: next))
             }
             if cursor.advance(0, from: next, to: next + 1) {
-                return .hit(Hit(track: index.entries[next].track, source: .track(position: next)))
+                return .hit(Hit(track: index.recordedTrack(at: next), source: .track(position: next)))
             }
         }
     }

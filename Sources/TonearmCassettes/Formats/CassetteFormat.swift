@@ -21,13 +21,15 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
     public static let native = CassetteFormat(name: "native", codec: CassetteCodec(
         claims: { $0.jsonShape?.objectKeys?.contains("formatVersion") == true },
         read: { (url) throws(CassetteError) in CassetteImport(cassette: try NativeFormat.decode(FileAccess.read(url), file: url.path)) },
-        write: { (cassette, url) throws(CassetteError) in try NativeFormat.write(cassette, to: url) }))
+        write: { (cassette, url) throws(CassetteError) in try NativeFormat.write(cassette, to: url) },
+        stream: { (url) throws(CassetteError) in try NativeFormat.stream(FileAccess.read(url), file: url.path) }))
 
     /// HTTP Archive 1.2 (read and write).
     public static let har = CassetteFormat(name: "har", codec: CassetteCodec(
         claims: { $0.fileExtension == "har" || $0.jsonShape?.objectKeys?.contains("log") == true },
         read: { (url) throws(CassetteError) in try HARFormat.decode(FileAccess.read(url), file: url.path) },
-        write: { (cassette, url) throws(CassetteError) in try HARFormat.write(cassette, to: url) }))
+        write: { (cassette, url) throws(CassetteError) in try HARFormat.write(cassette, to: url) },
+        stream: { (url) throws(CassetteError) in try HARFormat.stream(FileAccess.read(url), file: url.path) }))
 
     /// Ruby VCR / vcrpy YAML (read).
     public static let vcr = CassetteFormat(name: "vcr", codec: CassetteCodec(
@@ -97,6 +99,13 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         return imported
     }
 
+    /// Reads the file at `url` in this format up to its tracks, to be read one at a time; formats that
+    /// cannot stream are read whole first.
+    func stream(_ url: URL) throws(CassetteError) -> StreamedImport {
+        if let stream = codec.stream { return try stream(url) }
+        return StreamedImport(whole: try codec.read(url))
+    }
+
     /// Writes `cassette` to `url` in this format, atomically; an error for formats Tonearm only reads,
     /// and for a cassette holding a value the format's reader would refuse (an error naming its path).
     public func save(_ cassette: Cassette, to url: URL) throws(CassetteError) {
@@ -142,14 +151,19 @@ struct CassetteCodec: Sendable {
     let read: @Sendable (URL) throws(CassetteError) -> CassetteImport
     /// Writes the file or folder atomically; `nil` for formats Tonearm only reads.
     let write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)?
+    /// Reads the file up to its tracks, leaving them to be read one at a time; `nil` for formats read
+    /// whole.
+    let stream: (@Sendable (URL) throws(CassetteError) -> StreamedImport)?
 
     init(
         claims: @escaping @Sendable (FormatProbe) -> Bool, read: @escaping @Sendable (URL) throws(CassetteError) -> CassetteImport,
-        write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)? = nil
+        write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)? = nil,
+        stream: (@Sendable (URL) throws(CassetteError) -> StreamedImport)? = nil
     ) {
         self.claims = claims
         self.read = read
         self.write = write
+        self.stream = stream
     }
 }
 
@@ -248,6 +262,38 @@ public enum CassetteFile {
     public static func load(_ url: URL, format: CassetteFormat? = nil) throws(CassetteError) -> CassetteImport {
         let format = if let format { format } else { try CassetteFormat.detect(url) }
         return try format.load(url)
+    }
+
+    /// Loads `url` as `format` (detected when `nil`) straight into a replay engine, each track indexed
+    /// as it is read, so no `Cassette` of the tracks is held on the way: what a session replaying a
+    /// large cassette wants. The engine answers by `strategy` (else the file's hint, else
+    /// ``Strategy/repeat``) under `configuration` (else the one the format implies), and has no rules
+    /// yet; the import returned has everything but the entries, its rules included, for the caller to
+    /// add.
+    package static func loadEngine(
+        _ url: URL, format: CassetteFormat? = nil, strategy: Strategy? = nil,
+        configuration: MatchingConfiguration? = nil
+    ) throws(CassetteError) -> (engine: ReplayEngine, imported: CassetteImport) {
+        let format = if let format { format } else { try CassetteFormat.detect(url) }
+        let loaded = try indexTracks(of: format.stream(url), strategy: strategy, configuration: configuration)
+        // The file's bytes went with the streamed import: hand the freed parse memory back.
+        FreedMemory.release(afterLoading: FileAccess.size(of: url))
+        return loaded
+    }
+
+    private static func indexTracks(
+        of streamed: StreamedImport, strategy: Strategy?, configuration: MatchingConfiguration?
+    ) throws(CassetteError) -> (engine: ReplayEngine, imported: CassetteImport) {
+        var imported = streamed.header
+        var warnings: [ImportWarning] = []
+        let engine = try ReplayEngine(
+            strategy: strategy ?? imported.cassette.strategy?.strategy ?? .repeat,
+            configuration: configuration ?? imported.configuration
+        ) { (add) throws(CassetteError) in
+            warnings = try streamed.readEntries { add($0.track) }
+        }
+        imported.warnings += warnings
+        return (engine, imported)
     }
 
     /// Saves `cassette` to `url` as `format` (native, HAR or a stub folder), atomically.

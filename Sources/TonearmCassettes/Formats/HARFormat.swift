@@ -12,17 +12,25 @@ import Tonearm
 public enum HARFormat {
     /// Reads a HAR file; `file` names it in errors.
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> CassetteImport {
+        try stream(bytes, file: file).collected()
+    }
+
+    /// Reads a HAR file up to its entries, which are then read one at a time as they are handed on
+    /// (``StreamedImport``).
+    static func stream(_ bytes: [UInt8], file: String?) throws(CassetteError) -> StreamedImport {
         let source = DocumentSource(file: file, bytes: bytes)
         // The entries are read one at a time from the validated text, not from a tree of the whole file.
         let options = JSONDocumentParser.Options(streamedPath: ["log", "entries"])
         let root = DocumentCursor(root: try JSONDocumentParser.parse(source, options: options), source: source)
         let log = try root.required("log", expected: "the HAR \"log\" object")
-        var entries: [CassetteEntry] = []
-        var warnings: [ImportWarning] = []
-        try log.required("entries", expected: "an array of entries").forEachElement(options: options) { (entry) throws(CassetteError) in
-            entries.append(try readEntry(entry, file: file, warnings: &warnings))
+        let entries = try log.required("entries", expected: "an array of entries")
+        return StreamedImport(header: CassetteImport(cassette: Cassette())) { (each) throws(CassetteError) in
+            var warnings: [ImportWarning] = []
+            try entries.forEachElement(options: options) { (entry) throws(CassetteError) in
+                try each(try readEntry(entry, file: file, warnings: &warnings))
+            }
+            return warnings
         }
-        return CassetteImport(cassette: Cassette(entries: entries), warnings: warnings)
     }
 
     private static func readEntry(_ entry: DocumentCursor, file: String?, warnings: inout [ImportWarning]) throws(CassetteError) -> CassetteEntry {

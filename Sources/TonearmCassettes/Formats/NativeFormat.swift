@@ -40,6 +40,12 @@ public enum NativeFormat {
     /// file, so loading holds the file's bytes, one track's tree and the decoded tracks; errors are the
     /// same, in the same order, as from a tree (the whole file is validated before any track is read).
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> Cassette {
+        try stream(bytes, file: file).collected().cassette
+    }
+
+    /// Reads a native cassette up to its tracks, which are then read one at a time as they are handed
+    /// on (``StreamedImport``).
+    static func stream(_ bytes: [UInt8], file: String?) throws(CassetteError) -> StreamedImport {
         let source = DocumentSource(file: file, bytes: bytes)
         let root = DocumentCursor(root: try parse(source, streamedPath: ["tracks"]), source: source)
         try checkVersion(root)
@@ -51,11 +57,14 @@ public enum NativeFormat {
             }
             strategy = hint
         }
-        var entries: [CassetteEntry] = []
-        try root.required("tracks", expected: "an array of tracks").forEachElement(options: parserOptions) { (track) throws(CassetteError) in
-            entries.append(try NativeTrackCodec.read(track))
+        let tracks = try root.required("tracks", expected: "an array of tracks")
+        let name = try root.optionalString("name")
+        return StreamedImport(header: CassetteImport(cassette: Cassette(name: name, strategy: strategy))) { (each) throws(CassetteError) in
+            try tracks.forEachElement(options: parserOptions) { (track) throws(CassetteError) in
+                try each(try NativeTrackCodec.read(track))
+            }
+            return []
         }
-        return Cassette(name: try root.optionalString("name"), strategy: strategy, entries: entries)
     }
 
     /// Native JSON: `json` bodies left unbuilt, so big bodies cost one scan.

@@ -48,7 +48,7 @@ struct WireMockMappingReader {
             warn(mapping, "scenario state (\(hints.sequence ?? "")) is not enforced for pattern stubs; the stub always answers")
         }
         let pattern = try urlPattern(request)
-        try checkCompiles(pattern.pattern, at: request)
+        try checkCompiles(pattern.pattern, at: try request.firstMember("urlPattern", "urlPathPattern") ?? request)
         let rule = Rule(
             name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
             headers: try headerConditions(request.member("headers")), body: try bodyConditions(request.member("bodyPatterns")),
@@ -167,8 +167,8 @@ struct WireMockMappingReader {
 
     private mutating func readOutcome(_ response: DocumentCursor) throws(CassetteError) -> Track.Outcome {
         if let fault = try response.optionalString("fault") { return .transportError(Self.transportError(forFault: fault)) }
-        if try response.member("transformers") != nil {
-            warn(response, "response transformers (templating) are not applied; the body is replayed as written")
+        if let transformers = try response.member("transformers") {
+            warn(transformers, "response transformers (templating) are not applied; the body is replayed as written")
         }
         let status = try response.member("status")?.statusCode() ?? 200
         var headers: [HeaderField] = []
@@ -191,7 +191,12 @@ struct WireMockMappingReader {
             }
             return bytes
         }
-        guard let fileName = try response.optionalString("bodyFileName") else { return [] }
+        guard let fileCursor = try response.member("bodyFileName") else { return [] }
+        let fileName = try fileCursor.string()
+        // A mapping (possibly posted to a server's admin API) must not serve whatever the process can read.
+        guard !fileName.hasPrefix("/"), !fileName.hasPrefix("~"), !fileName.split(separator: "/").contains("..") else {
+            throw fileCursor.error(expected: "a file name inside the __files folder", found: fileName.debugDescription)
+        }
         guard let bodyFiles, let data = FileManager.default.contents(atPath: bodyFiles.appendingPathComponent(fileName).path) else {
             warn(response, "bodyFileName \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is left empty")
             return []
@@ -228,8 +233,9 @@ struct WireMockMappingReader {
 }
 
 /// Simple JSONPath expressions (`$.a.b`, `$.items[0]`) as JSON Pointers; filters are not supported.
-enum JSONPathPointer {
-    static func pointer(forSimplePath path: String) -> JSONPointer? {
+package enum JSONPathPointer {
+    /// The JSON Pointer for `path`, or `nil` when it is not a simple path.
+    package static func pointer(forSimplePath path: String) -> JSONPointer? {
         guard path.hasPrefix("$") else { return nil }
         var tokens: [String] = []
         var rest = Substring(path.dropFirst())

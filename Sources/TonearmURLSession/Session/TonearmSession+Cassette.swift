@@ -36,20 +36,35 @@ extension TonearmSession {
         savesEachRecording: Bool = false
     ) throws(TonearmError) -> TonearmSession {
         let mode = try RecordMode.resolve(requested: options.record, environment: environment)
+        let strategy = options.strategy
         var imported = CassetteImport(cassette: Cassette())
+        var loaded: ReplayEngine?
         if mode.replays, FileManager.default.fileExists(atPath: url.path) {
             do throws(CassetteError) {
-                imported = try CassetteFile.load(url)
+                if mode == .missing {
+                    // Recording keeps every entry, to write them back with the new ones.
+                    imported = try CassetteFile.load(url)
+                } else {
+                    (loaded, imported) = try CassetteFile.loadEngine(url, strategy: strategy, configuration: options.configuration)
+                }
             } catch {
                 throw .cassette(error)
             }
         }
         let engine: ReplayEngine
         do throws(RuleError) {
-            engine = try ReplayEngine(
-                tracks: imported.cassette.tracks + (extra?.tracks ?? []), rules: imported.rules + (extra?.rules ?? []),
-                strategy: options.strategy ?? imported.cassette.strategy?.strategy ?? .repeat,
-                configuration: options.configuration ?? imported.configuration)
+            if let loaded {
+                // Loaded track by track: the extra tracks and every rule follow, as the initialiser
+                // below would order them.
+                for track in extra?.tracks ?? [] { loaded.add(track) }
+                for rule in imported.rules + (extra?.rules ?? []) { try loaded.add(rule) }
+                engine = loaded
+            } else {
+                engine = try ReplayEngine(
+                    tracks: imported.cassette.tracks + (extra?.tracks ?? []), rules: imported.rules + (extra?.rules ?? []),
+                    strategy: strategy ?? imported.cassette.strategy?.strategy ?? .repeat,
+                    configuration: options.configuration ?? imported.configuration)
+            }
         } catch {
             throw .rule(error)
         }

@@ -1,0 +1,371 @@
+import Foundation
+import Tonearm
+import TonearmCassettes
+
+/// WireMock's admin API under `/__admin` (see docs/server.md, "Coming from WireMock"): the subset its
+/// Java and Python clients use, with WireMock's field names, shapes and status codes.
+///
+/// | Method and path | What it does |
+/// | --- | --- |
+/// | `POST mappings`, `GET mappings?limit&offset`, `DELETE mappings` | add (201), list (newest first), remove all |
+/// | `GET`/`PUT`/`DELETE mappings/{id}` | one mapping (404 when absent) |
+/// | `POST mappings/reset`, `POST mappings/save`, `POST mappings/remove-by-metadata` | defaults, persist, remove some |
+/// | `POST reset` | mappings to defaults, journal cleared |
+/// | `GET requests`, `GET requests/{id}`, `DELETE requests`, `POST requests/reset` | the journal |
+/// | `POST requests/count`, `POST requests/find`, `GET requests/unmatched` | verification |
+/// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
+/// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
+/// | `GET`/`POST`/`PUT settings`, `GET health` | global fixed delay; health |
+enum WireMockAdmin {
+    /// The admin API's prefix.
+    static let prefix = "/__admin"
+
+    /// The path after `/__admin/` and the query, when `target` is an admin call.
+    static func route(_ target: String) -> (path: String, query: String)? {
+        guard target.hasPrefix(prefix) else { return nil }
+        var rest = target.dropFirst(prefix.count)
+        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
+        if rest.hasPrefix("/") { rest = rest.dropFirst() }
+        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var path = String(parts.first ?? "")
+        while path.hasSuffix("/") { path.removeLast() }
+        return (path, parts.count > 1 ? String(parts[1]) : "")
+    }
+
+    /// The query's parameters, decoded (`+` and `%20` are spaces).
+    static func parameters(_ query: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in (String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding) ?? String(text) }
+            guard let name = parts.first.map(decode) else { continue }
+            result[name] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return result
+    }
+}
+
+extension ServerCore {
+    /// The answer to an admin call; `path` follows `/__admin/`.
+    func wireMockAdmin(path: String, query: String, request: ServerRequest) -> Response {
+        let segments = path.split(separator: "/").map(String.init)
+        let method = request.method.uppercased()
+        do throws(WireMockError) {
+            switch (method, segments.first ?? "") {
+            case ("GET", ""):
+                return listMappings(query)
+            case (_, "mappings"):
+                return try mappings(method, Array(segments.dropFirst()), query: query, request: request)
+            case ("POST", "reset") where segments.count == 1:
+                try wireMock.resetToDefaults()
+                journal.clear()
+                return .adminJSON(.object([]))
+            case (_, "requests"):
+                return try requests(method, Array(segments.dropFirst()), query: query, request: request)
+            case ("POST", "near-misses") where segments.count == 2:
+                return try nearMisses(segments[1], request: request)
+            case (_, "scenarios"):
+                return scenarios(method, Array(segments.dropFirst()))
+            case ("GET", "settings") where segments.count == 1:
+                return .adminJSON(.object(["settings": settingsJSON]))
+            case ("POST", "settings") where segments.count == 1, ("PUT", "settings") where segments.count == 1:
+                return try updateSettings(request)
+            case ("GET", "health") where segments.count == 1:
+                return .adminJSON(health(now: Date()))
+            default:
+                return notFound(method, path)
+            }
+        } catch {
+            return .adminError(error)
+        }
+    }
+
+    // MARK: Mappings
+
+    private func mappings(_ method: String, _ rest: [String], query: String, request: ServerRequest) throws(WireMockError) -> Response {
+        switch (method, rest.first) {
+        case ("GET", nil):
+            return listMappings(query)
+        case ("POST", nil):
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings", bodyFiles: wireMock.bodyFiles)
+            try wireMock.add(mapping)
+            return .adminJSON(mapping.json, status: 201)
+        case ("DELETE", nil):
+            wireMock.removeAll()
+            return .adminJSON(.object([]))
+        case ("POST", "reset") where rest.count == 1:
+            try wireMock.resetToDefaults()
+            return .adminJSON(.object([]))
+        case ("POST", "save") where rest.count == 1:
+            try wireMock.save()
+            return .adminJSON(.object([]))
+        case ("POST", "remove-by-metadata") where rest.count == 1:
+            let pattern = try WireMockMetadataPattern(request.body)
+            wireMock.remove(where: pattern.matches)
+            return .adminJSON(.object([]))
+        case (_, let id?) where rest.count == 1:
+            guard let uuid = UUID(uuidString: id) else {
+                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+            }
+            let key = uuid.uuidString.lowercased()
+            switch method {
+            case "GET":
+                guard let mapping = wireMock.mapping(key) else { return Response(status: 404) }
+                return .adminJSON(mapping.json)
+            case "PUT":
+                let mapping = try WireMockMapping.decode(
+                    request.body, source: "PUT /__admin/mappings/\(key)", id: key, bodyFiles: wireMock.bodyFiles)
+                guard try wireMock.replace(mapping) else { return Response(status: 404) }
+                return .adminJSON(mapping.json)
+            case "DELETE":
+                guard wireMock.remove(key) else { return Response(status: 404) }
+                return .adminJSON(.object([]))
+            default:
+                return notFound(method, "mappings/\(id)")
+            }
+        default:
+            return notFound(method, (["mappings"] + rest).joined(separator: "/"))
+        }
+    }
+
+    private func listMappings(_ query: String) -> Response {
+        let parameters = WireMockAdmin.parameters(query)
+        let all = wireMock.all
+        let offset = max(0, parameters["offset"].flatMap(Int.init) ?? 0)
+        let limit = parameters["limit"].flatMap(Int.init).map { max(0, $0) } ?? all.count
+        let page = all.dropFirst(offset).prefix(limit)
+        return .adminJSON(.object([
+            "mappings": .array(page.map(\.json)),
+            "meta": .object(["total": .integer(all.count)]),
+        ]))
+    }
+
+    // MARK: The journal
+
+    private var serveEvents: WireMockServeEvents {
+        WireMockServeEvents(idPrefix: wireMock.eventIDPrefix, baseURL: baseURL)
+    }
+
+    private func serveEvent(_ entry: JournalEntry) -> JSONValue {
+        let mapping = entry.source.kind == "mapping" ? wireMock.mapping(entry.source.detail) : nil
+        return serveEvents.serveEvent(entry, mapping: mapping)
+    }
+
+    private func requests(_ method: String, _ rest: [String], query: String, request: ServerRequest) throws(WireMockError) -> Response {
+        switch (method, rest.first) {
+        case ("GET", nil):
+            let parameters = WireMockAdmin.parameters(query)
+            var entries = Array(journal.entries.reversed())
+            if parameters["unmatched"] == "true" { entries.removeAll { $0.source.kind != "miss" } }
+            if let stub = parameters["matchingStub"]?.lowercased() {
+                entries.removeAll { $0.source.kind != "mapping" || $0.source.detail != stub }
+            }
+            if let since = parameters["since"].flatMap(Self.parseDate) { entries.removeAll { $0.time <= since } }
+            if let limit = parameters["limit"].flatMap(Int.init) { entries = Array(entries.prefix(max(0, limit))) }
+            return .adminJSON(.object([
+                "requests": .array(entries.map(serveEvent)),
+                "meta": .object(["total": .integer(entries.count)]),
+                "requestJournalDisabled": .bool(false),
+            ]))
+        case ("DELETE", nil), ("POST", "reset"):
+            journal.clear()
+            return .adminJSON(.object([]))
+        case ("POST", "count") where rest.count == 1:
+            let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/count", bodyFiles: wireMock.bodyFiles)
+            let count = journal.entries.count(where: { pattern.matches(Self.wireMockRequest($0.request)) })
+            return .adminJSON(.object(["count": .integer(count), "requestJournalDisabled": .bool(false)]))
+        case ("POST", "find") where rest.count == 1:
+            let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/find", bodyFiles: wireMock.bodyFiles)
+            let found = journal.entries.filter { pattern.matches(Self.wireMockRequest($0.request)) }
+            return loggedRequests(found)
+        case ("GET", "unmatched") where rest.count == 1:
+            return loggedRequests(journal.entries.filter { $0.source.kind == "miss" })
+        case ("GET", "unmatched") where rest.count == 2 && rest[1] == "near-misses":
+            return unmatchedNearMisses()
+        case ("GET", let id?) where rest.count == 1:
+            guard UUID(uuidString: id) != nil else {
+                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+            }
+            guard let sequence = serveEvents.sequence(of: id), let entry = journal.entries.first(where: { $0.sequence == sequence }) else {
+                return Response(status: 404)
+            }
+            return .adminJSON(serveEvent(entry))
+        default:
+            return notFound(method, (["requests"] + rest).joined(separator: "/"))
+        }
+    }
+
+    private func loggedRequests(_ entries: [JournalEntry]) -> Response {
+        let events = serveEvents
+        return .adminJSON(.object([
+            "requests": .array(entries.map { events.loggedRequest($0.request, time: $0.time) }),
+            "requestJournalDisabled": .bool(false),
+        ]))
+    }
+
+    /// A journaled request as WireMock patterns see it: the path and query the client sent, no host.
+    static func wireMockRequest(_ request: Request) -> Request {
+        var copy = request
+        copy.url = WireMockServeEvents.urls(request.url, baseURL: "").0
+        return copy
+    }
+
+    private static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
+    // MARK: Near misses
+
+    private func unmatchedNearMisses() -> Response {
+        let events = serveEvents
+        var result: [JSONValue] = []
+        for miss in journal.misses {
+            for near in miss.report.nearest {
+                guard let id = near.track.name, let mapping = wireMock.mapping(id) else { continue }
+                result.append(.object([
+                    "request": events.loggedRequest(miss.request, time: miss.time),
+                    "stubMapping": mapping.json,
+                    "matchResult": WireMockNearMiss.matchResult(WireMockNearMiss.distance(near)),
+                ]))
+            }
+        }
+        return .adminJSON(.object(["nearMisses": .array(result)]))
+    }
+
+    private func nearMisses(_ kind: String, request: ServerRequest) throws(WireMockError) -> Response {
+        let events = serveEvents
+        switch kind {
+        case "request":
+            let logged = try Self.loggedRequest(from: request.body)
+            var result: [JSONValue] = []
+            switch wireMock.engine.match(logged) {
+            case .hit(let hit):
+                if let mapping = wireMock.mapping(wireMock.mappingID(for: hit)) {
+                    result.append(.object([
+                        "request": events.loggedRequest(logged, time: Date()), "stubMapping": mapping.json,
+                        "matchResult": WireMockNearMiss.matchResult(0),
+                    ]))
+                }
+            case .miss(let report):
+                for near in report.nearest {
+                    guard let id = near.track.name, let mapping = wireMock.mapping(id) else { continue }
+                    result.append(.object([
+                        "request": events.loggedRequest(logged, time: Date()), "stubMapping": mapping.json,
+                        "matchResult": WireMockNearMiss.matchResult(WireMockNearMiss.distance(near)),
+                    ]))
+                }
+            }
+            return .adminJSON(.object(["nearMisses": .array(result)]))
+        case "request-pattern":
+            let pattern = try WireMockRequestPattern(
+                request.body, source: "POST /__admin/near-misses/request-pattern", bodyFiles: wireMock.bodyFiles)
+            let ranked = journal.entries.reversed().compactMap { entry -> (JournalEntry, Double)? in
+                guard let distance = pattern.distance(to: Self.wireMockRequest(entry.request)), distance > 0 else { return nil }
+                return (entry, distance)
+            }
+            .sorted { $0.1 < $1.1 }
+            .prefix(WireMockNearMiss.limit)
+            return .adminJSON(.object(["nearMisses": .array(ranked.map { entry, distance in
+                .object([
+                    "request": events.loggedRequest(entry.request, time: entry.time), "requestPattern": pattern.json,
+                    "matchResult": WireMockNearMiss.matchResult(distance),
+                ])
+            })]))
+        default:
+            return notFound("POST", "near-misses/\(kind)")
+        }
+    }
+
+    /// A request from a `LoggedRequest` document (`url`, `method`, `headers`, `body` or `bodyAsBase64`).
+    static func loggedRequest(from body: [UInt8]) throws(WireMockError) -> Request {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/near-misses/request: \(error)")
+        }
+        guard let url = json[member: "url"]?.stringValue else {
+            throw .invalid("/url", "Invalid request", detail: "a logged request needs a \"url\" string")
+        }
+        var headers: [HeaderField] = []
+        if case .object(let members)? = json[member: "headers"] {
+            for member in members {
+                switch member.value {
+                case .string(let value): headers.append(HeaderField(member.key, value))
+                case .array(let values): headers += values.compactMap(\.stringValue).map { HeaderField(member.key, $0) }
+                default: break
+                }
+            }
+        }
+        var bytes = Array((json[member: "body"]?.stringValue ?? "").utf8)
+        if let base64 = json[member: "bodyAsBase64"]?.stringValue, let data = Data(base64Encoded: base64) { bytes = Array(data) }
+        return Request(method: json[member: "method"]?.stringValue ?? "GET", url: url, headers: headers, body: bytes)
+    }
+
+    // MARK: Scenarios, settings, health
+
+    private func scenarios(_ method: String, _ rest: [String]) -> Response {
+        switch (method, rest.count) {
+        case ("GET", 0):
+            return .adminJSON(.object(["scenarios": .array([])]))
+        case ("POST", 1) where rest[0] == "reset":
+            return .adminJSON(.object([]))
+        case ("PUT", 2) where rest[1] == "state":
+            return .adminError(WireMockError(status: 404, pointer: "", title: "Scenario not found", detail: "no scenario named \(rest[0].debugDescription)"))
+        default:
+            return notFound(method, (["scenarios"] + rest).joined(separator: "/"))
+        }
+    }
+
+    private var settingsJSON: JSONValue {
+        .object(["fixedDelay": wireMock.fixedDelay.map(JSONValue.integer)])
+    }
+
+    private func updateSettings(_ request: ServerRequest) throws(WireMockError) -> Response {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: request.body)
+        } catch {
+            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/settings: \(error)")
+        }
+        guard case .object(let members) = json else { throw .invalid("", "Invalid settings", detail: "expected a settings object") }
+        // WireMock's Java client wraps them: {"settings": {...}} is accepted as well as the bare object.
+        let settings = json[member: "settings"].flatMap { if case .object(let inner) = $0 { inner } else { nil } } ?? members
+        var delay: Int?
+        for member in settings {
+            switch member.key {
+            case "fixedDelay":
+                if case .null = member.value { continue }
+                guard let value = member.value.intValue, value >= 0 else {
+                    throw .invalid("/fixedDelay", "Invalid settings", detail: "fixedDelay must be a number of milliseconds")
+                }
+                delay = value
+            default:
+                throw .invalid(
+                    "/\(member.key)", "Unsupported setting",
+                    detail: "\(member.key) is not supported (Tonearm supports fixedDelay); nothing was changed")
+            }
+        }
+        wireMock.fixedDelay = delay
+        return .adminJSON(settingsJSON)
+    }
+
+    private func health(now: Date) -> JSONValue {
+        .object([
+            "status": .string("healthy"),
+            "message": .string("Tonearm is ok"),
+            "version": .string("tonearm"),
+            "uptimeInSeconds": .integer(Int(wireMock.started.duration(to: .now).components.seconds)),
+            "timestamp": .string(ISO8601DateFormatter().string(from: now)),
+        ])
+    }
+
+    private func notFound(_ method: String, _ path: String) -> Response {
+        .adminError(WireMockError(
+            status: 404, pointer: "", title: "Not found",
+            detail: "Tonearm does not answer \(method) /__admin/\(path) (see docs/server.md, \"Coming from WireMock\")"))
+    }
+}

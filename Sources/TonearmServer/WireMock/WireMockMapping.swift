@@ -1,0 +1,131 @@
+import Foundation
+import Tonearm
+import TonearmCassettes
+
+/// One WireMock stub mapping as the admin API holds it: its id, the JSON it echoes, and what the
+/// engine answers with — a track when it names one exact request (O(1) by key), a rule otherwise.
+///
+/// Decoding goes through the WireMock importer (``WireMockFormat``), the one reader of mappings; what
+/// the importer would only warn about (a matcher or response feature Tonearm does not reproduce) is
+/// refused here with a 422 naming the member, because a stub server that silently ignores part of a
+/// stub answers requests the test did not mean it to.
+struct WireMockMapping: Sendable {
+    /// What answers for the mapping.
+    enum Stub: Sendable {
+        case track(Track)
+        case rule(Rule)
+    }
+
+    /// The lowercase UUID WireMock clients address the mapping by.
+    let id: String
+    /// The mapping as echoed: as sent, with `id` (and `uuid`) set.
+    let json: JSONValue
+    let stub: Stub
+
+    /// Mapping members Tonearm reads; others are refused (the importer names them).
+    static let scenarioKeys = ["scenarioName", "requiredScenarioState", "newScenarioState"]
+
+    /// Decodes one mapping object; `bytes` are its JSON as sent, `source` names it in errors
+    /// (`POST /__admin/mappings`), `id` overrides the one in the mapping (PUT), `bodyFiles` is the
+    /// `__files` folder `bodyFileName` is read from.
+    static func decode(
+        _ bytes: [UInt8], source: String, id forcedID: String? = nil, bodyFiles: URL?
+    ) throws(WireMockError) -> WireMockMapping {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: bytes)
+        } catch {
+            throw .invalid("", "Error parsing JSON", detail: "\(source): \(error)")
+        }
+        guard case .object = json else {
+            throw .invalid("", "Error parsing JSON", detail: "\(source): expected a stub mapping object")
+        }
+        let id: String
+        if let forcedID { id = forcedID } else { id = try mappingID(json) }
+        for key in scenarioKeys where json[member: key] != nil {
+            throw .invalid(
+                "/\(key)", "Unsupported stub mapping feature",
+                detail: "\(key): scenarios are not supported by this Tonearm build yet; the mapping was not added")
+        }
+        try refuseIgnoredModifiers(json)
+        let imported: CassetteImport
+        do throws(CassetteError) {
+            imported = try WireMockFormat.decode(bytes, file: source, bodyFiles: bodyFiles)
+        } catch {
+            throw .invalid(WireMockError.pointer(forPath: error.path), "Invalid stub mapping", detail: error.description)
+        }
+        if let warning = imported.warnings.first {
+            throw .invalid(
+                WireMockError.pointer(forPath: warning.path), "Unsupported stub mapping feature",
+                detail: "\(warning.message.replacingOccurrences(of: "was not imported", with: "was refused")) (Tonearm refuses what it cannot reproduce rather than ignore it)")
+        }
+        let stub: Stub
+        if let track = imported.cassette.tracks.first, imported.rules.isEmpty, imported.cassette.entries.count == 1 {
+            var named = track
+            named.name = id
+            stub = .track(named)
+        } else if let rule = imported.rules.first, imported.rules.count == 1, imported.cassette.entries.isEmpty {
+            var named = rule
+            named.name = id
+            stub = .rule(named)
+        } else {
+            throw .invalid("", "Invalid stub mapping", detail: "\(source): expected exactly one stub mapping")
+        }
+        let echoed = json.setting("id", to: .string(id)).setting("uuid", to: .string(id))
+        return WireMockMapping(id: id, json: echoed, stub: stub)
+    }
+
+    /// Matcher options the importer would not apply (`caseInsensitive`, `ignoreExtraElements`…) are refused
+    /// rather than dropped: with them left out the stub would answer other requests than the test meant.
+    private static func refuseIgnoredModifiers(_ mapping: JSONValue) throws(WireMockError) {
+        if mapping[member: "response"]?[member: "statusMessage"] != nil {
+            throw .invalid(
+                "/response/statusMessage", "Unsupported stub mapping feature",
+                detail: "statusMessage is not supported: Tonearm sends the standard reason phrase; the mapping was refused")
+        }
+        guard let request = mapping[member: "request"] else { return }
+        for group in ["headers", "queryParameters"] {
+            guard case .object(let matchers)? = request[member: group] else { continue }
+            for matcher in matchers {
+                guard case .object(let options) = matcher.value else { continue }
+                for option in options where !["equalTo", "matches", "contains", "absent"].contains(option.key) {
+                    if option.key == "caseInsensitive", option.value == .bool(false) { continue }
+                    throw .invalid(
+                        "/request/\(group)/\(matcher.key)/\(option.key)", "Unsupported stub mapping feature",
+                        detail: "\(option.key) is not supported in a \(group) matcher; the mapping was refused rather than matched without it")
+                }
+            }
+        }
+        guard case .array(let patterns)? = request[member: "bodyPatterns"] else { return }
+        for (index, pattern) in patterns.enumerated() {
+            guard case .object(let options) = pattern, options.contains(where: { $0.key == "equalToJson" }) else { continue }
+            for option in options where option.key != "equalToJson" {
+                if ["ignoreArrayOrder", "ignoreExtraElements"].contains(option.key), option.value == .bool(false) { continue }
+                throw .invalid(
+                    "/request/bodyPatterns/\(index)/\(option.key)", "Unsupported stub mapping feature",
+                    detail: "\(option.key) is not supported with equalToJson (Tonearm compares the whole body as canonical JSON); the mapping was refused")
+            }
+        }
+    }
+
+    /// The mapping's `id` (or `uuid`) when it has one, lowercased; a fresh one otherwise.
+    private static func mappingID(_ json: JSONValue) throws(WireMockError) -> String {
+        for key in ["id", "uuid"] {
+            guard let value = json[member: key] else { continue }
+            guard let text = value.stringValue, let uuid = UUID(uuidString: text) else {
+                throw .invalid("/\(key)", "Invalid stub mapping", detail: "\(key) must be a UUID")
+            }
+            return uuid.uuidString.lowercased()
+        }
+        return UUID().uuidString.lowercased()
+    }
+
+    /// Whether the mapping asks to be written to the root directory as soon as it is added.
+    var isPersistent: Bool { json[member: "persistent"] == .bool(true) }
+
+    /// The mapping's `metadata` object, or `nil`.
+    var metadata: JSONValue? { json[member: "metadata"] }
+
+    /// The mapping's response definition, for serve events.
+    var responseDefinition: JSONValue { json[member: "response"] ?? .object([]) }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Tonearm
+import TonearmCassettes
+
+/// A WireMock `RequestPattern` (the body of `requests/count`, `requests/find` and
+/// `near-misses/request-pattern`), read by the same importer as mappings and matched by a one-stub
+/// engine, so a pattern means exactly what it means in a mapping.
+struct WireMockRequestPattern: Sendable {
+    /// The pattern as sent, for near-miss answers.
+    let json: JSONValue
+    private let engine: ReplayEngine
+    /// Whether the pattern names one exact request (then near misses can say how far others are).
+    private let isExact: Bool
+
+    init(_ body: [UInt8], source: String, bodyFiles: URL?) throws(WireMockError) {
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw .invalid("", "Error parsing JSON", detail: "\(source): \(error)")
+        }
+        guard case .object = json else { throw .invalid("", "Error parsing JSON", detail: "\(source): expected a request pattern object") }
+        // The pattern's bytes go in as sent, so pointers in errors need only the /request prefix dropped.
+        let wrapped = Array(#"{"request":"#.utf8) + body + Array(#","response":{}}"#.utf8)
+        let mapping: WireMockMapping
+        do throws(WireMockError) {
+            mapping = try WireMockMapping.decode(wrapped, source: source, bodyFiles: bodyFiles)
+        } catch {
+            var unwrapped = error
+            if unwrapped.pointer.hasPrefix("/request") { unwrapped.pointer.removeFirst("/request".count) }
+            throw unwrapped
+        }
+        switch mapping.stub {
+        case .track(let track):
+            engine = ReplayEngine(tracks: [track], strategy: .repeat, configuration: WireMockFormat.configuration)
+            isExact = true
+        case .rule(let rule):
+            do throws(RuleError) {
+                engine = try ReplayEngine(rules: [rule], strategy: .repeat, configuration: WireMockFormat.configuration)
+            } catch {
+                throw .invalid("", "Invalid request pattern", detail: "\(error)")
+            }
+            isExact = false
+        }
+    }
+
+    /// Whether `request` matches the pattern.
+    func matches(_ request: Request) -> Bool {
+        engine.match(request).hit != nil
+    }
+
+    /// How far `request` is from the pattern (0 when it matches), or `nil` when the pattern is not
+    /// exact or the request shares nothing with it to compare.
+    func distance(to request: Request) -> Double? {
+        switch engine.match(request) {
+        case .hit: return 0
+        case .miss(let report):
+            guard isExact, let near = report.nearest.first else { return nil }
+            return WireMockNearMiss.distance(near)
+        }
+    }
+}
+
+/// Tonearm's miss reports as WireMock near misses.
+enum WireMockNearMiss {
+    /// WireMock lists at most this many near misses.
+    static let limit = 3
+
+    /// A distance in 0…1 from the number of fields that differ: one difference is 0.2, four are 0.5,
+    /// and it approaches 1 as more fields differ.
+    static func distance(_ near: NearMiss) -> Double {
+        let count = Double(near.differences.count)
+        return count / (count + 4)
+    }
+
+    /// `{"distance": d}`.
+    static func matchResult(_ distance: Double) -> JSONValue {
+        .object(["distance": .double(distance)])
+    }
+}

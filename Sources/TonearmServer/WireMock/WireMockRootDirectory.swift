@@ -1,0 +1,60 @@
+import Foundation
+import Tonearm
+import TonearmCassettes
+
+/// A WireMock root directory (`tonearm serve --root-dir DIR`): mappings in `DIR/mappings` (one mapping
+/// per file, or `{"mappings": [...]}`; subfolders too), bodies in `DIR/__files`, as WireMock's standalone
+/// server lays them out. `POST /__admin/mappings/save` writes into `DIR/mappings`.
+struct WireMockRootDirectory: Sendable {
+    let url: URL
+
+    var mappingsFolder: URL { url.appendingPathComponent("mappings", isDirectory: true) }
+    var bodyFiles: URL { url.appendingPathComponent("__files", isDirectory: true) }
+
+    /// Every mapping of the directory, in file-name order; all or nothing: a mapping Tonearm would refuse
+    /// through the admin API fails the load, naming the file.
+    func load() throws(ServerError) -> [WireMockMapping] {
+        let files = ((FileManager.default.enumerator(at: mappingsFolder, includingPropertiesForKeys: nil)?.allObjects as? [URL]) ?? [])
+            .filter { $0.pathExtension.lowercased() == "json" }
+            .sorted { $0.path < $1.path }
+        var mappings: [WireMockMapping] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw .invalid(what: "WireMock mapping file", value: file.path, expected: "a readable file")
+            }
+            let bytes = Array(data)
+            do throws(WireMockError) {
+                let parsed = try? JSONValue(parsing: bytes)
+                if case .array(let list)? = parsed?[member: "mappings"] {
+                    for (index, element) in list.enumerated() {
+                        mappings.append(try WireMockMapping.decode(element.bytes, source: "\(file.path) mappings[\(index)]", bodyFiles: bodyFiles))
+                    }
+                } else {
+                    mappings.append(try WireMockMapping.decode(bytes, source: file.path, bodyFiles: bodyFiles))
+                }
+            } catch {
+                throw .invalid(
+                    what: "WireMock mapping", value: file.path,
+                    expected: "a mapping Tonearm supports (at \(error.pointer.isEmpty ? "/" : error.pointer): \(error.detail))")
+            }
+        }
+        return mappings
+    }
+
+    /// Writes `mappings` as `mappings/<id>.json`, atomically each.
+    func save(_ mappings: [WireMockMapping]) throws(WireMockError) {
+        for mapping in mappings {
+            let file = mappingsFolder.appendingPathComponent("\(mapping.id).json")
+            do {
+                try FileManager.default.createDirectory(at: mappingsFolder, withIntermediateDirectories: true)
+            } catch {
+                throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "\(mappingsFolder.path): \(error.localizedDescription)")
+            }
+            do throws(CassetteError) {
+                try AtomicFile.write(mapping.json.bytes + [0x0A], to: file)
+            } catch {
+                throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: error.description)
+            }
+        }
+    }
+}

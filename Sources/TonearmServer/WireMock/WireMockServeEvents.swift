@@ -1,0 +1,109 @@
+import Foundation
+import Tonearm
+
+/// The journal in WireMock's shapes: `ServeEvent`s and `LoggedRequest`s, with only the fields
+/// WireMock defines (its Java client refuses unknown ones in serve events).
+struct WireMockServeEvents: Sendable {
+    /// The first 24 hex digits of every serve-event id of this server; the last 12 are the entry's
+    /// sequence number, so an id finds its entry without a table.
+    let idPrefix: String
+    /// `http://127.0.0.1:PORT`, for `absoluteUrl`.
+    let baseURL: String
+
+    /// A prefix drawn once per server, so ids from two servers never collide.
+    static func makePrefix() -> String {
+        let random = UUID().uuidString.lowercased()
+        return String(random.prefix(24))
+    }
+
+    /// The serve-event id of the journal entry numbered `sequence`.
+    func id(_ sequence: Int) -> String {
+        let hex = String(sequence, radix: 16)
+        return idPrefix + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
+    }
+
+    /// The sequence number an id of this server stands for.
+    func sequence(of id: String) -> Int? {
+        let lowered = id.lowercased()
+        guard lowered.count == 36, lowered.hasPrefix(idPrefix) else { return nil }
+        return Int(lowered.suffix(12), radix: 16)
+    }
+
+    /// A `ServeEvent`: what was asked, which mapping answered (when one did) and what was sent.
+    func serveEvent(_ entry: JournalEntry, mapping: WireMockMapping?) -> JSONValue {
+        let milliseconds = Self.milliseconds(entry.latency)
+        let matched = entry.source.kind != "miss"
+        var responseDefinition = mapping?.responseDefinition ?? .object(["status": .integer(entry.response?.status ?? 404)])
+        if mapping == nil, let response = entry.response, !matched {
+            responseDefinition = .object(["status": .integer(response.status), "body": .string(String(decoding: response.body, as: UTF8.self))])
+        }
+        return .object([
+            "id": .string(id(entry.sequence)),
+            "request": loggedRequest(entry.request, time: entry.time),
+            "stubMapping": mapping?.json,
+            "responseDefinition": responseDefinition,
+            "response": entry.response.map { response in
+                .object([
+                    "status": .integer(response.status),
+                    "headers": Self.headers(response.headers),
+                    "body": .string(String(decoding: response.body, as: UTF8.self)),
+                    "fromProxy": .bool(entry.source.kind == "network"),
+                ])
+            },
+            "wasMatched": .bool(matched),
+            "timing": .object([
+                "addedDelay": .integer(0), "processTime": .integer(milliseconds), "responseSendTime": .integer(0),
+                "serveTime": .integer(milliseconds), "totalTime": .integer(milliseconds),
+            ]),
+            "subEvents": .array([]),
+        ])
+    }
+
+    /// A `LoggedRequest`: `url` is the path and query as the client sent it (for a request that stood for
+    /// an upstream URL, that URL's path and query), `absoluteUrl` the full URL.
+    func loggedRequest(_ request: Request, time: Date) -> JSONValue {
+        let (url, absolute) = Self.urls(request.url, baseURL: baseURL)
+        let loggedDate = Int((time.timeIntervalSince1970 * 1000).rounded(.down))
+        return .object([
+            "url": .string(url),
+            "absoluteUrl": .string(absolute),
+            "method": .string(request.method),
+            "headers": Self.headers(request.headers),
+            "cookies": .object([]),
+            "browserProxyRequest": .bool(false),
+            "loggedDate": .integer(loggedDate),
+            "loggedDateString": .string(ISO8601DateFormatter().string(from: time)),
+            "bodyAsBase64": .string(Data(request.body).base64EncodedString()),
+            "body": .string(String(decoding: request.body, as: UTF8.self)),
+        ])
+    }
+
+    /// Headers as WireMock writes them: one value as a string, repeated ones as an array.
+    static func headers(_ fields: [HeaderField]) -> JSONValue {
+        var order: [String] = []
+        var values: [String: [String]] = [:]
+        for field in fields {
+            if values[field.name] == nil { order.append(field.name) }
+            values[field.name, default: []].append(field.value)
+        }
+        return .object(order.map { name in
+            let list = values[name] ?? []
+            return JSONMember(key: name, value: list.count == 1 ? .string(list[0]) : .array(list.map(JSONValue.string)))
+        })
+    }
+
+    /// The path-and-query and absolute forms of a journaled URL.
+    static func urls(_ url: String, baseURL: String) -> (String, String) {
+        guard let separator = url.range(of: "://") else { return (url, baseURL + url) }
+        let rest = url[separator.upperBound...]
+        let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        var path = String(rest[pathStart...])
+        if !path.hasPrefix("/") { path = "/" + path }
+        return (path, url)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let parts = duration.components
+        return Int(parts.seconds) * 1000 + Int(parts.attoseconds / 1_000_000_000_000_000)
+    }
+}

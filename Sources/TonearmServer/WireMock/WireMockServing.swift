@@ -1,0 +1,54 @@
+import Foundation
+import Tonearm
+
+/// What the stub mappings make of a request.
+enum MappingAnswer: Sendable {
+    /// A mapping answers.
+    case answered(Hit, mappingID: String)
+    /// None does; the report lists the closest exact mappings.
+    case missed(MissReport)
+}
+
+extension ServerCore {
+    /// Matches `request` against the stub mappings, by the path and query it was sent with.
+    func answerFromMappings(_ request: ServerRequest) -> MappingAnswer {
+        let asSent = Request(method: request.method, url: request.target, headers: request.headers, body: request.body)
+        switch wireMock.engine.match(asSent) {
+        case .hit(let hit): return .answered(hit, mappingID: wireMock.mappingID(for: hit))
+        case .miss(let report): return .missed(report)
+        }
+    }
+
+    /// Plays a mapping's answer (after its delay and the global fixed delay) and journals it.
+    func serveMapping(_ answer: MappingAnswer, request: ServerRequest, started: ContinuousClock.Instant, time: Date) async -> ServerReply {
+        guard case .answered(let hit, let id) = answer else { return .response(Response(status: 500)) }
+        var delay = hit.track.delay ?? .zero
+        if let fixed = wireMock.fixedDelay { delay += .milliseconds(fixed) }
+        if delay > .zero { try? await Task.sleep(for: delay) }
+        let reply: ServerReply
+        let response: Response?
+        switch hit.track.outcome {
+        case .response(let answer):
+            reply = .response(answer)
+            response = answer
+        case .transportError(let error):
+            reply = .fault(ConnectionFault(error))
+            response = nil
+        }
+        let journaled = Request(method: request.method, url: request.target, headers: request.headers, body: request.body)
+        journal.append(JournalEntry(
+            time: time, request: journaled, response: response, source: JournalEntry.Source(kind: "mapping", detail: id),
+            latency: ContinuousClock.now - started))
+        return reply
+    }
+
+    /// The miss answer for a local request no mapping (and nothing else) answers, with the mappings' report.
+    func mappingMissReply(_ report: MissReport, request: Request) -> (ServerReply, JournalEntry.Source, ServerMiss?) {
+        configuration.log("tonearm: miss \(request.method) \(request.url): \(report.reason)")
+        let response = MissReply.response(
+            for: report, status: configuration.missStatus, acceptsJSON: MissReply.acceptsJSON(request.headers),
+            source: "the stub mappings")
+        return (.response(response), JournalEntry.Source(kind: "miss", detail: report.reason.description),
+                ServerMiss(time: Date(), request: request, report: report))
+    }
+}

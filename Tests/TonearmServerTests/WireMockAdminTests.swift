@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+import Tonearm
+import TonearmServer
+
+/// The admin API's answers, pinned field by field against WireMock's documented shapes (its Java client
+/// refuses unknown fields, its Python client accepts only 200, 201 and 204).
+@Suite("WireMock admin API")
+struct WireMockAdminTests {
+    /// A JSON object's member names and the JSON type of each (read with the core's JSON parser, so
+    /// booleans and numbers are told apart on every platform).
+    private static func shape(_ value: Any?) -> [String: String] {
+        guard let value, JSONSerialization.isValidJSONObject(value),
+            let data = try? JSONSerialization.data(withJSONObject: value),
+            case .object(let members)? = try? JSONValue(parsing: Array(data))
+        else { return [:] }
+        var result: [String: String] = [:]
+        for member in members {
+            result[member.key] = switch member.value {
+            case .string: "string"
+            case .bool: "boolean"
+            case .number: "number"
+            case .array: "array"
+            case .object: "object"
+            case .null: "null"
+            }
+        }
+        return result
+    }
+
+    private static func json(_ response: ClientResponse) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
+    }
+
+    private static func object(_ response: ClientResponse) throws -> [String: Any] {
+        try #require(try json(response) as? [String: Any], "not a JSON object: \(response.text)")
+    }
+
+    private static func start(root: URL? = nil) async throws -> TonearmServer {
+        var configuration = quietConfiguration()
+        configuration.rootDirectory = root
+        return try await TonearmServer.start(configuration)
+    }
+
+    private static func post(_ server: TonearmServer, _ path: String, _ body: String, method: String = "POST") async throws -> ClientResponse {
+        try await TestClient.send(
+            server.baseURL.absoluteString + path, method: method, headers: [("Content-Type", "application/json")], body: body)
+    }
+
+    @Test("POST mappings answers 201 with the mapping echoed and an id; GET, PUT and DELETE address it by id")
+    func mappingLifecycle() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let created = try await Self.post(server, "/__admin/mappings", #"{"request":{"method":"GET","url":"/a"},"response":{"status":200,"body":"one"}}"#)
+        #expect(created.status == 201)
+        #expect(created.headers.first(named: "Content-Type") == "application/json")
+        let echo = try Self.object(created)
+        #expect(Self.shape(echo) == ["id": "string", "uuid": "string", "request": "object", "response": "object"])
+        let id = try #require(echo["id"] as? String)
+        #expect(UUID(uuidString: id) != nil && id == id.lowercased())
+        #expect(Self.shape(echo["request"]) == ["method": "string", "url": "string"])
+
+        let fetched = try await TestClient.send(base + "/__admin/mappings/\(id)")
+        #expect(fetched.status == 200)
+        #expect(try Self.object(fetched)["id"] as? String == id)
+        let replaced = try await Self.post(
+            server, "/__admin/mappings/\(id)", #"{"request":{"method":"GET","url":"/a"},"response":{"status":202}}"#, method: "PUT")
+        #expect(replaced.status == 200)
+        #expect(try Self.object(replaced)["id"] as? String == id)
+        #expect(try await TestClient.send(base + "/a").status == 202)
+        #expect(try await TestClient.send(base + "/__admin/mappings/\(id)", method: "DELETE").status == 200)
+        #expect(try await TestClient.send(base + "/__admin/mappings/\(id)").status == 404)
+        #expect(try await TestClient.send(base + "/__admin/mappings/\(id)", method: "DELETE").status == 404)
+        #expect(try await Self.post(server, "/__admin/mappings/\(id)", #"{"request":{"url":"/a"},"response":{}}"#, method: "PUT").status == 404)
+        #expect(try await TestClient.send(base + "/a").status == 404)
+        try await server.stop()
+    }
+
+    @Test("GET mappings lists newest first as {mappings, meta: {total}}, with limit and offset; GET /__admin is the same")
+    func listing() async throws {
+        let server = try await Self.start()
+        for path in ["/one", "/two", "/three"] {
+            _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"method":"GET","url":"\#(path)"},"response":{"status":200}}"#)
+        }
+        let page = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin/mappings?limit=2&offset=1"))
+        #expect(Self.shape(page) == ["mappings": "array", "meta": "object"])
+        #expect(Self.shape(page["meta"]) == ["total": "number"])
+        #expect((page["meta"] as? [String: Any])?["total"] as? Int == 3)
+        let urls = (page["mappings"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
+        #expect(urls == ["/two", "/one"])
+        let root = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin"))
+        #expect((root["mappings"] as? [Any])?.count == 3)
+        try await server.stop()
+    }
+
+    @Test("Refusals use WireMock's errors document, name the field, and the server keeps serving")
+    func refusals() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let cases: [(String, String)] = [
+            (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["response-template"]}}"#, "/response/transformers"),
+            (#"{"request":{"url":"/c","cookies":{"a":{"equalTo":"b"}}},"response":{}}"#, "/request/cookies"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0"),
+            (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A/matchesJsonPath"),
+            (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions"),
+            (#"{"request":{"url":"/x"},"response":{"proxyBaseUrl":"http://example.com"}}"#, "/response/proxyBaseUrl"),
+            (#"{"request":{"urlPattern":"(a+)+$"},"response":{}}"#, "/request/urlPattern"),
+            (#"{"request":{"urlPath":"/x","headers":{"A":{"equalTo":"b","caseInsensitive":true}}},"response":{}}"#, "/request/headers/A/caseInsensitive"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToJson":{},"ignoreExtraElements":true}]},"response":{}}"#, "/request/bodyPatterns/0/ignoreExtraElements"),
+            (#"{"request":"#, ""),
+        ]
+        for (body, pointer) in cases {
+            let answer = try await Self.post(server, "/__admin/mappings", body)
+            #expect(answer.status == 422, "\(body): \(answer.status) \(answer.text)")
+            let document = try Self.object(answer)
+            #expect(Self.shape(document) == ["errors": "array"])
+            let error = try #require((document["errors"] as? [[String: Any]])?.first)
+            #expect(Self.shape(error) == ["code": "number", "source": "object", "title": "string", "detail": "string"])
+            #expect((error["source"] as? [String: Any])?["pointer"] as? String == pointer, "\(body): \(error)")
+        }
+        let badID = try await TestClient.send(base + "/__admin/mappings/not-a-uuid")
+        #expect(badID.status == 400)
+        #expect(Self.shape(try Self.object(badID)) == ["errors": "array"])
+        #expect(try Self.object(try await TestClient.send(base + "/__admin/mappings"))["meta"] as? [String: Int] == ["total": 0])
+        let unknown = try await TestClient.send(base + "/__admin/recordings/status")
+        #expect(unknown.status == 404 && unknown.text.contains("Coming from WireMock"))
+        _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"url":"/still"},"response":{"status":200}}"#)
+        #expect(try await TestClient.send(base + "/still").status == 200)
+        try await server.stop()
+    }
+
+    @Test("The newest mapping for a request answers, the older one again once it is removed; priority then newest among rules")
+    func order() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let old = try Self.object(try await Self.post(server, "/__admin/mappings", #"{"request":{"method":"GET","url":"/same"},"response":{"status":200,"body":"old"}}"#))
+        let new = try Self.object(try await Self.post(server, "/__admin/mappings", #"{"request":{"method":"GET","url":"/same"},"response":{"status":200,"body":"new"}}"#))
+        #expect(try await TestClient.send(base + "/same").text == "new")
+        _ = try await TestClient.send(base + "/__admin/mappings/\(try #require(new["id"] as? String))", method: "DELETE")
+        #expect(try await TestClient.send(base + "/same").text == "old")
+        _ = try await TestClient.send(base + "/__admin/mappings/\(try #require(old["id"] as? String))", method: "DELETE")
+        #expect(try await TestClient.send(base + "/same").status == 404)
+
+        _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"urlPathPattern":"/r/.*"},"response":{"body":"first"}}"#)
+        _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"urlPathPattern":"/r/.*"},"response":{"body":"second"}}"#)
+        #expect(try await TestClient.send(base + "/r/1").text == "second")
+        _ = try await Self.post(server, "/__admin/mappings", #"{"priority":1,"request":{"urlPathPattern":"/r/1"},"response":{"body":"urgent"}}"#)
+        _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"urlPathPattern":"/r/.*"},"response":{"body":"third"}}"#)
+        #expect(try await TestClient.send(base + "/r/1").text == "urgent")
+        #expect(try await TestClient.send(base + "/r/2").text == "third")
+        let extreme = try await Self.post(server, "/__admin/mappings", #"{"priority":-9223372036854775808,"request":{"urlPathPattern":"/r/2"},"response":{"body":"extreme"}}"#)
+        #expect(extreme.status == 201)
+        #expect(try await TestClient.send(base + "/r/2").text == "extreme")
+        try await server.stop()
+    }
+
+    @Test("The journal as ServeEvents and LoggedRequests, with exactly WireMock's fields")
+    func journalShapes() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let mapping = try Self.object(try await Self.post(
+            server, "/__admin/mappings", #"{"request":{"method":"POST","url":"/orders","bodyPatterns":[{"equalToJson":{"id":1}}]},"response":{"status":201,"headers":{"Location":"/orders/1"}}}"#))
+        let hit = try await TestClient.send(base + "/orders", method: "POST", headers: [("Content-Type", "application/json")], body: #"{"id": 1}"#)
+        #expect(hit.status == 201)
+        let miss = try await TestClient.send(base + "/orders", method: "POST", headers: [("Content-Type", "application/json")], body: #"{"id": 2}"#)
+        #expect(miss.status == 404)
+
+        let list = try Self.object(try await TestClient.send(base + "/__admin/requests"))
+        #expect(Self.shape(list) == ["requests": "array", "meta": "object", "requestJournalDisabled": "boolean"])
+        let events = try #require(list["requests"] as? [[String: Any]])
+        #expect(events.count == 2)
+        let matched = events[1], unmatched = events[0]
+        #expect(Self.shape(matched) == [
+            "id": "string", "request": "object", "stubMapping": "object", "responseDefinition": "object", "response": "object",
+            "wasMatched": "boolean", "timing": "object", "subEvents": "array",
+        ])
+        #expect((matched["stubMapping"] as? [String: Any])?["id"] as? String == mapping["id"] as? String)
+        #expect(matched["wasMatched"] as? Bool == true && unmatched["wasMatched"] as? Bool == false)
+        #expect(Self.shape(matched["request"]) == [
+            "url": "string", "absoluteUrl": "string", "method": "string", "headers": "object", "cookies": "object",
+            "browserProxyRequest": "boolean", "loggedDate": "number", "loggedDateString": "string", "bodyAsBase64": "string",
+            "body": "string",
+        ])
+        #expect(Self.shape(matched["response"]) == ["status": "number", "headers": "object", "body": "string", "fromProxy": "boolean"])
+        #expect(Self.shape(matched["timing"]) == [
+            "addedDelay": "number", "processTime": "number", "responseSendTime": "number", "serveTime": "number", "totalTime": "number",
+        ])
+        let id = try #require(matched["id"] as? String)
+        let one = try Self.object(try await TestClient.send(base + "/__admin/requests/\(id)"))
+        #expect(one["id"] as? String == id)
+        #expect(try await TestClient.send(base + "/__admin/requests/\(UUID().uuidString)").status == 404)
+
+        let count = try Self.object(try await Self.post(server, "/__admin/requests/count", #"{"method":"POST","urlPath":"/orders"}"#))
+        #expect(Self.shape(count) == ["count": "number", "requestJournalDisabled": "boolean"])
+        #expect(count["count"] as? Int == 2)
+        let find = try Self.object(try await Self.post(server, "/__admin/requests/find", #"{"method":"ANY"}"#))
+        #expect(Self.shape(find) == ["requests": "array", "requestJournalDisabled": "boolean"])
+        #expect((find["requests"] as? [Any])?.count == 2)
+        let unmatchedList = try Self.object(try await TestClient.send(base + "/__admin/requests/unmatched"))
+        #expect((unmatchedList["requests"] as? [[String: Any]])?.first?["body"] as? String == #"{"id": 2}"#)
+
+        let near = try Self.object(try await TestClient.send(base + "/__admin/requests/unmatched/near-misses"))
+        #expect(Self.shape(near) == ["nearMisses": "array"])
+        let first = try #require((near["nearMisses"] as? [[String: Any]])?.first)
+        #expect(Self.shape(first) == ["request": "object", "stubMapping": "object", "matchResult": "object"])
+        let distance = try #require((first["matchResult"] as? [String: Any])?["distance"] as? Double)
+        #expect(distance > 0 && distance < 1)
+
+        let byPattern = try Self.object(try await Self.post(
+            server, "/__admin/near-misses/request-pattern", #"{"method":"POST","url":"/orders","bodyPatterns":[{"equalToJson":{"id":3}}]}"#))
+        let patternMiss = try #require((byPattern["nearMisses"] as? [[String: Any]])?.first)
+        #expect(Self.shape(patternMiss) == ["request": "object", "requestPattern": "object", "matchResult": "object"])
+
+        #expect(try await TestClient.send(base + "/__admin/requests", method: "DELETE").status == 200)
+        #expect(try Self.object(try await TestClient.send(base + "/__admin/requests"))["meta"] as? [String: Int] == ["total": 0])
+        try await server.stop()
+    }
+
+    @Test("Settings, health and scenarios answer in WireMock's shapes; a fixed delay holds every mapping's answer")
+    func settingsAndHealth() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let health = try Self.object(try await TestClient.send(base + "/__admin/health"))
+        #expect(Self.shape(health) == ["status": "string", "message": "string", "version": "string", "uptimeInSeconds": "number", "timestamp": "string"])
+        let echoed = try Self.object(try await Self.post(server, "/__admin/settings", #"{"fixedDelay":300}"#))
+        #expect(echoed as? [String: Int] == ["fixedDelay": 300])
+        let settings = try Self.object(try await TestClient.send(base + "/__admin/settings"))
+        #expect((settings["settings"] as? [String: Int]) == ["fixedDelay": 300])
+        #expect(try await Self.post(server, "/__admin/settings", #"{"delayDistribution":{"type":"uniform"}}"#).status == 422)
+        _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"url":"/slow"},"response":{"status":200}}"#)
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(try await TestClient.send(base + "/slow").status == 200)
+        #expect(clock.now - started >= .milliseconds(300))
+        let scenarios = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
+        #expect(Self.shape(scenarios) == ["scenarios": "array"])
+        #expect(try await TestClient.send(base + "/__admin/scenarios/reset", method: "POST").status == 200)
+        try await server.stop()
+    }
+
+    @Test("Mappings answer ahead of host-in-path routing; what they miss still reaches the cassette and hosts")
+    func routing() async throws {
+        let server = try await TonearmServer.start(quietConfiguration(hosts: ["api.example.com"]))
+        let base = server.baseURL.absoluteString
+        _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"urlPathPattern":"/api.example.com/v1/.*"},"response":{"status":299}}"#)
+        #expect(try await TestClient.send(base + "/api.example.com/v1/x").status == 299)
+        #expect(try await TestClient.send(base + "/__tonearm/health").status == 200)
+        try await server.stop()
+    }
+
+    @Test("A root directory's mappings load at start; a body file outside __files is refused")
+    func rootDirectory() async throws {
+        let root = try temporaryFolder()
+        let mappings = root.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        try Data(#"{"mappings":[{"request":{"url":"/a"},"response":{"body":"a"}},{"request":{"urlPath":"/b"},"response":{"body":"b"}}]}"#.utf8)
+            .write(to: mappings.appendingPathComponent("two.json"))
+        let server = try await Self.start(root: root)
+        #expect(try await TestClient.send(server.baseURL.absoluteString + "/a").text == "a")
+        #expect(try await TestClient.send(server.baseURL.absoluteString + "/b").text == "b")
+        let escape = try await Self.post(server, "/__admin/mappings", #"{"request":{"url":"/p"},"response":{"bodyFileName":"../../etc/passwd"}}"#)
+        #expect(escape.status == 422, "\(escape.text)")
+        #expect(escape.text.contains("/response/bodyFileName") && escape.text.contains("inside the __files folder"))
+        try await server.stop()
+
+        try Data(#"{"request":{"url":"/c","cookies":{}},"response":{}}"#.utf8).write(to: mappings.appendingPathComponent("bad.json"))
+        await #expect(throws: ServerError.self) { _ = try await Self.start(root: root) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TonearmServer
+
+/// The Python interpreter with the PyPI `wiremock` and `requests` packages: `TONEARM_WIREMOCK_PYTHON`,
+/// else the virtual environment `.ci/run` creates in `.build/python-venv`.
+enum WireMockPython {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let interpreter: String? = {
+        if let given = ProcessInfo.processInfo.environment["TONEARM_WIREMOCK_PYTHON"], !given.isEmpty { return given }
+        let venv = packageRoot.appendingPathComponent(".build/python-venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
+    }()
+
+    /// CI sets `TONEARM_REQUIRE_WIREMOCK_PYTHON=1`: there a missing interpreter fails instead of skipping.
+    static let required = ProcessInfo.processInfo.environment["TONEARM_REQUIRE_WIREMOCK_PYTHON"] == "1"
+
+    static let missingMessage =
+        "no Python with the wiremock client: run .ci/run once (it creates .build/python-venv) or set TONEARM_WIREMOCK_PYTHON"
+
+    static func script(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/\(name)").path
+    }
+}
+
+@Suite("WireMock's Python client against the admin API")
+struct WireMockPythonClientTests {
+    @Test("CI has the Python client", .enabled(if: WireMockPython.required, "local run: the Python client is optional"))
+    func interpreterPresentInCI() {
+        #expect(WireMockPython.interpreter != nil, Comment(rawValue: WireMockPython.missingMessage))
+    }
+
+    @Test(
+        "mappings, journal, count and find, near misses, settings, save and reset through the wiremock package",
+        .enabled(if: WireMockPython.interpreter != nil, Comment(rawValue: WireMockPython.missingMessage)))
+    func pythonClient() async throws {
+        let root = try temporaryFolder()
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        try Data(#"{"request":{"method":"GET","url":"/static/hello.txt"},"response":{"status":200,"bodyFileName":"hello.txt"}}"#.utf8)
+            .write(to: root.appendingPathComponent("mappings/static.json"))
+        try Data("from __files\n".utf8).write(to: root.appendingPathComponent("__files/hello.txt"))
+        var configuration = quietConfiguration()
+        configuration.rootDirectory = root
+        let server = try await TonearmServer.start(configuration)
+        defer { Task { try? await server.stop() } }
+        let python = try #require(WireMockPython.interpreter)
+        let run = try await ProcessRun.run(python, [WireMockPython.script("wiremock_client.py"), server.baseURL.absoluteString])
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        #expect(run.output.contains("OK"))
+        let saved = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("mappings").path)
+        #expect(saved.count == 3, "persist_mappings wrote the two added mappings beside static.json: \(saved)")
+        try await server.stop()
+    }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Instructions per GET hit through ReplayEngine.match (key, lookup, and the hit's Track handed back),
+# by callgrind, for two tracks in one 10,001-track engine: the 120-character GET of KeyRequests.get()
+# answered by a realistic JSON response (headers and a 1 KB body: stored as a value), and a tiny track
+# (GET https://t.example/N answered by an empty 200: stored packed). The hit is dropped at once, so
+# releasing it is counted too.
+#
+# Builds a tiny release driver against the Tonearm package at $1 (default: this checkout) in a
+# temporary package, runs it under callgrind for 1 and for 2,001 matches of each request, and prints
+# the difference ÷ 2,000, so start-up, loading and the first match cancel out.
+#
+# Usage: scripts/match-instructions.sh [package-path]
+set -euo pipefail
+package="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
+work="${MATCH_INSTRUCTIONS_DIR:-/tmp/tonearm-match-instructions}"
+mkdir -p "$work/Sources/MatchDriver"
+cat > "$work/Package.swift" <<SWIFT
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(
+    name: "MatchDriver",
+    dependencies: [.package(name: "Tonearm", path: "$package")],
+    targets: [.executableTarget(name: "MatchDriver", dependencies: [.product(name: "Tonearm", package: "Tonearm")])])
+SWIFT
+cat > "$work/Sources/MatchDriver/main.swift" <<'SWIFT'
+import Tonearm
+
+// The request of TonearmWorkloads' KeyRequests.get(), written out so the driver needs only the core.
+let url = "https://api7.example.com/v1/users/10042/orders?sort=created_at&page=3&per_page=50"
+    + "&lang=en&filter=status%3Aopen&cursor=c0"
+let realistic = Request(
+    method: "GET", url: url,
+    headers: [HeaderField("Accept", "application/json"), HeaderField("User-Agent", "tonearm-bench/1")])
+let realisticResponse = Response(
+    status: 200,
+    headers: [HeaderField("Content-Type", "application/json"), HeaderField("Cache-Control", "no-cache"),
+              HeaderField("X-Request-Id", "7f3c2a9e4b1d8c6f")],
+    body: Array(("[" + (0..<40).map { "{\"id\":\($0),\"state\":\"open\"}" }.joined(separator: ",") + "]").utf8))
+let tiny = (0..<10_000).map { Track(request: Request(url: "https://t.example/\($0)"), response: Response()) }
+let engine = ReplayEngine(tracks: tiny + [Track(request: realistic, response: realisticResponse)])
+let arguments = CommandLine.arguments.dropFirst()
+let request = arguments.first == "tiny" ? Request(url: "https://t.example/4242") : realistic
+let count = Int(arguments.dropFirst().first ?? "1") ?? 1
+var sum = 0
+for _ in 0..<count { sum &+= engine.match(request).hit?.track.response?.status ?? 0 }
+print(sum)
+SWIFT
+swift build -c release --package-path "$work" >&2
+binary="$work/.build/release/MatchDriver"
+# valgrind 3.19 cannot read this toolchain's debug info; a copy without it keeps the symbols.
+strip --strip-debug -o "$work/MatchDriver.stripped" "$binary"
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/MatchDriver.stripped" "$1" "$2" 2>&1 >/dev/null \
+        | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
+}
+for kind in realistic tiny; do
+    one=$(instructions "$kind" 1)
+    many=$(instructions "$kind" 2001)
+    echo "instructions per GET hit, $kind track: $(( (many - one) / 2000 ))"
+done

@@ -2,44 +2,47 @@
 # Installs the system packages a job needs and that the machine lacks, then returns; `make demo`,
 # `make test` and .ci/run call it before any Swift command, so a fresh clone needs no other step.
 #
-#   scripts/setup-system.sh demo|test
+#   scripts/setup-system.sh demo|test|ci      (each job needs what the one before it needs, and more)
 #
 # Each requirement is checked first (pkg-config, command -v), so nothing is installed, and nothing asks
 # for a password, when everything is present. Missing packages are installed with apt-get (through
 # sudo when not root); on a system without apt-get the script names what to install and exits 1.
 # TONEARM_SETUP_DRY_RUN=1 prints the install commands instead of running them.
 #
-# To add a requirement, add one `need` line below: the job, the apt package, and the check that passes
-# when it is present.
+# To add a requirement, add one `need` line below: the first job that needs it, the apt package, and the
+# check that passes when it is present.
 set -euo pipefail
 
-job=${1:-}
-case $job in
-demo | test) ;;
-*)
-    echo "usage: scripts/setup-system.sh demo|test" >&2
+jobs=(demo test ci)
+level() {
+    local index
+    for index in "${!jobs[@]}"; do [ "${jobs[$index]}" != "$1" ] || { echo "$index"; return; }; done
+    echo "usage: scripts/setup-system.sh demo|test|ci" >&2
     exit 2
-    ;;
-esac
+}
+job_level=$(level "${1:-}")
 
 missing=()
 
-# need JOB PACKAGE CHECK...: PACKAGE is required for JOB ("all" for every job) unless CHECK succeeds.
+# need JOB PACKAGE CHECK...: PACKAGE is required from JOB on unless CHECK succeeds.
 need() {
-    local for_job=$1 package=$2
+    local from_level package=$2
+    from_level=$(level "$1")
     shift 2
-    [ "$for_job" = all ] || [ "$for_job" = "$job" ] || return 0
+    [ "$job_level" -ge "$from_level" ] || return 0
     "$@" >/dev/null 2>&1 || missing+=("$package")
 }
 
 has_command() { command -v "$1"; }
+has_python_venv() { python3 -m venv --help && python3 -c 'import ensurepip'; }
 # pkg-config itself may be the missing piece: then every library it would find counts as missing too.
 has_library() { command -v pkg-config && pkg-config --exists "$1"; }
 
-need all pkg-config has_command pkg-config
-need all libxxhash-dev has_library libxxhash   # the core's XXH3 (Sources/CXXHash)
-need all zlib1g-dev has_library zlib           # decoding gzip/deflate recordings (Sources/CZlib)
-need test curl has_command curl                # a real client of `tonearm serve` in the server tests
+need demo pkg-config has_command pkg-config
+need demo libxxhash-dev has_library libxxhash   # the core's XXH3 (Sources/CXXHash)
+need demo zlib1g-dev has_library zlib           # decoding gzip/deflate recordings (Sources/CZlib)
+need test curl has_command curl                 # a real client of `tonearm serve` in the server tests
+need ci python3-venv has_python_venv            # .ci/run's venv for WireMock's Python client
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup-system.sh: swift is not on PATH; install Swift 6.1 or later (https://www.swift.org/install/)." >&2

@@ -34,6 +34,21 @@ struct LintTests {
         #expect(subjects == ["rule \"users again\"", "rule \"posts only\"", "rule \"after anything\""])
     }
 
+    @Test("scenario stubs for one request are not shadowed tracks, and a rule waiting for a state blocks no later rule")
+    func scenarioStubs() throws {
+        let request = Request(url: "https://h.example/cart")
+        let imported = CassetteImport(cassette: Cassette(tracks: [
+            Track(request: request, response: Response(status: 200), scenario: ScenarioStep("c", requiredState: "Started")),
+            Track(request: request, response: Response(status: 201), scenario: ScenarioStep("c", requiredState: "Paid")),
+        ]), rules: [
+            Rule(name: "any while open", pattern: ".*", response: Response(), scenario: ScenarioStep("o", requiredState: "Open")),
+            Rule(name: "users", pattern: "^https://h\\.example/users$", response: Response(status: 200)),
+        ])
+        #expect(CassetteLinter.lint(imported, strategy: .repeat).isEmpty)
+        let engine = try imported.makeEngine()
+        #expect(engine.match(Request(url: "https://h.example/users")).hit?.track.response?.status == 200)
+    }
+
     @Test("a catch-all with a query condition shadows nothing: the engine answers the later rule")
     func conditionalCatchAllIsNotACatchAll() throws {
         let imported = CassetteImport(cassette: Cassette(), rules: [

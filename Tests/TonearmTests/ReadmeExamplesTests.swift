@@ -54,4 +54,28 @@ struct ReadmeExamplesTests {
         stubbed.remove(id)
         #expect(stubbed.match(Request(url: "https://api.example.com/me")).hit == nil)
     }
+
+    @Test("scenarios: the stub for the scenario's state answers and moves it on")
+    func scenarios() throws {
+        let cart = Request(url: "https://shop.example/cart")
+        let checkout = ReplayEngine(tracks: [
+            Track(request: cart, response: Response(status: 200, body: "[]"),
+                  scenario: ScenarioStep("checkout", requiredState: ScenarioStep.startedState)),
+            Track(request: Request(method: "POST", url: "https://shop.example/pay"), response: Response(status: 201),
+                  scenario: ScenarioStep("checkout", requiredState: ScenarioStep.startedState, newState: "Paid")),
+            Track(request: cart, response: Response(status: 200, body: #"[{"order":1}]"#),
+                  scenario: ScenarioStep("checkout", requiredState: "Paid")),
+        ])
+        #expect(checkout.match(cart).hit?.track.response?.body == Array("[]".utf8))
+        #expect(checkout.match(Request(method: "POST", url: "https://shop.example/pay")).hit?.track.response?.status == 201)
+        #expect(checkout.scenario(named: "checkout")?.state == "Paid")
+        #expect(checkout.match(cart).hit?.track.response?.body == Array(#"[{"order":1}]"#.utf8))
+        #expect(checkout.match(cart).hit?.track.response?.body == Array(#"[{"order":1}]"#.utf8))
+        try checkout.setState(ofScenario: "checkout", to: "Started")
+        #expect(checkout.match(cart).hit?.track.response?.body == Array("[]".utf8))
+        let pay = Request(method: "POST", url: "https://shop.example/pay")
+        #expect(checkout.match(pay).hit != nil)
+        let paid = try #require(checkout.match(pay).missReport)
+        #expect(paid.nearest.first?.differences.map(\.description) == [#"scenario "checkout" is in state "Paid", this stub needs "Started""#])
+    }
 }

@@ -18,6 +18,11 @@
 /// ``Strategy/uniquePlay`` it joins the back of its key's queue (an exhausted key answers again); under
 /// ``Strategy/strictOrder`` it joins the end of the expected order. An added rule takes its place by
 /// priority, after the rules of equal priority already there.
+///
+/// Tracks and rules may take part in stateful scenarios (``ScenarioStep``): a track with a scenario is a
+/// stub that every strategy steps over; when the strategy has no answer, the request's scenario tracks
+/// and then its rules are tried, and the first whose scenario is in its required state answers and
+/// moves the scenario on, in one atomic step. See ``scenarios`` for reading and setting states.
 public final class ReplayEngine: Sendable {
     /// Names a track or rule added to an engine, for ``ReplayEngine/remove(_:)``.
     public struct EntryID: Hashable, Sendable, CustomStringConvertible {
@@ -39,7 +44,7 @@ public final class ReplayEngine: Sendable {
     /// The live strategy answering from the tracks.
     public let strategy: any MatchingStrategy
     /// Rules, tried after the tracks.
-    private let ruleStage: LiveRules
+    let ruleStage: LiveRules
 
     /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`, with no rules
     /// (add some with ``add(_:)-(Rule)``).
@@ -140,12 +145,11 @@ public final class ReplayEngine: Sendable {
         case .miss(let trackReason):
             reason = trackReason
         }
-        guard ruleStage.count > 0 else { return .miss(report(for: incoming, reason: reason)) }
-        switch ruleStage.match(incoming) {
+        switch StubStage.match(incoming, strategyReason: reason, index: index, rules: ruleStage) {
         case .hit(let hit):
             return .hit(hit)
-        case .miss(let ruleReason):
-            return .miss(report(for: incoming, reason: .everyStageMissed([reason, ruleReason])))
+        case .miss(let stubReason):
+            return .miss(report(for: incoming, reason: stubReason))
         }
     }
 
@@ -155,11 +159,13 @@ public final class ReplayEngine: Sendable {
         return IncomingRequest(request: request, canonical: canonical, key: RequestKey(canonicalBytes: canonical.bytes))
     }
 
-    /// Returns the strategy to its initial state: every track playable again (including tracks that
-    /// counted as played by their recording), strict order rewound.
+    /// Returns the engine to its initial state: every track playable again (including tracks that
+    /// counted as played by their recording), strict order rewound, every scenario back in
+    /// ``ScenarioStep/startedState``.
     public func reset() {
         index.clearPlayedMarks()
         strategy.reset()
+        index.scenarioStates.resetAll()
     }
 
     private func report(for incoming: IncomingRequest, reason: MissReason) -> MissReport {

@@ -33,8 +33,10 @@ public final class TrackIndex: Sendable {
     let store = TrackStore()
     /// Notes, in position order: few tracks have any, so they are not kept per track.
     private let noteList = GrowOnlyArray<PositionedNote>()
-    /// Per position: ``removedMark`` and ``playedMark`` bits.
+    /// Per position: ``removedMark``, ``playedMark`` and ``scenarioMark`` bits.
     private let marks = AtomicSlots()
+    /// The state of every scenario the tracks (and the engine's rules) take part in.
+    let scenarioStates = ScenarioStates()
     let keys = TrackGrouping(checked: true)
     let routes = TrackGrouping(checked: false)
     let shapes = TrackGrouping(checked: false)
@@ -45,6 +47,8 @@ public final class TrackIndex: Sendable {
 
     private static let removedMark = 1
     private static let playedMark = 2
+    /// The track has a scenario: strategies step over it and the engine's scenario stage answers it.
+    private static let scenarioMark = 4
 
     /// Canonicalises and indexes `tracks`.
     public convenience init(tracks: [Track] = [], canonicalizer: RequestCanonicalizer = RequestCanonicalizer()) {
@@ -119,7 +123,9 @@ public final class TrackIndex: Sendable {
         let position = entries.count
         // A new key's group is the next group number, which filing it assigns.
         let keyGroup = keys.group(for: keyed.key.value, check: keyed.key.check) ?? keys.groupCount
-        if played { marks.store(position, Self.playedMark) }
+        let mark = (played ? Self.playedMark : 0) | (track.scenario == nil ? 0 : Self.scenarioMark)
+        if mark != 0 { marks.store(position, mark) }
+        if track.scenario != nil { scenarioStates.noteScenarioTrack(at: position) }
         for note in keyed.notes { noteList.append(PositionedNote(position: position, note: note)) }
         let location = store.append(track)
         entries.append(Entry(location: location, keyGroup: UInt32(truncatingIfNeeded: keyGroup)))
@@ -164,6 +170,8 @@ public final class TrackIndex: Sendable {
     }
 
     /// The positions of the live tracks recorded for `key`, in the order added; empty when none were.
+    /// Tracks with a scenario (``Track/scenario``) are among them: the built-in strategies step over
+    /// those, leaving them to the engine, and a custom strategy should too.
     public func positions(for key: RequestKey) -> [Int] {
         guard let group = keyGroup(for: key) else { return [] }
         return keys.members(of: group).filter { !isRemoved($0) }
@@ -182,10 +190,24 @@ public final class TrackIndex: Sendable {
     }
 
     /// Whether the track at `position` is to be skipped by strategies that play each track once: it
-    /// was removed, or it counts as played by the request that recorded it.
+    /// was removed, it counts as played by the request that recorded it, or it has a scenario (the
+    /// engine's scenario stage answers it).
     @inline(__always)
     func isRemovedOrPrePlayed(_ position: Int) -> Bool {
         marks.relaxedLoad(position) != 0
+    }
+
+    /// Whether strategies step over the track at `position`: it was removed, or it has a scenario. The
+    /// same one load and test as ``isRemoved(_:)``, so plain tracks cost nothing more.
+    @inline(__always)
+    func isRemovedOrScenario(_ position: Int) -> Bool {
+        marks.relaxedLoad(position) & (Self.removedMark | Self.scenarioMark) != 0
+    }
+
+    /// Whether the track at `position` has a scenario (removed or not).
+    @inline(__always)
+    func hasScenario(_ position: Int) -> Bool {
+        marks.relaxedLoad(position) & Self.scenarioMark != 0
     }
 
     /// Makes tracks that counted as played by their recording playable again (for `reset()`).

@@ -18,6 +18,7 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         case jsonBody(JSONDifference)
         case formField(name: String, recorded: [String], received: [String])
         case rawBody(recordedLength: Int, receivedLength: Int, firstDifference: Int)
+        case scenarioState(scenario: String, current: String, required: String)
     }
 
     private let storage: Storage
@@ -71,8 +72,15 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         FieldDifference(.rawBody(recordedLength: recordedLength, receivedLength: receivedLength, firstDifference: firstDifference))
     }
 
+    /// The request is the track's, but the track's scenario is in `current` and the track needs
+    /// `required` (``ScenarioStep/requiredState``).
+    public static func scenarioState(scenario: String, current: String, required: String) -> FieldDifference {
+        FieldDifference(.scenarioState(scenario: scenario, current: current, required: required))
+    }
+
     /// Which part of the request differs, named like the static member that makes it: `method`,
-    /// `origin`, `path`, `queryParameter`, `header`, `bodyKind`, `jsonBody`, `formField` or `rawBody`.
+    /// `origin`, `path`, `queryParameter`, `header`, `bodyKind`, `jsonBody`, `formField`, `rawBody` or
+    /// `scenarioState` (not the request: the state its scenario is in).
     public var identifier: String {
         switch storage {
         case .method: "method"
@@ -84,32 +92,38 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         case .jsonBody: "jsonBody"
         case .formField: "formField"
         case .rawBody: "rawBody"
+        case .scenarioState: "scenarioState"
         }
     }
 
-    /// The query parameter, header or form field that differs; `nil` for the other differences.
+    /// The query parameter, header or form field that differs, or the scenario whose state does; `nil`
+    /// for the other differences.
     public var fieldName: String? {
         switch storage {
-        case .queryParameter(let name, _, _), .header(let name, _, _), .formField(let name, _, _): name
+        case .queryParameter(let name, _, _), .header(let name, _, _), .formField(let name, _, _),
+            .scenarioState(let name, _, _): name
         default: nil
         }
     }
 
     /// The track's values: one for the method, origin and path, the values (empty when removed) for a
-    /// query parameter, header or form field; `nil` for body differences, read through ``recordedBodyKind``,
-    /// ``jsonDifference`` and ``recordedLength``.
+    /// query parameter, header or form field, the state the track needs for a scenario state; `nil` for
+    /// body differences, read through ``recordedBodyKind``, ``jsonDifference`` and ``recordedLength``.
     public var recorded: [String]? {
         switch storage {
         case .method(let recorded, _), .origin(let recorded, _), .path(let recorded, _): [recorded]
+        case .scenarioState(_, _, let required): [required]
         case .queryParameter(_, let recorded, _), .header(_, let recorded, _), .formField(_, let recorded, _): recorded
         default: nil
         }
     }
 
-    /// The live request's values, as ``recorded`` gives the track's.
+    /// The live request's values, as ``recorded`` gives the track's (for a scenario state, the state the
+    /// scenario was in).
     public var received: [String]? {
         switch storage {
         case .method(_, let received), .origin(_, let received), .path(_, let received): [received]
+        case .scenarioState(_, let current, _): [current]
         case .queryParameter(_, _, let received), .header(_, _, let received), .formField(_, _, let received): received
         default: nil
         }
@@ -153,11 +167,13 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// How far apart this makes the two requests; the closest tracks have the smallest total.
+    /// How far apart this makes the two requests; the closest tracks have the smallest total. A scenario
+    /// state weighs nothing: the request is the track's, so such a track is as close as can be.
     var weight: Int {
         switch storage {
         case .method, .origin, .path: 4
         case .bodyKind: 3
+        case .scenarioState: 0
         default: 1
         }
     }
@@ -183,6 +199,8 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
             Self.describeValues(kind: "form field", name: name, recorded: recorded, received: received)
         case .rawBody(let recordedLength, let receivedLength, let offset):
             "body bytes: recorded \(recordedLength) bytes, received \(receivedLength), first difference at byte \(offset)"
+        case .scenarioState(let scenario, let current, let required):
+            "scenario \(scenario.debugDescription) is in state \(current.debugDescription), this stub needs \(required.debugDescription)"
         }
     }
 

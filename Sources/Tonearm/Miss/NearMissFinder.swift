@@ -26,14 +26,28 @@ enum NearMissFinder {
         .sorted { ($0.distance, $0.order) < ($1.distance, $1.order) }
         .prefix(detailedCount)
         let receivedDetail = ComparableRequest(request)
-        let ranked = shortlisted.map { entry -> (order: Int, nearMiss: NearMiss) in
-            let differences = RequestComparison.differences(recorded: ComparableRequest(entry.canonical), received: receivedDetail)
-            return (entry.order, NearMiss(position: entry.position, track: index.recordedTrack(at: entry.position), differences: differences))
+        let ranked = shortlisted.map { entry -> (order: Int, waitsForState: Int, nearMiss: NearMiss) in
+            let track = index.recordedTrack(at: entry.position)
+            var differences = RequestComparison.differences(recorded: ComparableRequest(entry.canonical), received: receivedDetail)
+            let state = scenarioDifference(track, states: index.scenarioStates)
+            if let state { differences.append(state) }
+            return (entry.order, state == nil ? 1 : 0, NearMiss(position: entry.position, track: track, differences: differences))
         }
-        .sorted { ($0.nearMiss.distance, $0.order) < ($1.nearMiss.distance, $1.order) }
+        // Among equally close tracks, one that is the request's own but waits for a scenario state
+        // explains the miss best, so it comes first.
+        .sorted {
+            ($0.nearMiss.distance, $0.waitsForState, $0.order) < ($1.nearMiss.distance, $1.waitsForState, $1.order)
+        }
         .prefix(reportedCount)
         .map(\.nearMiss)
         return (Array(ranked), positions.count)
+    }
+
+    /// The scenario state `track` waits for, when its scenario is in another one now.
+    private static func scenarioDifference(_ track: Track, states: ScenarioStates) -> FieldDifference? {
+        guard let step = track.scenario, let required = step.requiredState else { return nil }
+        let current = states.state(of: step.name)
+        return current == required ? nil : .scenarioState(scenario: step.name, current: current, required: required)
     }
 
     private static func candidates(for request: CanonicalRequest, in index: TrackIndex) -> [Int] {

@@ -17,18 +17,29 @@ public struct Track: Sendable, Hashable {
     public var name: String?
     /// How long to wait before delivering the outcome, to simulate latency.
     public var delay: Duration?
+    /// The track's step in a stateful scenario: it answers only while the scenario is in the step's
+    /// required state, then moves it on. A track with a scenario is a stub: it answers any number of
+    /// times, whatever the engine's strategy (see ``ScenarioStep``).
+    public var scenario: ScenarioStep?
 
     /// Creates a track that answers `request` with `response`.
-    public init(request: Request, response: Response, name: String? = nil, delay: Duration? = nil) {
-        self.init(request: request, outcome: .response(response), name: name, delay: delay)
+    public init(
+        request: Request, response: Response, name: String? = nil, delay: Duration? = nil,
+        scenario: ScenarioStep? = nil
+    ) {
+        self.init(request: request, outcome: .response(response), name: name, delay: delay, scenario: scenario)
     }
 
     /// Creates a track with any outcome, including a simulated transport error.
-    public init(request: Request, outcome: Outcome, name: String? = nil, delay: Duration? = nil) {
+    public init(
+        request: Request, outcome: Outcome, name: String? = nil, delay: Duration? = nil,
+        scenario: ScenarioStep? = nil
+    ) {
         self.request = request
         self.outcome = outcome
         self.name = name
         self.delay = delay
+        self.scenario = scenario
     }
 
     /// The response, or `nil` when the track simulates a transport error.

@@ -85,6 +85,11 @@ final class LiveRules: Sendable {
         (0..<entries.count).filter { removed.load($0) == 0 }.map { entries[$0].compiled.rule }
     }
 
+    /// The live rules in the order they were added, with their sequence numbers.
+    var numberedRules: [(sequence: Int, rule: Rule)] {
+        (0..<entries.count).filter { removed.load($0) == 0 }.map { ($0, entries[$0].compiled.rule) }
+    }
+
     /// The live compiled rules in the order they are tried.
     var compiledInRankOrder: [CompiledRule] {
         (0..<entries.count).filter { removed.load($0) == 0 }.map { entries[$0] }
@@ -130,9 +135,32 @@ final class LiveRules: Sendable {
         return link == 0 ? nil : link - 1
     }
 
-    /// The first live rule, by rank, that answers `request`, with how many live rules survived the
-    /// bucket filter.
+    /// The first live rule, by rank, whose conditions hold for `request`, with how many live rules
+    /// survived the bucket filter; scenario states are not looked at.
     func firstMatch(for request: IncomingRequest) -> (rule: CompiledRule?, tried: Int) {
+        var found: CompiledRule?
+        let tried = forEachMatch(for: request) { rule in
+            found = rule
+            return false
+        }
+        return (found, tried)
+    }
+
+    /// The rules that may answer `request` once scenario states are known: those whose conditions hold,
+    /// by rank, up to and including the first without a scenario (which answers in any state, so no
+    /// later rule could). Allocates nothing when the first is without a scenario.
+    func candidates(for request: IncomingRequest) -> RuleCandidates {
+        var candidates = RuleCandidates()
+        candidates.tried = forEachMatch(for: request) { rule in
+            if candidates.first == nil { candidates.first = rule } else { candidates.later.append(rule) }
+            return rule.rule.scenario != nil
+        }
+        return candidates
+    }
+
+    /// Calls `body` with each live rule, by rank, whose conditions hold for `request`, while it returns
+    /// `true`; returns how many live rules survived the bucket filter.
+    private func forEachMatch(for request: IncomingRequest, _ body: (CompiledRule) -> Bool) -> Int {
         let url = request.canonical.url
         var origin = list(named: url.origin, in: byOrigin).flatMap(firstRule(inList:))
         var segment = list(named: RuleBucket.firstSegment(of: url.path), in: byFirstSegment)
@@ -169,17 +197,49 @@ final class LiveRules: Sendable {
                 if urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
                 target = urlTarget ?? ""
             }
-            if rule.matches(request, target: target, parts: &parts) { return (rule, tried) }
+            if rule.matches(request, target: target, parts: &parts), !body(rule) { break }
         }
-        return (nil, tried)
+        return tried
     }
 
-    /// The answer of the first live rule that matches `request`, or why none does.
-    func match(_ request: IncomingRequest) -> StrategyOutcome {
-        let (found, tried) = firstMatch(for: request)
-        guard let found else { return .miss(.noRuleMatched(ruleCount: count, rulesTried: tried)) }
-        let rule = found.rule
-        let track = Track(request: request.request, outcome: rule.outcome, name: rule.name, delay: rule.delay)
-        return .hit(Hit(track: track, source: .rule(name: rule.name, position: found.declaredIndex)))
+    /// The answer of the first live rule that matches `request` (its scenario, if any, in the state it
+    /// needs in `scenarios`, decided for all candidates in one atomic step), or why none does.
+    func match(_ request: IncomingRequest, scenarios: ScenarioStates) -> StrategyOutcome {
+        let candidates = candidates(for: request)
+        guard let first = candidates.first else {
+            return .miss(.noRuleMatched(ruleCount: count, rulesTried: candidates.tried))
+        }
+        if first.rule.scenario == nil { return .hit(Self.hit(first, for: request)) }
+        let all = candidates.all
+        switch scenarios.takeFirst(all.map(\.rule.scenario), stub: { Self.stubLabel(all[$0]) }) {
+        case .chosen(let offset): return .hit(Self.hit(all[offset], for: request))
+        case .noneMay(let mismatches): return .miss(.scenarioStateMismatch(mismatches))
+        }
     }
+
+    /// `rule "pay"`, as misses name a rule.
+    static func stubLabel(_ rule: CompiledRule) -> String {
+        "rule \(rule.rule.name.debugDescription)"
+    }
+
+    /// What `rule` answers `request` with.
+    static func hit(_ compiled: CompiledRule, for request: IncomingRequest) -> Hit {
+        let rule = compiled.rule
+        let track = Track(
+            request: request.request, outcome: rule.outcome, name: rule.name, delay: rule.delay, scenario: rule.scenario)
+        return Hit(track: track, source: .rule(name: rule.name, position: compiled.declaredIndex))
+    }
+}
+
+/// The rules whose conditions hold for a request, as ``LiveRules/candidates(for:)`` finds them.
+struct RuleCandidates {
+    /// The first, by rank.
+    var first: CompiledRule?
+    /// The others, by rank (only when the first has a scenario).
+    var later: [CompiledRule] = []
+    /// How many live rules survived the bucket filter.
+    var tried = 0
+
+    /// All of them, by rank.
+    var all: [CompiledRule] { first.map { [$0] + later } ?? [] }
 }

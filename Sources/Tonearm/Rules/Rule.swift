@@ -35,6 +35,10 @@ public struct Rule: Sendable, Hashable {
     public var delay: Duration?
     /// Where the response body was read from, for reports (the loader reads the file; the core does no I/O).
     public var bodyFile: String?
+    /// The rule's step in a stateful scenario: a rule whose request conditions hold answers only while
+    /// the scenario is in the step's required state (otherwise the next rule by priority is tried), and
+    /// moves the scenario on when it answers.
+    public var scenario: ScenarioStep?
 
     /// The priority of a rule that declares none.
     public static let defaultPriority = 5
@@ -43,18 +47,21 @@ public struct Rule: Sendable, Hashable {
     public init(
         name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
         query: [QueryCondition] = [], headers: [HeaderCondition] = [], body: [BodyCondition] = [],
-        priority: Int? = nil, response: Response, delay: Duration? = nil, bodyFile: String? = nil
+        priority: Int? = nil, response: Response, delay: Duration? = nil, bodyFile: String? = nil,
+        scenario: ScenarioStep? = nil
     ) {
         self.init(
             name: name, method: method, pattern: pattern, target: target, query: query, headers: headers,
-            body: body, priority: priority, outcome: .response(response), delay: delay, bodyFile: bodyFile)
+            body: body, priority: priority, outcome: .response(response), delay: delay, bodyFile: bodyFile,
+            scenario: scenario)
     }
 
     /// Creates a rule with any outcome.
     public init(
         name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
         query: [QueryCondition] = [], headers: [HeaderCondition] = [], body: [BodyCondition] = [],
-        priority: Int? = nil, outcome: Track.Outcome, delay: Duration? = nil, bodyFile: String? = nil
+        priority: Int? = nil, outcome: Track.Outcome, delay: Duration? = nil, bodyFile: String? = nil,
+        scenario: ScenarioStep? = nil
     ) {
         self.name = name ?? ""
         self.method = method
@@ -67,6 +74,7 @@ public struct Rule: Sendable, Hashable {
         self.outcome = outcome
         self.delay = delay
         self.bodyFile = bodyFile
+        self.scenario = scenario
     }
 }
 

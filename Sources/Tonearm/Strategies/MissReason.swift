@@ -12,6 +12,7 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         case sequenceFinished(trackCount: Int)
         case noRuleMatched(ruleCount: Int, rulesTried: Int)
         case everyStageMissed([MissReason])
+        case scenarioStateMismatch([ScenarioMismatch])
         case custom(String)
     }
 
@@ -49,6 +50,11 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         MissReason(.everyStageMissed(stages))
     }
 
+    /// Stubs matched the request, but each waits for its scenario to be in another state.
+    public static func scenarioStateMismatch(_ mismatches: [ScenarioMismatch]) -> MissReason {
+        MissReason(.scenarioStateMismatch(mismatches))
+    }
+
     /// A custom strategy's own explanation.
     public static func custom(_ message: String) -> MissReason {
         MissReason(.custom(message))
@@ -56,7 +62,7 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
 
     /// A short stable name for the kind of miss, the same words that open ``description``: "never
     /// recorded", "exhausted", "out of order", "sequence finished", "no rule matched", "every stage
-    /// missed", or "custom". Suitable for a response header or a metric label.
+    /// missed", "scenario state", or "custom". Suitable for a response header or a metric label.
     public var name: String {
         switch storage {
         case .notRecorded: "never recorded"
@@ -65,13 +71,14 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         case .sequenceFinished: "sequence finished"
         case .noRuleMatched: "no rule matched"
         case .everyStageMissed: "every stage missed"
+        case .scenarioStateMismatch: "scenario state"
         case .custom: "custom"
         }
     }
 
     /// A stable token for the kind of miss, for machines (a `Tonearm-Miss` response header, a log
     /// field): `not-recorded`, `exhausted`, `out-of-order`, `sequence-finished`, `no-rule-matched`,
-    /// `every-stage-missed` or `custom`.
+    /// `every-stage-missed`, `scenario-state` or `custom`.
     public var identifier: String {
         switch storage {
         case .notRecorded: "not-recorded"
@@ -80,6 +87,7 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         case .sequenceFinished: "sequence-finished"
         case .noRuleMatched: "no-rule-matched"
         case .everyStageMissed: "every-stage-missed"
+        case .scenarioStateMismatch: "scenario-state"
         case .custom: "custom"
         }
     }
@@ -118,6 +126,13 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The stubs that matched but wait for another scenario state (``scenarioStateMismatch(_:)``); `nil`
+    /// otherwise.
+    public var scenarioMismatches: [ScenarioMismatch]? {
+        if case .scenarioStateMismatch(let mismatches) = storage { return mismatches }
+        return nil
+    }
+
     /// A custom strategy's message (``custom(_:)``); `nil` otherwise.
     public var customMessage: String? {
         if case .custom(let message) = storage { return message }
@@ -140,6 +155,8 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         case .everyStageMissed(let reasons):
             "every stage missed: "
                 + reasons.enumerated().map { "stage \($0.offset + 1): \($0.element)" }.joined(separator: "; ")
+        case .scenarioStateMismatch(let mismatches):
+            "scenario state: " + mismatches.map(\.description).joined(separator: "; ")
         case .custom(let message):
             message
         }

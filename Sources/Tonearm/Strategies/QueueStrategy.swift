@@ -6,7 +6,8 @@
 /// answers again with it. Each key has one atomic cursor, the position of the last track it played:
 /// taking the next track is a compare-and-exchange from that position to the next live one, so
 /// concurrent requests never get the same track and no lock is taken. Removed tracks, and tracks that
-/// count as played by the request that recorded them, are stepped over.
+/// count as played by the request that recorded them, are stepped over, and so are tracks with a
+/// scenario (the engine's scenario stage answers them).
 struct QueueStrategy: MatchingStrategy {
     private let index: TrackIndex
     private let whenExhausted: Strategy.ExhaustionPolicy
@@ -26,7 +27,7 @@ struct QueueStrategy: MatchingStrategy {
         while true {
             let cursor = lastPlayed.load(group)
             var candidate = cursor == 0 ? keys.first(of: group) : keys.next(after: cursor - 1)
-            while let position = candidate, index.isRemoved(position) { candidate = keys.next(after: position) }
+            while let position = candidate, index.isRemovedOrScenario(position) { candidate = keys.next(after: position) }
             guard let position = candidate else { return exhausted(group: group, lastPlayed: cursor - 1) }
             guard lastPlayed.compareExchange(group, expected: cursor, desired: position + 1) else { continue }
             // Played by the request that recorded it: it is behind the cursor now; look further.
@@ -36,7 +37,7 @@ struct QueueStrategy: MatchingStrategy {
     }
 
     private func exhausted(group: Int, lastPlayed: Int) -> StrategyOutcome {
-        let live = index.keys.members(of: group).filter { !index.isRemoved($0) }
+        let live = index.keys.members(of: group).filter { !index.isRemovedOrScenario($0) }
         guard let last = live.last else { return .miss(.notRecorded) }
         guard whenExhausted == .repeatLast else { return .miss(.exhausted(trackCount: live.count)) }
         // The last track played, unless it was removed since: then the last live one.

@@ -1,5 +1,6 @@
 /// The first track recorded for a key answers every request with that key (tracks added later with
-/// the same key never answer while it is there; if it is removed, the next one takes over). Stateless,
+/// the same key never answer while it is there; if it is removed, the next one takes over). Tracks
+/// with a scenario are stepped over: the engine's scenario stage answers them. Stateless,
 /// so it never takes a lock and scales with the number of cores.
 struct RepeatStrategy: MatchingStrategy {
     private let index: TrackIndex
@@ -14,7 +15,7 @@ struct RepeatStrategy: MatchingStrategy {
         guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
         var candidate = index.keys.first(of: group)
         while let position = candidate {
-            if !index.isRemoved(position) {
+            if !index.isRemovedOrScenario(position) {
                 return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
             }
             candidate = index.keys.next(after: position)

@@ -40,7 +40,7 @@ public struct Strategy: Sendable {
     /// (``ReplayEngine/init(tracks:rules:strategy:configuration:)``) already answer after its tracks and
     /// can be added and removed; use this stage to put rules elsewhere in a chain.
     public static func rules(_ rules: RuleSet) -> Strategy {
-        Strategy { _ in RuleStrategy(rules: rules) }
+        Strategy { RuleStrategy(rules: rules, scenarios: $0.scenarioStates) }
     }
 
     /// Stages tried in order; the first hit answers.

@@ -3,8 +3,9 @@
 /// runs join the end of the order.
 ///
 /// One atomic cursor: a request claims its position with a compare-and-exchange, so two concurrent
-/// requests can never both take the same step. Removed tracks, and tracks that count as played by the
-/// request that recorded them, are stepped over.
+/// requests can never both take the same step. Removed tracks, tracks that count as played by the
+/// request that recorded them, and tracks with a scenario (the engine's scenario stage answers them)
+/// are stepped over.
 struct StrictOrderStrategy: MatchingStrategy {
     private let index: TrackIndex
     private let cursor = AtomicCounters(count: 1)

@@ -19,7 +19,16 @@ enum NativeTrackCodec {
         case .transportError(let error): members.append(("transportError", transportErrorOutput(error)))
         }
         if let delay = track.delay.flatMap(RecordedLimits.milliseconds) { members.append(("delayMilliseconds", .int(delay))) }
+        if let scenario = track.scenario { members.append(("scenario", scenarioOutput(scenario))) }
         if !entry.hints.isEmpty { members.append(("hints", hintsOutput(entry.hints))) }
+        return .object(members)
+    }
+
+    /// A track's or rule's scenario: `{"name", "requiredState", "newState"}`, the states when set.
+    static func scenarioOutput(_ step: ScenarioStep) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [("name", .string(step.name))]
+        if let state = step.requiredState { members.append(("requiredState", .string(state))) }
+        if let state = step.newState { members.append(("newState", .string(state))) }
         return .object(members)
     }
 
@@ -54,8 +63,6 @@ enum NativeTrackCodec {
     private static func hintsOutput(_ hints: TrackHints) -> JSONOutput {
         var members: [(String, JSONOutput)] = []
         if let sequence = hints.sequence { members.append(("sequence", .string(sequence))) }
-        if let state = hints.requiredState { members.append(("requiredState", .string(state))) }
-        if let state = hints.nextState { members.append(("nextState", .string(state))) }
         return .object(members)
     }
 
@@ -82,8 +89,31 @@ enum NativeTrackCodec {
             }
             recordedAt = date
         }
-        let track = Track(request: request, outcome: outcome, name: try cursor.optionalString("name"), delay: delay)
-        return CassetteEntry(track, recordedAt: recordedAt, hints: try readHints(cursor.member("hints")))
+        let hintsCursor = try cursor.member("hints")
+        var scenario = try legacyScenario(hintsCursor)
+        if let member = try cursor.member("scenario") { scenario = try readScenario(member) }
+        let track = Track(
+            request: request, outcome: outcome, name: try cursor.optionalString("name"), delay: delay, scenario: scenario)
+        return CassetteEntry(track, recordedAt: recordedAt, hints: try readHints(hintsCursor))
+    }
+
+    /// `{"name", "requiredState", "newState"}`: a scenario needs a name, the states are optional.
+    static func readScenario(_ cursor: DocumentCursor) throws(CassetteError) -> ScenarioStep {
+        guard case .object = cursor.node.value else {
+            throw cursor.error(expected: "a scenario object {\"name\", \"requiredState\", \"newState\"}")
+        }
+        let name = try cursor.required("name", expected: "the scenario's name").string()
+        return ScenarioStep(
+            name, requiredState: try cursor.optionalString("requiredState"), newState: try cursor.optionalString("newState"))
+    }
+
+    /// Cassettes written before scenarios were enforced kept WireMock's scenario as hints: `sequence`
+    /// (the scenario's name), `requiredState` and `nextState`. They load as the track's scenario.
+    private static func legacyScenario(_ hints: DocumentCursor?) throws(CassetteError) -> ScenarioStep? {
+        guard let hints, let name = try hints.optionalString("sequence") else { return nil }
+        let required = try hints.optionalString("requiredState"), next = try hints.optionalString("nextState")
+        guard required != nil || next != nil else { return nil }
+        return ScenarioStep(name, requiredState: required, newState: next)
     }
 
     static func readRequest(_ cursor: DocumentCursor) throws(CassetteError) -> Request {
@@ -127,9 +157,7 @@ enum NativeTrackCodec {
     }
 
     private static func readHints(_ cursor: DocumentCursor?) throws(CassetteError) -> TrackHints {
-        guard let cursor else { return TrackHints() }
-        return TrackHints(
-            sequence: try cursor.optionalString("sequence"), requiredState: try cursor.optionalString("requiredState"),
-            nextState: try cursor.optionalString("nextState"))
+        guard let cursor, try legacyScenario(cursor) == nil else { return TrackHints() }
+        return TrackHints(sequence: try cursor.optionalString("sequence"))
     }
 }

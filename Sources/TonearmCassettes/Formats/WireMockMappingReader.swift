@@ -34,25 +34,21 @@ struct WireMockMappingReader {
         warnUnknownKeys(request, known: Self.knownRequestKeys, what: "request matcher")
         warnUnknownKeys(responseCursor, known: Self.knownResponseKeys, what: "response field")
         let name = try mappingName(mapping, index: index)
-        let hints = try scenarioHints(mapping)
+        let scenario = try scenarioStep(mapping)
         let outcome = try readOutcome(responseCursor)
         let delay = try responseCursor.member("fixedDelayMilliseconds")?.delay()
         let method = try request.optionalString("method").map { $0.uppercased() }.flatMap { $0 == "ANY" ? nil : $0 }
 
         if let method, let exact = try exactRequest(request, method: method) {
-            let track = Track(request: exact, outcome: outcome, name: name, delay: delay)
-            entries.append(CassetteEntry(track, hints: hints))
+            entries.append(CassetteEntry(Track(request: exact, outcome: outcome, name: name, delay: delay, scenario: scenario)))
             return
-        }
-        if !hints.isEmpty {
-            warn(mapping, "scenario state (\(hints.sequence ?? "")) is not enforced for pattern stubs; the stub always answers")
         }
         let pattern = try urlPattern(request)
         try checkCompiles(pattern.pattern, at: try request.firstMember("urlPattern", "urlPathPattern") ?? request)
         let rule = Rule(
             name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
             headers: try headerConditions(request.member("headers")), body: try bodyConditions(request.member("bodyPatterns")),
-            priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay)
+            priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay, scenario: scenario)
         rules.append(rule)
     }
 
@@ -213,11 +209,18 @@ struct WireMockMappingReader {
 
     // MARK: Scenarios and warnings
 
-    private func scenarioHints(_ mapping: DocumentCursor) throws(CassetteError) -> TrackHints {
-        TrackHints(
-            sequence: try mapping.optionalString("scenarioName"),
-            requiredState: try mapping.optionalString("requiredScenarioState"),
-            nextState: try mapping.optionalString("newScenarioState"))
+    /// `scenarioName`, `requiredScenarioState` and `newScenarioState`, which the engine enforces. States
+    /// without a scenario name mean nothing to WireMock either: they are reported and dropped.
+    private mutating func scenarioStep(_ mapping: DocumentCursor) throws(CassetteError) -> ScenarioStep? {
+        let required = try mapping.optionalString("requiredScenarioState")
+        let next = try mapping.optionalString("newScenarioState")
+        guard let name = try mapping.optionalString("scenarioName") else {
+            if required != nil || next != nil {
+                warn(mapping, "scenario states without a \"scenarioName\" belong to no scenario and were not imported")
+            }
+            return nil
+        }
+        return ScenarioStep(name, requiredState: required, newState: next)
     }
 
     private mutating func warnUnknownKeys(_ cursor: DocumentCursor, known: Set<String>, what: String) {

@@ -18,13 +18,14 @@ public enum CassetteLinter {
         return findings
     }
 
-    /// Under `repeat` only the first track recorded for a key ever answers; the others are dead.
+    /// Under `repeat` only the first track recorded for a key ever answers; the others are dead. Tracks
+    /// with a scenario are stubs that every strategy steps over, so they neither shadow nor are shadowed.
     static func shadowedTracks(_ tracks: [Track], configuration: MatchingConfiguration, strategy: StrategyHint) -> [LintFinding] {
         guard strategy == .repeat else { return [] }
         let canonicalizer = RequestCanonicalizer(configuration)
         var firstByKey: [RequestKey: Int] = [:]
         var findings: [LintFinding] = []
-        for (position, track) in tracks.enumerated() {
+        for (position, track) in tracks.enumerated() where track.scenario == nil {
             let key = canonicalizer.key(for: track.request)
             guard let first = firstByKey[key] else {
                 firstByKey[key] = position
@@ -55,9 +56,11 @@ public enum CassetteLinter {
     private static let catchAll: Set<String> = ["", ".*", "^.*", "^.*$", "^(?:.*)$", ".+", "^.+$"]
 
     /// Whether `earlier` answers every request `rule` could answer: only a rule with no query, header
-    /// or body condition can (a `.*` rule that wants `page=2` lets every other request through).
+    /// or body condition can (a `.*` rule that wants `page=2` lets every other request through), and
+    /// none that waits for a scenario state.
     private static func always(answersBefore rule: Rule, _ earlier: Rule) -> Bool {
         guard earlier.query.isEmpty, earlier.headers.isEmpty, earlier.body.isEmpty else { return false }
+        guard earlier.scenario?.requiredState == nil else { return false }
         guard earlier.method == nil || earlier.method?.uppercased() == rule.method?.uppercased() else { return false }
         if catchAll.contains(earlier.pattern) { return true }
         return earlier.pattern == rule.pattern && earlier.target == rule.target

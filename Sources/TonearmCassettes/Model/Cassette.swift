@@ -43,24 +43,19 @@ public struct CassetteEntry: Sendable, Hashable {
     }
 }
 
-/// How a track expects to be replayed. The engine does not read these yet; they are kept so that
-/// converting between formats and re-saving loses nothing, and so tools can pick a strategy.
+/// How a track expects to be replayed, beyond what the engine enforces (a stateful scenario is the
+/// track's own ``Track/scenario``, which the engine enforces). The engine does not read hints; they are
+/// kept so that converting between formats and re-saving loses nothing, and so tools can pick a strategy.
 public struct TrackHints: Sendable, Hashable {
     /// The name of a sequence the track belongs to: tracks with the same request in one sequence are
-    /// meant to answer in recording order (FIFO), e.g. a WireMock scenario.
+    /// meant to answer in recording order (FIFO).
     public var sequence: String?
-    /// The state a sequence must be in for this track to play, e.g. a WireMock `requiredScenarioState`.
-    public var requiredState: String?
-    /// The state a sequence moves to after this track plays, e.g. a WireMock `newScenarioState`.
-    public var nextState: String?
 
     /// Creates hints.
-    public init(sequence: String? = nil, requiredState: String? = nil, nextState: String? = nil) {
+    public init(sequence: String? = nil) {
         self.sequence = sequence
-        self.requiredState = requiredState
-        self.nextState = nextState
     }
 
     /// Whether no hint is set.
-    public var isEmpty: Bool { sequence == nil && requiredState == nil && nextState == nil }
+    public var isEmpty: Bool { sequence == nil }
 }

@@ -44,6 +44,7 @@ struct StubEntryReader {
             Duration.milliseconds(try delay.integer(in: 0...Int.max, of: label))
         }
         let conditions = try StubConditionReader(owner: label).read(cursor)
+        let scenario = try readScenario()
 
         if options.urlMeaning == .exact, let url = try cursor.member("url") {
             guard conditions.isEmpty, !cursor.has("target"), !cursor.has("priority") else {
@@ -54,7 +55,7 @@ struct StubEntryReader {
             }
             let request = Request(method: (method ?? "GET").uppercased(), url: try url.string())
             let trackName = cursor.has("name") ? name : "\(request.method) \(request.url)"
-            return .track(Track(request: request, outcome: outcome, name: trackName, delay: delay))
+            return .track(Track(request: request, outcome: outcome, name: trackName, delay: delay, scenario: scenario))
         }
 
         let (pattern, target) = try patternAndTarget()
@@ -64,7 +65,15 @@ struct StubEntryReader {
         return .rule(Rule(
             name: name, method: method, pattern: pattern, target: target, query: conditions.query,
             headers: conditions.headers, body: conditions.body, priority: priority, outcome: outcome,
-            delay: delay, bodyFile: bodyFile))
+            delay: delay, bodyFile: bodyFile, scenario: scenario))
+    }
+
+    /// `scenario`: `{"name", "requiredState", "newState"}`, as in the native format; unknown members are
+    /// refused like everywhere in the schema.
+    private func readScenario() throws(CassetteError) -> ScenarioStep? {
+        guard let scenario = try cursor.member("scenario") else { return nil }
+        try scenario.refuseUnknownMembers(known: ["name", "requiredState", "newState"], owner: "the scenario of \(label)")
+        return try NativeTrackCodec.readScenario(scenario)
     }
 
     /// Refuses an entry that has more than one of `keys`, naming the second.

@@ -7,7 +7,8 @@ import Tonearm
 /// A document is a list of entries (or an object whose `rules` member is that list). Each entry says
 /// which requests it answers (`url`/`path`/`pattern`, `method`, and `query`, `requestHeaders`,
 /// `requestBody` conditions) and what it answers with (`status`, `headers`, `body`/`json`/`file`, or a
-/// `transportError`), optionally after `delayMilliseconds`. docs/cassette-format.md ("Stub schema") is
+/// `transportError`), optionally after `delayMilliseconds`, and optionally only in one state of a
+/// `scenario` (`{"name", "requiredState", "newState"}`). docs/cassette-format.md ("Stub schema") is
 /// the reference. Every error is a ``CassetteError`` naming the source, line:column, JSON path and
 /// what was expected there; a member the schema does not know is an error, with the nearest known name.
 package enum StubSchema {
@@ -61,6 +62,7 @@ package enum StubSchema {
     static let entryKeys = [
         "name", "method", "url", "path", "pattern", "target", "query", "requestHeaders", "requestBody",
         "priority", "status", "headers", "body", "json", "file", "transportError", "error", "delayMilliseconds",
+        "scenario",
     ]
 
     /// Decodes a stub document in `syntax`; `file` names the source in errors (a path, or e.g.

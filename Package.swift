@@ -19,6 +19,12 @@ let package = Package(
         // A local record/replay/stub HTTP server for clients in any process or language (SwiftNIO).
         .library(name: "TonearmServer", targets: ["TonearmServer"]),
         .executable(name: "tonearm", targets: ["TonearmCLI"]),
+        // swift-http-types bridge: `Request`/`Response` to and from `HTTPRequest`/`HTTPResponse`/`HTTPFields`.
+        .library(name: "TonearmHTTPTypes", targets: ["TonearmHTTPTypes"]),
+        // AsyncHTTPClient: record, replay and stub `HTTPClient` traffic through `TonearmHTTPClient`.
+        .library(name: "TonearmAsyncHTTPClient", targets: ["TonearmAsyncHTTPClient"]),
+        // swift-openapi-runtime: a `ClientTransport` that records, replays and stubs any other transport.
+        .library(name: "TonearmOpenAPI", targets: ["TonearmOpenAPI"]),
     ],
     traits: [
         // TonearmTesting's `.server` trait and `withTonearmServer` need TonearmServer, hence SwiftNIO and
@@ -35,6 +41,11 @@ let package = Package(
         // Only the TonearmServer product (and the CLI) build these; the core and the URLSession bridge do not.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Only the bridge products (TonearmHTTPTypes, TonearmOpenAPI) and their tests build these.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession.git", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -63,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "TonearmURLSession",
-            dependencies: ["Tonearm", "TonearmCassettes", "CZlib"]
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmReplay", "CZlib"]
         ),
         .target(
             name: "TonearmTesting",
@@ -130,7 +141,11 @@ let package = Package(
         ),
         .testTarget(
             name: "TonearmURLSessionTests",
-            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport"],
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmTestSupport",
+                // The app the team-format tests launch.
+                "TonearmStubbedApp",
+            ],
             // Recorded cassettes live beside the tests that use them; they are data, not sources.
             exclude: ["__Cassettes__"]
         ),
@@ -161,6 +176,55 @@ let package = Package(
                 "TonearmWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        // The transport-independent half of a session (record modes, the record/replay decision, misses),
+        // shared by the URLSession, AsyncHTTPClient and OpenAPI bridges; Foundation but no networking.
+        .target(
+            name: "TonearmReplay",
+            dependencies: ["Tonearm", "TonearmCassettes"]
+        ),
+        .target(
+            name: "TonearmHTTPTypes",
+            dependencies: ["Tonearm", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .target(
+            name: "TonearmAsyncHTTPClient",
+            dependencies: [
+                "Tonearm", "TonearmReplay",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "TonearmOpenAPI",
+            dependencies: [
+                "Tonearm", "TonearmReplay", "TonearmHTTPTypes",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The three server-side bridges end to end against the local test server. `Generated/` is the
+        // client swift-openapi-generator produced from `openapi.yaml` (see its README for regenerating).
+        .testTarget(
+            name: "TonearmBridgesTests",
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmReplay", "TonearmHTTPTypes", "TonearmAsyncHTTPClient",
+                "TonearmOpenAPI", "TonearmTesting", "TonearmURLSession", "TonearmTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            exclude: ["__Cassettes__", "Generated/README.md", "Generated/openapi.yaml", "Generated/openapi-generator-config.yaml"]
+        ),
+        // "The app" launched by the team-format two-process tests: installFromEnvironment(), then its requests.
+        .executableTarget(
+            name: "TonearmStubbedApp",
+            dependencies: ["TonearmURLSession"],
+            path: "Tests/TonearmStubbedApp"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -26,6 +26,10 @@ for cassette in realistic10k.json tiny1m.json tiny1m.har; do
     "$TONEARM" bench --memory --cassette "$WORK/$cassette"
 done
 
+# A 10,000-track cassette replayed through URLSession (every request once), and that process's peak.
+"$TONEARM" bench --memory --through-urlsession --cassette "$WORK/realistic10k.json"
+echo "whole process, 10k realistic tracks through URLSession, peak: $(peak "$TONEARM" bench --memory --through-urlsession --cassette "$WORK/realistic10k.json")"
+
 echo "HAR export of tiny1m.json, peak: $(peak "$TONEARM" convert "$WORK/tiny1m.json" "$WORK/export.har")"
 
 python3 - "$WORK/body200.json" <<'PYTHON'

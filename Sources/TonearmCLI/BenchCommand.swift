@@ -30,6 +30,8 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Flag(help: "With --cassette: report the resident memory loading it for replay takes (Linux), instead of timing matches.")
     var memory = false
+    @Flag(name: .customLong("through-urlsession"), help: "With --memory: replay every request of the cassette through a TonearmSession's URLSession and report that process's memory.")
+    var throughURLSession = false
     @Option(name: .customLong("save-cassette"), help: "Write the generated tracks to this file as a native cassette instead of benchmarking.")
     var saveCassette: String?
 
@@ -42,6 +44,10 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         if memory {
             guard let cassette else { throw ValidationError("--memory measures a cassette: give --cassette") }
+            if throughURLSession {
+                print(try URLSessionReplayMemory.measure(path: cassette).table)
+                return
+            }
             let report = try LoadMemoryReport.measure(path: cassette, format: try CLIFormat.parse(from, option: "--from"))
             if json {
                 let encoder = JSONEncoder()

@@ -17,17 +17,17 @@ enum SessionScope {
         let reportMiss: @Sendable (SessionMiss) -> Void = { miss in
             Issue.record(Comment(rawValue: miss.description), sourceLocation: sourceLocation)
         }
-        session.reportMissesInRequestingTask(reportMiss)
-        session.describeTest(filter: filter(for: test))
+        session.replaySession.reportMissesInRequestingTask(reportMiss)
+        session.replaySession.describeTest(filter: filter(for: test))
         let outcome: Result<Void, any Error>
         do {
-            try await TonearmSession.$current.withValue(session) { try await body() }
+            try await session.scoped { try await body() }
             outcome = .success(())
         } catch {
             outcome = .failure(error)
         }
         let finishing = Result { () throws(TonearmError) in try session.finish() }
-        for miss in session.takeUnreportedMisses() { reportMiss(miss) }
+        for miss in session.replaySession.takeUnreportedMisses() { reportMiss(miss) }
         try outcome.get()
         try finishing.get()
     }

@@ -22,7 +22,7 @@ extension XCTestCase {
     ) rethrows {
         guard let session = openCassette(name, options: options, file: file, line: line) else { return }
         defer { close(session, file: file, line: line) }
-        try TonearmSession.$current.withValue(session) { try body() }
+        try session.scoped { try body() }
     }
 
     /// The `async` form of ``withCassette(_:options:file:line:_:)``.
@@ -32,7 +32,7 @@ extension XCTestCase {
     ) async rethrows {
         guard let session = openCassette(name, options: options, file: file, line: line) else { return }
         defer { close(session, file: file, line: line) }
-        try await TonearmSession.$current.withValue(session) { try await body() }
+        try await session.scoped { try await body() }
     }
 
     /// The cassette file for this test: the test method's name, `testSignIn` in `LoginTests`
@@ -55,7 +55,7 @@ extension XCTestCase {
         do throws(TonearmError) {
             let session = try TonearmSession.cassette(at: cassetteURL(named: name, file: file), options: options)
             let (suite, test) = suiteAndTestName
-            session.describeTest(filter: "\(suite)/\(test)")
+            session.replaySession.describeTest(filter: "\(suite)/\(test)")
             return session
         } catch {
             XCTFail("\(error)", file: file, line: line)

@@ -6,6 +6,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite("Server: record, then replay with the upstream stopped")

@@ -3,18 +3,8 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 import TonearmURLSession
-
-/// Finds an executable built next to the test bundle.
-func builtExecutable(_ name: String) -> URL? {
-    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = folder.appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        folder.deleteLastPathComponent()
-    }
-    return nil
-}
 
 /// A running `tonearm serve`, its listening line read.
 final class ServeProcess: @unchecked Sendable {

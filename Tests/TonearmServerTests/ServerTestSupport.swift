@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Tonearm
 import TonearmServer
+import TonearmTestSupport
 import TonearmURLSession
 #if canImport(Glibc)
 import Glibc
@@ -51,29 +52,10 @@ enum TestClient {
     }
 }
 
-/// Runs a command to completion and returns its status and output.
-struct ProcessRun {
-    var status: Int32
-    var output: String
-    var errors: String
-
+extension ProcessRun {
+    /// ``ProcessRun/runBlocking(_:_:environment:)`` off the cooperative pool.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> ProcessRun {
         try await blocking { try runBlocking(executable, arguments, environment: environment) }
-    }
-
-    static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> ProcessRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessRun(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TonearmServer
+import TonearmTestSupport
 
 /// The Python interpreter with the PyPI `wiremock` and `requests` packages: `TONEARM_WIREMOCK_PYTHON`,
 /// else the virtual environment `.ci/run` creates in `.build/python-venv`.

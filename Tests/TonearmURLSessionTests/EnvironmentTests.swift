@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Tonearm
 import TonearmCassettes
+import TonearmTestSupport
 import TonearmURLSession
 
 /// `installFromEnvironment` uses the one global slot, so these tests run one at a time.
@@ -108,6 +109,36 @@ import TonearmURLSession
         await #expect(throws: (any Error).self) {
             _ = try await session.urlSession.data(from: try .literal("https://api.example.com/items?page=3"))
         }
+    }
+
+    @Test func launchArgumentsAndTheNewSwitchesRefuseWhatTheyCannotUse() {
+        let cases: [([String: String], [String], String)] = [
+            ([:], ["-TONEARM_RECORD"], "launch argument -TONEARM_RECORD: expected a value after it, found the end of the arguments"),
+            ([:], ["STUB_API_CALLS_"], "launch argument STUB_API_CALLS_: expected STUB_API_CALLS_<name>"),
+            (["TONEARM_MISSES": "sometimes"], [], #"environment variable TONEARM_MISSES: expected fail or network, found "sometimes""#),
+            (["TONEARM_URL_STUBS": "maybe"], [], #"environment variable TONEARM_URL_STUBS: expected 1 to turn URL-keyed stubs on, found "maybe""#),
+            (["TONEARM_CASSETTE": "/tmp/x.json"], ["-TONEARM_MISSES", "network"], "environment variable TONEARM_MISSES: network applies to stubs without a cassette"),
+        ]
+        for (environment, arguments, message) in cases {
+            #expect {
+                _ = try TonearmSession.fromEnvironment(environment, arguments: arguments)
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+
+    @Test func theBundleFolderAloneOrUnrelatedArgumentsInstallNothing() throws {
+        #expect(try TonearmSession.fromEnvironment(["TONEARM_STUB_BUNDLES": "/tmp"], arguments: ["/usr/bin/app", "-AppleLanguages", "(en)"]) == nil)
+    }
+
+    @Test func aLaunchArgumentPairSetsTheRecordMode() throws {
+        let folder = try TemporaryFolder()
+        let session = try #require(try TonearmSession.fromEnvironment(
+            ["TONEARM_RECORD": "missing"], arguments: ["-TONEARM_CASSETTE", folder.file("c.json").path, "-TONEARM_RECORD", "never"]))
+        defer { try? session.finish() }
+        #expect(session.mode == .never, "the argument wins over the environment")
+        #expect(session.cassetteURL?.lastPathComponent == "c.json")
     }
 
     // README: "Configuration from the environment"

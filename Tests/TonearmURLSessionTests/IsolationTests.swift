@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Tonearm
 import TonearmCassettes
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite struct IsolationTests {

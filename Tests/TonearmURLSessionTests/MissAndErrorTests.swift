@@ -6,6 +6,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmTesting
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite struct MissAndErrorTests {

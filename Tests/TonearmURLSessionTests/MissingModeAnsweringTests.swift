@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 import Tonearm
 import TonearmCassettes
+import TonearmTestSupport
 import TonearmURLSession
 
 /// In `missing` mode a track recorded a moment ago answers the requests after it: it counts as played

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Tonearm
 import TonearmCassettes
+import TonearmTestSupport
 import TonearmURLSession
 
 /// Records against a real server on 127.0.0.1, stops it, and replays: what the client sees must not change.

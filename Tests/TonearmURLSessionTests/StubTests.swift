@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Tonearm
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite struct StubTests {

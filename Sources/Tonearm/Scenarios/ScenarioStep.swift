@@ -15,23 +15,13 @@
 /// A track with a scenario is a stub in WireMock's sense: it answers any number of times while its
 /// scenario is in its required state (always, when it requires none), whatever the engine's strategy.
 ///
-/// The three strings live in one shared box, so a track without a scenario pays a single word for the
-/// property and one with a scenario no more than two.
+/// A step is a number naming its three strings in a process-wide table (equal steps share one entry),
+/// so copying a track, which every hit does, retains nothing more than it did before tracks had
+/// scenarios: a plain GET hit costs the instructions it did. The table only grows, by one entry per
+/// distinct (name, required state, new state) ever made, which programs make a handful of.
 public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
-    /// Immutable once made; a setter on the step makes a new box.
-    private final class Box: Sendable {
-        let name: String
-        let requiredState: String?
-        let newState: String?
-
-        init(name: String, requiredState: String?, newState: String?) {
-            self.name = name
-            self.requiredState = requiredState
-            self.newState = newState
-        }
-    }
-
-    private var box: Box
+    /// The step's entry in ``ScenarioStepTable/shared``; equal steps have equal entries.
+    private var entry: UInt32
 
     /// The state every scenario is in before any stub moves it, and again after a reset: `Started`, as
     /// in WireMock.
@@ -40,43 +30,32 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
     /// A step in the scenario `name` that answers only in `requiredState` (in any state when `nil`) and
     /// moves the scenario to `newState` when it answers (leaves it where it is when `nil`).
     public init(_ name: String, requiredState: String? = nil, newState: String? = nil) {
-        box = Box(name: name, requiredState: requiredState, newState: newState)
+        entry = ScenarioStepTable.shared.entry(for: .init(name: name, requiredState: requiredState, newState: newState))
     }
+
+    private var strings: ScenarioStepTable.Strings { ScenarioStepTable.shared[entry] }
 
     /// The scenario's name; stubs with the same name share one state.
     public var name: String {
-        get { box.name }
-        set { box = Box(name: newValue, requiredState: box.requiredState, newState: box.newState) }
+        get { strings.name }
+        set { self = ScenarioStep(newValue, requiredState: requiredState, newState: newState) }
     }
 
     /// The state the scenario must be in for the stub to answer; `nil` answers in any state.
     public var requiredState: String? {
-        get { box.requiredState }
-        set { box = Box(name: box.name, requiredState: newValue, newState: box.newState) }
+        get { strings.requiredState }
+        set { self = ScenarioStep(name, requiredState: newValue, newState: newState) }
     }
 
     /// The state the scenario moves to when the stub answers; `nil` leaves it unchanged.
     public var newState: String? {
-        get { box.newState }
-        set { box = Box(name: box.name, requiredState: box.requiredState, newState: newValue) }
+        get { strings.newState }
+        set { self = ScenarioStep(name, requiredState: requiredState, newState: newValue) }
     }
 
     /// Whether the stub answers when its scenario is in `state`.
     public func allows(_ state: String) -> Bool {
         requiredState.map { $0 == state } ?? true
-    }
-
-    /// Equal name and states.
-    public static func == (lhs: ScenarioStep, rhs: ScenarioStep) -> Bool {
-        lhs.box === rhs.box
-            || (lhs.name == rhs.name && lhs.requiredState == rhs.requiredState && lhs.newState == rhs.newState)
-    }
-
-    /// Hashes name and states.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(name)
-        hasher.combine(requiredState)
-        hasher.combine(newState)
     }
 
     /// `scenario "checkout": "Started" → "Paid"`, with `any state` and `unchanged` for missing states.

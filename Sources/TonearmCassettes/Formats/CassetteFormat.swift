@@ -51,6 +51,12 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         claims: { $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
 
+    /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubsMapping.plist`), or that
+    /// plist itself (read; ``StubBundleFormat``).
+    public static let stubBundle = CassetteFormat(name: "bundle", codec: CassetteCodec(
+        claims: { $0.isStubBundle },
+        read: { (url) throws(CassetteError) in try StubBundleFormat.load(contentsOf: url) }))
+
     /// Rule files in JSON, YAML or property-list syntax (read).
     public static let rules = CassetteFormat(name: "rules", codec: CassetteCodec(
         claims: { probe in
@@ -69,7 +75,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         write: { (cassette, url) throws(CassetteError) in try StubFolder.writeTest(cassette, to: url) }))
 
     /// Every format, in the order they are listed to users.
-    public static let all: [CassetteFormat] = [.native, .har, .vcr, .dvr, .vinyl, .wiremock, .rules, .stubs]
+    public static let all: [CassetteFormat] = [.native, .har, .vcr, .dvr, .vinyl, .wiremock, .stubBundle, .rules, .stubs]
 
     /// The formats Tonearm writes.
     public static var writable: [CassetteFormat] { all.filter(\.isWritable) }
@@ -120,7 +126,8 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The format of the file at `url`: a folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
+    /// The format of the file at `url`: a `.bundle` folder with a `stubsRules.plist` (and such a plist) is
+    /// a stub bundle, another folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
     /// VCR or rules by its top-level keys, and JSON is recognised by its content. A JSON file no format
     /// claims is read as native, so that the native reader reports what is wrong with it.
     public static func detect(_ url: URL) throws(CassetteError) -> CassetteFormat {
@@ -193,6 +200,8 @@ struct FormatProbe {
     let isYAML: Bool
     /// A YAML file whose top level starts an interactions list (Ruby VCR or vcrpy).
     let isVCRYAML: Bool
+    /// A `.bundle` folder holding a stub bundle's rule list, or such a `.plist` list itself.
+    let isStubBundle: Bool
 
     init(_ url: URL) throws(CassetteError) {
         var isDirectory: ObjCBool = false
@@ -201,6 +210,13 @@ struct FormatProbe {
         isYAML = fileExtension == "yml" || fileExtension == "yaml"
         jsonShape = fileExtension == "json" ? Self.shape(try FileAccess.read(url)) : nil
         isVCRYAML = isYAML ? Self.startsInteractions(try FileAccess.read(url)) : false
+        if self.isDirectory {
+            isStubBundle = url.pathExtension.lowercased() == "bundle" && StubBundleFormat.ruleFile(inBundle: url) != nil
+        } else if fileExtension == "plist" {
+            isStubBundle = StubBundleFormat.isRuleList(try FileAccess.read(url))
+        } else {
+            isStubBundle = false
+        }
     }
 
     /// Whether the first element of a top-level array is a rule (it names a `url` or a `path`).

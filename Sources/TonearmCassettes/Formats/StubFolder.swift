@@ -4,8 +4,10 @@ import Tonearm
 /// Per-test stub folders: one folder per test, one JSON file per request inside it, named so that
 /// a directory listing reads in recording order (`001-GET-users-42.json`).
 ///
-/// Each file holds one native-format track plus `formatVersion`, so stubs are readable and editable
-/// on their own and convert losslessly to and from cassettes.
+/// A file holding one native-format track plus `formatVersion` (what Tonearm writes) is that track, so
+/// stubs are readable and editable on their own and convert losslessly to and from cassettes. Any other
+/// JSON file is a response body alone, as teams keep hand-written stubs: it answers the requests its
+/// name describes (see ``BodyFileRule``), with status 200 and `Content-Type: application/json`.
 public enum StubFolder {
     /// Reads every test folder directly inside `root`, by folder name; files are taken in name order.
     public static func read(_ root: URL) throws(CassetteError) -> [(test: String, cassette: Cassette)] {
@@ -16,29 +18,46 @@ public enum StubFolder {
         return result
     }
 
-    /// Reads every test folder inside `root` as one cassette; a track without a name is named after its test.
+    /// Reads `root` as one cassette: the stub files directly inside it (one test's folder) and those of
+    /// every test folder inside it. A track without a name is named after its test; body-only files
+    /// become rules, the most specific name first.
     static func load(_ root: URL) throws(CassetteError) -> CassetteImport {
-        let entries = try read(root).flatMap { test in
-            test.cassette.entries.map { entry in
+        var tests = [(test: root.lastPathComponent, files: try readFiles(root))]
+        for folder in try contents(of: root) where isDirectory(folder) {
+            tests.append((folder.lastPathComponent, try readFiles(folder)))
+        }
+        let entries = tests.flatMap { test in
+            test.files.entries.map { entry in
                 var named = entry
                 if named.track.name == nil { named.track.name = test.test }
                 return named
             }
         }
-        return CassetteImport(cassette: Cassette(name: root.lastPathComponent, entries: entries))
+        let rules = BodyFileRule.ordered(tests.flatMap(\.files.bodies))
+        return CassetteImport(cassette: Cassette(name: root.lastPathComponent, entries: entries), rules: rules)
     }
 
-    /// Reads one test's folder.
+    /// Reads one test's folder: its native track files. Body-only files are rules, which a cassette
+    /// cannot hold; `CassetteFile.load` reads both.
     public static func readTest(_ folder: URL) throws(CassetteError) -> Cassette {
-        var entries: [CassetteEntry] = []
-        for file in try contents(of: folder) where file.pathExtension == "json" {
+        Cassette(name: folder.lastPathComponent, entries: try readFiles(folder).entries)
+    }
+
+    /// The stub files directly inside `folder`: native tracks, and body-only files as rules.
+    private static func readFiles(_ folder: URL) throws(CassetteError) -> (entries: [CassetteEntry], bodies: [BodyFileRule]) {
+        var entries: [CassetteEntry] = [], bodies: [BodyFileRule] = []
+        for file in try contents(of: folder) where file.pathExtension == "json" && !isDirectory(file) {
             let bytes = try FileAccess.read(file)
             let source = DocumentSource(file: file.path, bytes: bytes)
             let root = DocumentCursor(root: try NativeFormat.parse(source), source: source)
-            try NativeFormat.checkVersion(root)
-            entries.append(try NativeTrackCodec.read(root))
+            if root.has("formatVersion") {
+                try NativeFormat.checkVersion(root)
+                entries.append(try NativeTrackCodec.read(root))
+            } else {
+                bodies.append(BodyFileRule(file: file, body: bytes))
+            }
         }
-        return Cassette(name: folder.lastPathComponent, entries: entries)
+        return (entries, bodies)
     }
 
     /// Writes each cassette as a test folder under `root`, replacing stub files left from earlier runs.
@@ -70,7 +89,9 @@ public enum StubFolder {
             let document = JSONOutput.object([("formatVersion", .int(NativeFormat.formatVersion))] + members)
             try AtomicFile.write(document.prettyPrinted(), to: file)
         }
-        for stale in try contents(of: folder) where isStubFile(stale.lastPathComponent) && !written.contains(stale.lastPathComponent) {
+        // Only Tonearm's own track files are stale: a hand-written body file beside them is the team's.
+        for stale in try contents(of: folder)
+        where isStubFile(stale.lastPathComponent) && !written.contains(stale.lastPathComponent) && isTrackFile(stale) {
             try? FileManager.default.removeItem(at: stale)
         }
     }
@@ -82,6 +103,14 @@ public enum StubFolder {
         let path = NormalizedURL(request.url).path
         let slug = path.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-").prefix(48)
         return "\(padded)-\(request.method.uppercased())\(slug.isEmpty ? "" : "-" + slug).json"
+    }
+
+    /// Whether `file` is a native track file (its top level has `formatVersion`), as ``readTest(_:)`` tells them apart.
+    private static func isTrackFile(_ file: URL) -> Bool {
+        guard let bytes = try? FileAccess.read(file), let root = try? NativeFormat.parse(DocumentSource(file: file.path, bytes: bytes)) else {
+            return false
+        }
+        return DocumentCursor(root: root, source: DocumentSource(file: file.path, bytes: bytes)).has("formatVersion")
     }
 
     private static func isStubFile(_ name: String) -> Bool {

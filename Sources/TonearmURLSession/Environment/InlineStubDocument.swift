@@ -1,6 +1,7 @@
 import Foundation
 import Tonearm
 import TonearmCassettes
+import TonearmReplay
 
 /// `TONEARM_STUBS`: stubs in the one stub schema (``StubSchema``, docs/cassette-format.md "Stub
 /// schema"), where `url` is one exact URL and `pattern` a regular expression.

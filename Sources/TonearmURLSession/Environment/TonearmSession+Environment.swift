@@ -4,9 +4,11 @@ import FoundationNetworking
 #endif
 import Tonearm
 import TonearmCassettes
+import TonearmReplay
 
 extension TonearmSession {
-    /// The environment variables ``installFromEnvironment(_:)`` reads.
+    /// The environment variables ``installFromEnvironment(_:arguments:)`` reads. Each can also be given
+    /// as a launch argument pair, `-TONEARM_CASSETTE path`, which wins over the environment.
     public enum EnvironmentVariable {
         /// Path of the cassette file to replay and record.
         public static let cassette = "TONEARM_CASSETTE"
@@ -18,42 +20,63 @@ extension TonearmSession {
         public static let record = RecordMode.environmentVariable
         /// The strategy for the cassette's tracks: repeat, fifo, uniquePlay or strictOrder.
         public static let strategy = "TONEARM_STRATEGY"
-        /// Path of a rule file (JSON, YAML or property list), or of any cassette Tonearm reads.
+        /// Path of a rule file (JSON, YAML or property list), a stub bundle, a per-test stub folder, or
+        /// any cassette Tonearm reads.
         public static let rules = "TONEARM_RULES"
         /// Inline stubs as JSON in the stub schema (docs/cassette-format.md, "Stub schema").
         public static let stubs = "TONEARM_STUBS"
+        /// `1` (or `true`, `yes`): every other variable whose name is an `http`/`https` URL and whose
+        /// value is JSON answers GET requests for that URL with 200 and that JSON body.
+        public static let urlStubs = "TONEARM_URL_STUBS"
+        /// The folder `STUB_API_CALLS_<name>` launch arguments find `<name>.bundle` in; the app's
+        /// resources (`Bundle.main.resourceURL`) when unset. Setting it alone installs nothing.
+        public static let stubBundles = "TONEARM_STUB_BUNDLES"
+        /// What happens to a request no stub answers when there is no cassette: `fail` (the default;
+        /// it fails with the miss report) or `network` (it goes to the network, unrecorded).
+        public static let misses = "TONEARM_MISSES"
 
         /// Every variable, in the order they are documented.
-        public static let all = [cassette, cassetteFolder, testName, record, strategy, rules, stubs]
+        public static let all = [cassette, cassetteFolder, testName, record, strategy, rules, stubs, urlStubs, stubBundles, misses]
     }
 
     /// Sets up stubbing for a launched process (an app under UI test, a CLI under integration test) from
-    /// environment variables its test runner set, and installs it globally.
+    /// the environment variables and launch arguments its test runner set (`launchEnvironment`,
+    /// `launchArguments`), and installs it globally.
     ///
-    /// Does nothing and returns `nil` when none of ``EnvironmentVariable/all`` is set, so it is safe to
-    /// leave in a debug build. The session is installed with ``installGlobally()``: on Apple platforms
-    /// `URLSession.shared` goes through it; everywhere, sessions built from
-    /// ``globalConfiguration(from:)`` (or the returned session's ``urlSession``) do. Recordings are saved
-    /// after every recorded exchange, since a launched process may be killed rather than end cleanly.
+    /// Besides ``EnvironmentVariable/all`` it reads the launch arguments `STUB_API_CALLS_<name>`, which
+    /// answer from the stub bundle `<name>.bundle` (``StubBundleFormat``), and `-TONEARM_… value` pairs,
+    /// which set that variable and win over the environment. Does nothing and returns `nil` when none of
+    /// them is given, so it is safe to leave in a debug build. The session is installed with
+    /// ``installGlobally()``: on Apple platforms `URLSession.shared` goes through it; everywhere,
+    /// sessions built from ``globalConfiguration(from:)`` (or the returned session's ``urlSession``) do.
+    /// Recordings are saved after every recorded exchange, since a launched process may be killed rather
+    /// than end cleanly.
     ///
-    /// - Throws: ``TonearmError`` when a variable holds something unusable: stubs that do not decode
-    ///   (with line:column, the JSON path, and what was expected and found), an unknown mode or
-    ///   strategy, an unreadable cassette or rules file.
+    /// - Throws: ``TonearmError`` when a variable or argument holds something unusable: stubs that do
+    ///   not decode (with line:column, the JSON path, and what was expected and found), an unknown mode
+    ///   or strategy, an unreadable cassette, rules file or stub bundle, a URL-keyed value that is not JSON.
     @discardableResult
     public static func installFromEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        arguments: [String] = ProcessInfo.processInfo.arguments
     ) throws(TonearmError) -> TonearmSession? {
-        guard let session = try fromEnvironment(environment) else { return nil }
+        guard let session = try fromEnvironment(environment, arguments: arguments) else { return nil }
         session.installGlobally()
         return session
     }
 
-    /// The session the environment describes, without installing it; `nil` when no variable is set.
-    public static func fromEnvironment(_ environment: [String: String]) throws(TonearmError) -> TonearmSession? {
+    /// The session the environment and launch arguments describe, without installing it; `nil` when
+    /// none of them is given.
+    public static func fromEnvironment(
+        _ environment: [String: String], arguments: [String] = []
+    ) throws(TonearmError) -> TonearmSession? {
+        let launch = try LaunchArguments(arguments)
+        let environment = environment.merging(launch.variables) { _, argument in argument }
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
-        guard EnvironmentVariable.all.contains(where: { value($0) != nil }) else { return nil }
+        let activating = EnvironmentVariable.all.filter { $0 != EnvironmentVariable.stubBundles }
+        guard activating.contains(where: { value($0) != nil }) || !launch.stubBundles.isEmpty else { return nil }
 
         var extraTracks: [Track] = [], extraRules: [Rule] = []
         if let path = value(EnvironmentVariable.rules) {
@@ -70,10 +93,26 @@ extension TonearmSession {
             extraTracks += compiled.tracks
             extraRules += compiled.rules
         }
+        for bundle in launch.stubBundles {
+            extraRules += try StubBundleSearch.rules(ofBundle: bundle, environment: environment)
+        }
+        if let flag = value(EnvironmentVariable.urlStubs) {
+            guard ["1", "true", "yes"].contains(flag.lowercased()) else {
+                throw .environment(variable: EnvironmentVariable.urlStubs, detail: "expected 1 to turn URL-keyed stubs on, found \(flag.debugDescription)")
+            }
+            extraTracks += try URLKeyedStubs.tracks(from: environment)
+        }
         var strategy: Strategy?
         if let name = value(EnvironmentVariable.strategy) {
             guard let hint = StrategyHint(rawValue: name) else { throw .invalidStrategy(name) }
             strategy = hint.strategy
+        }
+        let missesReachNetwork: Bool
+        switch value(EnvironmentVariable.misses)?.lowercased() {
+        case nil, "fail": missesReachNetwork = false
+        case "network": missesReachNetwork = true
+        case let other?:
+            throw .environment(variable: EnvironmentVariable.misses, detail: "expected fail or network, found \(other.debugDescription)")
         }
 
         let cassetteURL: URL? = if let path = value(EnvironmentVariable.cassette) {
@@ -84,9 +123,14 @@ extension TonearmSession {
             nil
         }
         if let cassetteURL {
-            return try cassette(
+            guard !missesReachNetwork else {
+                throw .environment(
+                    variable: EnvironmentVariable.misses,
+                    detail: "network applies to stubs without a cassette; with a cassette, set \(EnvironmentVariable.record)=missing or passthrough")
+            }
+            return TonearmSession(replaying: try ReplaySession.cassette(
                 at: cassetteURL, options: CassetteOptions(strategy: strategy), environment: environment,
-                configuration: .ephemeral, extra: (extraTracks, extraRules), savesEachRecording: true)
+                extra: (extraTracks, extraRules), savesEachRecording: true))
         }
         let engine: ReplayEngine
         do throws(RuleError) {
@@ -96,6 +140,8 @@ extension TonearmSession {
         } catch {
             throw .rule(error)
         }
-        return TonearmSession(engine: engine, source: "stubs from the environment")
+        return TonearmSession(replaying: ReplaySession(
+            engine: engine, source: "stubs from the environment", mode: .never, cassetteURL: nil, recorder: nil,
+            redaction: Redaction(headers: []), logger: nil, missesReachNetwork: missesReachNetwork))
     }
 }

@@ -1,4 +1,5 @@
 import Tonearm
+import TonearmReplay
 
 /// The task that made a request, kept so that a miss is reported in its context rather than on the
 /// URLSession thread that answers.
@@ -11,10 +12,10 @@ import Tonearm
 ///
 /// swift-corelibs-foundation creates the protocol instance inside `resume()`, on the requesting task, so
 /// the capture happens there. Where a protocol is created elsewhere (off any task), nothing is captured and
-/// the miss is reported when the scope ends instead (``TonearmSession/takeUnreportedMisses()``).
+/// the miss is reported when the scope ends instead (`ReplaySession.takeUnreportedMisses()`).
 final class RequestingTask: Sendable {
     /// The session whose scope was current when the request was made.
-    let session: TonearmSession
+    let session: ReplaySession
     private let misses: AsyncStream<PendingReport>.Continuation
 
     private struct PendingReport: Sendable {
@@ -22,7 +23,7 @@ final class RequestingTask: Sendable {
         var reported: CheckedContinuation<Void, Never>
     }
 
-    private init(session: TonearmSession, reporter: @escaping @Sendable (SessionMiss) -> Void) {
+    private init(session: ReplaySession, reporter: @escaping @Sendable (SessionMiss) -> Void) {
         self.session = session
         let (stream, continuation) = AsyncStream.makeStream(of: PendingReport.self)
         misses = continuation
@@ -43,7 +44,7 @@ final class RequestingTask: Sendable {
     /// The requesting task of the scope current on this task, when that scope reports misses in the
     /// requesting task and its session can miss; `nil` elsewhere (no task, no scope), which costs nothing.
     static func capture() -> RequestingTask? {
-        guard let session = TonearmSession.current, session.mode.canMiss,
+        guard let session = ReplaySession.current, session.mode.canMiss,
             let reporter = session.inTaskMissReporter
         else { return nil }
         return RequestingTask(session: session, reporter: reporter)

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Tonearm
+import TonearmReplay
 
 /// What the protocol delivers for one request.
 enum Answer: Sendable {
@@ -29,7 +30,7 @@ extension TonearmSession {
         var current = request
         do {
             for _ in 0...Self.maximumRedirects {
-                let response = try await exchange(current, requester: requester?.session === self ? requester : nil)
+                let response = try await exchange(current, requester: requester?.session === replaySession ? requester : nil)
                 guard let next = Self.redirectTarget(of: response, for: current) else {
                     return .response(response, url: current.url)
                 }
@@ -45,51 +46,25 @@ extension TonearmSession {
         }
     }
 
-    /// One hop: the engine's answer, or the network's in recording and passthrough modes.
+    /// One hop: the shared session's answer, from the engine or the network, with its failures as the
+    /// `URLError`s a real URLSession reports.
     private func exchange(_ request: Request, requester: RequestingTask?) async throws -> Response {
-        guard !isFinished else {
-            throw URLError(.cancelled, userInfo: [
-                NSLocalizedDescriptionKey: "Tonearm: the session for \(source) has finished; requests after the test ends are not answered"
-            ])
-        }
-        if mode.replays {
-            switch engine.match(redaction.redact(request)) {
-            case .hit(let hit):
-                if let delay = hit.track.delay { try await Task.sleep(for: delay) }
-                switch hit.track.outcome {
-                case .response(let response):
-                    log(LoggedExchange(request: request, source: .replayed, status: response.status))
-                    return response
-                case .transportError(let error):
-                    log(LoggedExchange(request: request, source: .replayed, failure: error.description))
-                    throw error.urlError
-                }
-            case .miss(let report):
-                if !mode.reachesNetworkOnMiss {
-                    let miss = SessionMiss(source: source, request: request, report: report, howToRecord: howToRecord)
-                    noteMiss(miss, reportedInRequestingTask: requester != nil)
-                    await requester?.report(miss)
-                    throw URLError(.resourceUnavailable, userInfo: [
-                        NSLocalizedDescriptionKey: miss.description,
-                        NSURLErrorFailingURLErrorKey: URL(string: request.url) as Any,
-                    ])
-                }
-            }
+        var reportMiss: (@Sendable (SessionMiss) async -> Void)?
+        if let requester {
+            reportMiss = { miss in await requester.report(miss) }
         }
         do {
-            let response = try await LiveNetwork.shared.fetch(request)
-            if mode.records {
-                let track = Track(request: request, response: response)
-                noteRecorded(track)
-                // In missing mode the engine answers from what was just recorded, as if the cassette had
-                // been reloaded; the recording request counts as its first play (docs/testing.md).
-                if mode == .missing { engine.add(redaction.redact(track), playedByRecordingRequest: true) }
+            return try await replaySession.respond(
+                to: request, network: { try await LiveNetwork.shared.fetch($0) }, reportMiss: reportMiss)
+        } catch let failure as ReplayFailure {
+            if let simulated = failure.simulatedError { throw simulated.urlError }
+            if failure.isSessionFinished {
+                throw URLError(.cancelled, userInfo: [NSLocalizedDescriptionKey: failure.description])
             }
-            log(LoggedExchange(request: request, source: .network, status: response.status))
-            return response
-        } catch {
-            log(LoggedExchange(request: request, source: .network, failure: "\(error)"))
-            throw error
+            throw URLError(.resourceUnavailable, userInfo: [
+                NSLocalizedDescriptionKey: failure.description,
+                NSURLErrorFailingURLErrorKey: URL(string: request.url) as Any,
+            ])
         }
     }
 

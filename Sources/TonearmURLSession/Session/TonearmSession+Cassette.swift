@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Tonearm
 import TonearmCassettes
+import TonearmReplay
 
 extension TonearmSession {
     /// A session replaying and recording the cassette at `url` (native JSON, or any format Tonearm
@@ -25,62 +26,8 @@ extension TonearmSession {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         configuration: URLSessionConfiguration = .ephemeral
     ) throws(TonearmError) -> TonearmSession {
-        try cassette(at: url, options: options, environment: environment, configuration: configuration, extra: nil)
-    }
-
-    /// The cassette session, with `extra` tracks and rules (from the environment) answering after the
-    /// cassette's own.
-    static func cassette(
-        at url: URL, options: CassetteOptions, environment: [String: String],
-        configuration: URLSessionConfiguration, extra: (tracks: [Track], rules: [Rule])?,
-        savesEachRecording: Bool = false
-    ) throws(TonearmError) -> TonearmSession {
-        let mode = try RecordMode.resolve(requested: options.record, environment: environment)
-        let strategy = options.strategy
-        var imported = CassetteImport(cassette: Cassette())
-        var loaded: ReplayEngine?
-        if mode.replays, FileManager.default.fileExists(atPath: url.path) {
-            do throws(CassetteError) {
-                if mode == .missing {
-                    // Recording keeps every entry, to write them back with the new ones.
-                    imported = try CassetteFile.load(url)
-                } else {
-                    (loaded, imported) = try CassetteFile.loadEngine(url, strategy: strategy, configuration: options.configuration)
-                }
-            } catch {
-                throw .cassette(error)
-            }
-        }
-        let engine: ReplayEngine
-        do throws(RuleError) {
-            if let loaded {
-                // Loaded track by track: the extra tracks and every rule follow, as the initialiser
-                // below would order them.
-                for track in extra?.tracks ?? [] { loaded.add(track) }
-                for rule in imported.rules + (extra?.rules ?? []) { try loaded.add(rule) }
-                engine = loaded
-            } else {
-                engine = try ReplayEngine(
-                    tracks: imported.cassette.tracks + (extra?.tracks ?? []), rules: imported.rules + (extra?.rules ?? []),
-                    strategy: strategy ?? imported.cassette.strategy?.strategy ?? .repeat,
-                    configuration: options.configuration ?? imported.configuration)
-            }
-        } catch {
-            throw .rule(error)
-        }
-        let redaction = options.redaction ?? .default
-        let startingPoint = mode == .missing
-            ? imported.cassette : Cassette(name: imported.cassette.name, strategy: imported.cassette.strategy)
-        let recorder = mode.records ? CassetteRecorder(url: url, cassette: startingPoint, redaction: redaction) : nil
-        let logger: (@Sendable (LoggedExchange) -> Void)? = mode == .passthrough ? Self.standardErrorLogger : nil
-        return TonearmSession(
-            engine: engine, source: "cassette \(url.path)", mode: mode, cassetteURL: url, recorder: recorder,
-            redaction: redaction, logger: logger, configuration: configuration,
-            savesEachRecording: savesEachRecording)
-    }
-
-    /// Passthrough mode's log: one line per exchange on standard error, where test runners show it.
-    static let standardErrorLogger: @Sendable (LoggedExchange) -> Void = { exchange in
-        FileHandle.standardError.write(Data("tonearm passthrough: \(exchange)\n".utf8))
+        TonearmSession(
+            replaying: try ReplaySession.cassette(at: url, options: options, environment: environment),
+            configuration: configuration)
     }
 }

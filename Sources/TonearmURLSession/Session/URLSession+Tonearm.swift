@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Tonearm
+import TonearmReplay
 
 extension URLSession {
     /// The URLSession of the Tonearm session scoped to the running test (``TonearmSession/current``).
@@ -16,7 +17,5 @@ extension URLSession {
 
 extension TonearmSession {
     /// Answers nothing, explaining why, for ``Foundation/URLSession/tonearm`` used outside a scope.
-    static let unscoped = TonearmSession(
-        engine: ReplayEngine(tracks: []),
-        source: "no Tonearm session is active (add .cassette(…) or .stubs(…) to the test, or wrap it in withCassette)")
+    static let unscoped = TonearmSession(replaying: .unscoped)
 }

@@ -3,20 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A fresh folder under the system temporary directory, removed when the value is dropped.
-final class TemporaryFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-urlsession-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-}
-
 /// What a test compares between a live exchange and its replay.
 struct Observed: Equatable {
     var status: Int

@@ -6,54 +6,54 @@ import Glibc
 import Darwin
 #endif
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 and a free port, on plain POSIX sockets, so recording tests talk
+/// A tiny HTTP/1.1 server, shared by the URLSession and server-side bridge tests, on 127.0.0.1 and a free port, on plain POSIX sockets, so recording tests talk
 /// to a real server without pulling SwiftNIO into the build. One request per connection
 /// (`Connection: close`); the request body is read by `Content-Length`.
-final class HTTPTestServer: Sendable {
-    struct ReceivedRequest: Sendable {
-        var method: String
+public final class HTTPTestServer: Sendable {
+    public struct ReceivedRequest: Sendable {
+        public var method: String
         /// Path and query, as on the request line.
-        var target: String
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
+        public var target: String
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
 
-        var path: String { String(target.prefix { $0 != "?" }) }
-        func header(_ name: String) -> String? {
+        public var path: String { String(target.prefix { $0 != "?" }) }
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
     }
 
-    struct Reply: Sendable {
-        var status: Int
-        var headers: [(name: String, value: String)]
-        var body: [UInt8]
+    public struct Reply: Sendable {
+        public var status: Int
+        public var headers: [(name: String, value: String)]
+        public var body: [UInt8]
 
-        init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
             self.status = status
             self.headers = headers
             self.body = body
         }
 
-        init(status: Int = 200, headers: [(name: String, value: String)] = [], text: String) {
+        public init(status: Int = 200, headers: [(name: String, value: String)] = [], text: String) {
             self.init(status: status, headers: headers, body: Array(text.utf8))
         }
     }
 
-    enum ServerError: Error, CustomStringConvertible {
+    public enum ServerError: Error, CustomStringConvertible {
         case socket(String)
-        var description: String {
+        public var description: String {
             switch self { case .socket(let step): "test server: \(step) failed (errno \(errno))" }
         }
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (ReceivedRequest) -> Reply
     private let log = Mutex<[ReceivedRequest]>([])
     private let stopped = Mutex(false)
 
     /// Starts listening and accepting on a background thread.
-    init(handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
+    public init(handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -93,13 +93,13 @@ final class HTTPTestServer: Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:<port>`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Every request served so far.
-    var received: [ReceivedRequest] { log.withLock { $0 } }
+    public var received: [ReceivedRequest] { log.withLock { $0 } }
 
     /// Stops accepting; later connections are refused.
-    func stop() {
+    public func stop() {
         let wasStopped = stopped.withLock { state in
             defer { state = true }
             return state

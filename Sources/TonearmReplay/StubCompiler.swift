@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Tonearm
 
 /// Compiles inline stubs into one engine: exact stubs as tracks under a FIFO queue, rules after them.
@@ -47,19 +43,5 @@ public enum StubCompiler {
         } catch {
             throw .rule(error)
         }
-    }
-}
-
-extension TonearmSession {
-    /// A replay-only session answering from inline stubs; anything else fails with the miss report.
-    ///
-    /// ```swift
-    /// let tonearm = try TonearmSession.stubs([.get("https://api.example.com/me", .json(#"{"id":1}"#))])
-    /// let (data, _) = try await tonearm.urlSession.data(from: URL(string: "https://api.example.com/me")!)
-    /// ```
-    public static func stubs(
-        _ stubs: [Stub], configuration: URLSessionConfiguration = .ephemeral
-    ) throws(TonearmError) -> TonearmSession {
-        TonearmSession(engine: try StubCompiler.engine(stubs), source: "inline stubs", configuration: configuration)
     }
 }

@@ -15,6 +15,7 @@ public struct TonearmError: Error, Sendable, CustomStringConvertible {
         case rule(RuleError)
         case stubBody(stub: String, reason: String)
         case environment(variable: String, detail: String)
+        case launchArgument(argument: String, detail: String)
     }
 
     private let storage: Storage
@@ -38,8 +39,14 @@ public struct TonearmError: Error, Sendable, CustomStringConvertible {
         TonearmError(.environment(variable: variable, detail: detail))
     }
 
+    /// A launch argument (`STUB_API_CALLS_<name>`, `-TONEARM_CASSETTE path`) cannot be used; `detail`
+    /// says why.
+    public static func launchArgument(_ argument: String, detail: String) -> TonearmError {
+        TonearmError(.launchArgument(argument: argument, detail: detail))
+    }
+
     /// What failed, named like the static member that made the error: `invalidRecordMode`,
-    /// `invalidStrategy`, `cassette`, `rule`, `stubBody` or `environment`.
+    /// `invalidStrategy`, `cassette`, `rule`, `stubBody`, `environment` or `launchArgument`.
     public var identifier: String {
         switch storage {
         case .invalidRecordMode: "invalidRecordMode"
@@ -48,6 +55,7 @@ public struct TonearmError: Error, Sendable, CustomStringConvertible {
         case .rule: "rule"
         case .stubBody: "stubBody"
         case .environment: "environment"
+        case .launchArgument: "launchArgument"
         }
     }
 
@@ -80,6 +88,8 @@ public struct TonearmError: Error, Sendable, CustomStringConvertible {
             "stub \(stub): \(reason)"
         case .environment(let variable, let detail):
             "environment variable \(variable): \(detail)"
+        case .launchArgument(let argument, let detail):
+            "launch argument \(argument): \(detail)"
         }
     }
 }

@@ -64,22 +64,22 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the environment looks like CI: `CI` set to anything but an explicit "false" or "0".
-    static func isCI(_ environment: [String: String]) -> Bool {
+    package static func isCI(_ environment: [String: String]) -> Bool {
         guard let value = environment["CI"] else { return false }
         return !["false", "0"].contains(value.lowercased())
     }
 
     /// Whether requests the cassette cannot answer go to the network.
-    var reachesNetworkOnMiss: Bool { self != .never }
+    package var reachesNetworkOnMiss: Bool { self != .never }
 
     /// Whether the cassette is consulted at all.
-    var replays: Bool { self == .never || self == .missing }
+    package var replays: Bool { self == .never || self == .missing }
 
     /// Whether a request can miss (and fail with the report) rather than reach the network.
-    var canMiss: Bool { replays && !reachesNetworkOnMiss }
+    package var canMiss: Bool { replays && !reachesNetworkOnMiss }
 
     /// Whether network exchanges are written to the cassette.
-    var records: Bool { self == .missing || self == .all }
+    package var records: Bool { self == .missing || self == .all }
 
     /// The raw value, as written in `TONEARM_RECORD`.
     public var description: String { rawValue }

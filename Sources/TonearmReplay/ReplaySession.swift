@@ -1,0 +1,293 @@
+import Foundation
+import Synchronization
+import Tonearm
+import TonearmCassettes
+
+/// The transport-independent half of a Tonearm session: the engine, the record mode, what was recorded,
+/// the misses and the log, and the one decision every bridge makes for a request (replay it, report a
+/// miss, or send it to the network and record the answer).
+///
+/// Bridges own the transport: URLSession's `TonearmSession`, AsyncHTTPClient's `TonearmHTTPClient` and
+/// the OpenAPI `TonearmClientTransport` turn their requests into a ``Tonearm/Request``, call
+/// ``respond(to:network:)`` with a closure that performs one real exchange, and turn the answer (or a
+/// ``ReplayFailure``) back into their own types. TonearmTesting's `.cassette` and `.stubs` traits bind
+/// ``current`` for the test, so every bridge in the test answers from the same cassette.
+public final class ReplaySession: Sendable {
+    /// The session scoped to the running test by TonearmTesting's traits and `withCassette`.
+    @TaskLocal public static var current: ReplaySession?
+
+    /// What the session replays from, for messages: the cassette's path, or a label such as "inline stubs".
+    public let source: String
+    /// The cassette file recordings are saved to, when there is one.
+    public let cassetteURL: URL?
+    /// The engine answering requests.
+    public let engine: ReplayEngine
+    /// What the session does with the network.
+    public let mode: RecordMode
+    /// What is hidden before recording, and from live requests before matching.
+    public let redaction: Redaction
+
+    private let recorder: CassetteRecorder?
+    private let logger: (@Sendable (LoggedExchange) -> Void)?
+    /// Saves after every recorded exchange, for launched processes that may never reach ``finish()``.
+    private let savesEachRecording: Bool
+    /// Whether misses are kept for someone to take; the unscoped session lives for the whole process
+    /// and nobody would ever take its misses.
+    private let keepsMisses: Bool
+    /// Sends requests the engine cannot answer to the network, unrecorded, instead of failing them
+    /// (`TONEARM_MISSES=network` for stubs without a cassette; ``mode`` stays ``RecordMode/never``, as
+    /// nothing is recorded).
+    private let missesReachNetwork: Bool
+    private let state = Mutex(State())
+
+    private struct State {
+        var misses: [SessionMiss] = []
+        /// The misses not reported in the task that made the request, for the scope's end to report.
+        var unreportedMisses: [SessionMiss] = []
+        var inTaskMissReporter: (@Sendable (SessionMiss) -> Void)?
+        /// A `swift test --filter` argument selecting the test this session serves.
+        var testFilter: String?
+        var exchanges: [LoggedExchange] = []
+        var recordedCount = 0
+        var finished = false
+    }
+
+    /// A replay-only session over `engine`: nothing reaches the network and misses fail with the report.
+    ///
+    /// - Parameters:
+    ///   - engine: Answers every request.
+    ///   - source: Names the engine in miss messages.
+    public convenience init(engine: ReplayEngine, source: String = "the stub engine") {
+        self.init(
+            engine: engine, source: source, mode: .never, cassetteURL: nil, recorder: nil,
+            redaction: Redaction(headers: []), logger: nil)
+    }
+
+    package init(
+        engine: ReplayEngine, source: String, mode: RecordMode, cassetteURL: URL?, recorder: CassetteRecorder?,
+        redaction: Redaction, logger: (@Sendable (LoggedExchange) -> Void)?, savesEachRecording: Bool = false,
+        keepsMisses: Bool = true, missesReachNetwork: Bool = false
+    ) {
+        self.engine = engine
+        self.source = source
+        self.mode = mode
+        self.cassetteURL = cassetteURL
+        self.recorder = recorder
+        self.redaction = redaction
+        self.logger = logger
+        self.savesEachRecording = savesEachRecording
+        self.keepsMisses = keepsMisses
+        self.missesReachNetwork = missesReachNetwork
+    }
+
+    /// A replay-only session over inline stubs; anything else fails with the miss report.
+    ///
+    /// - Throws: ``TonearmError/rule(_:)`` or ``TonearmError/stubBody(stub:reason:)`` (see
+    ///   ``StubCompiler/engine(_:configuration:)``).
+    public static func stubs(_ stubs: [Stub]) throws(TonearmError) -> ReplaySession {
+        ReplaySession(engine: try StubCompiler.engine(stubs), source: "inline stubs")
+    }
+
+    /// Answers nothing, explaining why: what a bridge uses when no session is bound to the running task.
+    public static let unscoped = ReplaySession(
+        engine: ReplayEngine(tracks: []),
+        source: "no Tonearm session is active (add .cassette(…) or .stubs(…) to the test, or wrap it in withCassette)",
+        mode: .never, cassetteURL: nil, recorder: nil, redaction: Redaction(headers: []), logger: nil,
+        keepsMisses: false)
+
+    /// Requests that found no answer in ``RecordMode/never`` mode, oldest first.
+    public var misses: [SessionMiss] {
+        state.withLock { $0.misses }
+    }
+
+    /// Returns the misses so far and forgets them, for code that expects misses and asserts on them.
+    ///
+    /// In a Swift Testing trait's scope each miss has already been recorded as an issue where the request
+    /// was made (wrap an expected one in `withKnownIssue`); `withCassette` in XCTest reports only the
+    /// misses still pending when the test ends, so taking them there absorbs them.
+    public func takeMisses() -> [SessionMiss] {
+        state.withLock { state in
+            defer {
+                state.misses.removeAll()
+                state.unreportedMisses.removeAll()
+            }
+            return state.misses
+        }
+    }
+
+    /// Returns the misses not already reported in the task that made the request, and forgets them:
+    /// what a test scope reports when it ends.
+    package func takeUnreportedMisses() -> [SessionMiss] {
+        state.withLock { state in
+            defer { state.unreportedMisses.removeAll() }
+            return state.unreportedMisses
+        }
+    }
+
+    /// Reports each later miss by calling `reporter` in the context of the task that made the request,
+    /// before the request fails, when that context can be known: the task itself when it calls
+    /// ``respond(to:network:)`` with this session ``current``, or the bridge's stand-in for it (URLSession's
+    /// `RequestingTask`). Swift Testing records issues this way so that the test and `withKnownIssue` see
+    /// them.
+    package func reportMissesInRequestingTask(_ reporter: @escaping @Sendable (SessionMiss) -> Void) {
+        state.withLock { $0.inTaskMissReporter = reporter }
+    }
+
+    /// The reporter given to ``reportMissesInRequestingTask(_:)``, if any.
+    package var inTaskMissReporter: (@Sendable (SessionMiss) -> Void)? {
+        state.withLock { $0.inTaskMissReporter }
+    }
+
+    /// Names the test this session serves, as a `swift test --filter` argument, so a miss says how to
+    /// record the missing answer.
+    package func describeTest(filter: String) {
+        state.withLock { $0.testFilter = filter }
+    }
+
+    /// The command that records what a miss lacked, when the session replays a cassette for a known test.
+    private var howToRecord: String? {
+        guard cassetteURL != nil, let filter = state.withLock({ $0.testFilter }) else { return nil }
+        return "TONEARM_RECORD=missing swift test --filter \(filter)"
+    }
+
+    /// Every request handled so far and where its answer came from.
+    public var exchanges: [LoggedExchange] {
+        state.withLock { $0.exchanges }
+    }
+
+    /// Whether ``finish()`` has run; a finished session fails every request.
+    public var isFinished: Bool {
+        state.withLock { $0.finished }
+    }
+
+    /// Ends the session: it stops answering, and what was recorded is saved to the cassette
+    /// atomically, redacted. Calling it again does nothing; it returns whether this call finished it.
+    ///
+    /// In ``RecordMode/all`` the cassette is rewritten even when nothing was recorded; in
+    /// ``RecordMode/missing`` it is written only when something new was recorded.
+    @discardableResult
+    public func finish() throws(TonearmError) -> Bool {
+        let (wasFinished, recorded) = state.withLock { state in
+            defer { state.finished = true }
+            return (state.finished, state.recordedCount)
+        }
+        guard !wasFinished else { return false }
+        guard mode == .all || (mode == .missing && recorded > 0) else { return true }
+        try save()
+        return true
+    }
+
+    /// Writes everything recorded so far to the cassette, atomically; does nothing without a recorder.
+    package func save() throws(TonearmError) {
+        guard let recorder, let cassetteURL else { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: cassetteURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .cassette(CassetteError(
+                file: cassetteURL.path, expected: "a folder that can be created",
+                found: error.localizedDescription))
+        }
+        do throws(CassetteError) {
+            try CassetteFile.save(recorder.cassette, to: cassetteURL, format: CassetteFile.outputFormat(for: cassetteURL))
+        } catch {
+            throw .cassette(error)
+        }
+    }
+
+    /// The answer to one HTTP exchange: a replayed response (after its simulated delay), or, in the
+    /// modes that reach the network, `network`'s answer, recorded when the mode records.
+    ///
+    /// Redirects are the bridge's business: a replayed or fetched 3xx is returned like any response.
+    ///
+    /// - Parameters:
+    ///   - request: The request as the client sent it (redaction applies to matching and recording only).
+    ///   - network: Performs exactly one real exchange for `request`; its errors are rethrown as they are.
+    /// - Throws: ``ReplayFailure`` for a miss in ``RecordMode/never``, a replayed transport error or a
+    ///   finished session; `CancellationError` when the task is cancelled during a delay; whatever
+    ///   `network` throws.
+    public func respond(
+        to request: Request, network: (Request) async throws -> Response
+    ) async throws -> Response {
+        try await respond(to: request, network: network, reportMiss: nil)
+    }
+
+    /// ``respond(to:network:)`` for a bridge that answers off the requesting task: `reportMiss` reports a
+    /// miss in that task's context (see ``reportMissesInRequestingTask(_:)``) and returns once it has.
+    package func respond(
+        to request: Request, network: (Request) async throws -> Response,
+        reportMiss: (@Sendable (SessionMiss) async -> Void)?
+    ) async throws -> Response {
+        guard !isFinished else { throw ReplayFailure.sessionFinished(source: source) }
+        if mode.replays {
+            switch engine.match(redaction.redact(request)) {
+            case .hit(let hit):
+                if let delay = hit.track.delay { try await Task.sleep(for: delay) }
+                switch hit.track.outcome {
+                case .response(let response):
+                    log(LoggedExchange(request: request, source: .replayed, status: response.status))
+                    return response
+                case .transportError(let error):
+                    log(LoggedExchange(request: request, source: .replayed, failure: error.description))
+                    throw ReplayFailure.simulated(error)
+                }
+            case .miss(let report):
+                if !mode.reachesNetworkOnMiss && !missesReachNetwork {
+                    let miss = SessionMiss(source: source, request: request, report: report, howToRecord: howToRecord)
+                    // Called by the requesting task itself (this session is its current one), the
+                    // scope's reporter can run right here.
+                    var inTask = reportMiss
+                    if inTask == nil, Self.current === self, let reporter = inTaskMissReporter {
+                        inTask = { miss in reporter(miss) }
+                    }
+                    noteMiss(miss, reportedInRequestingTask: inTask != nil)
+                    await inTask?(miss)
+                    throw ReplayFailure.miss(miss)
+                }
+            }
+        }
+        do {
+            let response = try await network(request)
+            if mode.records {
+                let track = Track(request: request, response: response)
+                noteRecorded(track)
+                // In missing mode the engine answers from what was just recorded, as if the cassette had
+                // been reloaded; the recording request counts as its first play (docs/testing.md).
+                if mode == .missing { engine.add(redaction.redact(track), playedByRecordingRequest: true) }
+            }
+            log(LoggedExchange(request: request, source: .network, status: response.status))
+            return response
+        } catch {
+            log(LoggedExchange(request: request, source: .network, failure: "\(error)"))
+            throw error
+        }
+    }
+
+    /// Keeps `miss` for ``misses``; `reportedInRequestingTask` says whether the requesting task reports
+    /// it, so the scope's end does not report it again.
+    private func noteMiss(_ miss: SessionMiss, reportedInRequestingTask: Bool) {
+        log(LoggedExchange(request: miss.request, source: .missed, failure: "miss: \(miss.report.reason)"))
+        guard keepsMisses else { return }
+        state.withLock { state in
+            state.misses.append(miss)
+            if !reportedInRequestingTask { state.unreportedMisses.append(miss) }
+        }
+    }
+
+    private func noteRecorded(_ track: Track) {
+        recorder?.record(track)
+        state.withLock { $0.recordedCount += 1 }
+        if savesEachRecording {
+            do throws(TonearmError) {
+                try save()
+            } catch {
+                FileHandle.standardError.write(Data("tonearm: \(error)\n".utf8))
+            }
+        }
+    }
+
+    private func log(_ exchange: LoggedExchange) {
+        if keepsMisses { state.withLock { $0.exchanges.append(exchange) } }
+        logger?(exchange)
+    }
+}

@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import OpenAPIURLSession
+import Testing
+import Tonearm
+import TonearmOpenAPI
+import TonearmReplay
+import TonearmTestSupport
+
+/// The client generated from `Generated/openapi.yaml`, recorded through each of the two common
+/// transports against the local server, then replayed with the server stopped.
+@Suite struct OpenAPITransportTests {
+    static func exercise(_ client: Client) async throws -> (greeting: String, created: String) {
+        let greeting = try await client.getGreeting(path: .init(name: "ada"), query: .init(style: "loud"))
+        let created = try await client.createGreeting(body: .json(.init(name: "grace")))
+        return (try greeting.ok.body.json.message, try created.created.body.json.message)
+    }
+
+    static func recordThenReplay(upstream: any ClientTransport) async throws {
+        let server = try BridgeUpstream.start()
+        let cassette = try TemporaryFolder().file("openapi.json")
+        let serverURL = try #require(URL(string: server.baseURL))
+
+        let recording = try ReplaySession.cassette(at: cassette, options: CassetteOptions(record: .all), environment: [:])
+        let live = try await exercise(Client(
+            serverURL: serverURL, transport: TonearmClientTransport(session: recording, upstream: upstream)))
+        try recording.finish()
+        #expect(live.greeting == "HELLO, ada")
+        #expect(live.created == "Created for grace")
+        #expect(server.received.map(\.target) == ["/greetings/ada?style=loud", "/greetings"])
+        server.stop()
+
+        let replaying = try ReplaySession.cassette(at: cassette, options: CassetteOptions(record: .never), environment: [:])
+        let replayed = try await exercise(Client(
+            serverURL: serverURL, transport: TonearmClientTransport(session: replaying, upstream: upstream)))
+        #expect(replayed.greeting == live.greeting)
+        #expect(replayed.created == live.created)
+        #expect(replaying.takeMisses().isEmpty)
+        #expect(server.received.count == 2)
+    }
+
+    @Test func recordsAndReplaysThroughURLSessionTransport() async throws {
+        try await Self.recordThenReplay(upstream: URLSessionTransport())
+    }
+
+    @Test func recordsAndReplaysThroughAsyncHTTPClientTransport() async throws {
+        try await Self.recordThenReplay(upstream: AsyncHTTPClientTransport(configuration: .init(client: .shared)))
+    }
+
+    @Test func aMissReachesTheCallerAsTheUnderlyingError() async throws {
+        let session = try ReplaySession.stubs([])
+        let client = Client(
+            serverURL: try #require(URL(string: "https://api.example.com")),
+            transport: TonearmClientTransport(session: session))
+        let error = await #expect(throws: ClientError.self) {
+            _ = try await client.getGreeting(path: .init(name: "nobody"))
+        }
+        let failure = try #require(error?.underlyingError as? ReplayFailure)
+        #expect(failure.miss?.request.url == "https://api.example.com/greetings/nobody")
+        #expect(session.takeMisses().count == 1)
+    }
+
+    @Test func stubsAnswerGeneratedOperations() async throws {
+        let session = try ReplaySession.stubs([
+            .get("https://api.example.com/v1/greetings/ada", .json(#"{"message":"stubbed"}"#))
+        ])
+        let client = Client(
+            serverURL: try #require(URL(string: "https://api.example.com/v1")),
+            transport: TonearmClientTransport(session: session))
+        let response = try await client.getGreeting(path: .init(name: "ada"))
+        #expect(try response.ok.body.json.message == "stubbed")
+    }
+
+    @Test func recordingWithoutAnUpstreamSaysWhatToPass() async throws {
+        let session = try ReplaySession.cassette(
+            at: try TemporaryFolder().file("none.json"), options: CassetteOptions(record: .missing), environment: [:])
+        let client = Client(
+            serverURL: try #require(URL(string: "https://api.example.com")),
+            transport: TonearmClientTransport(session: session))
+        let error = await #expect(throws: ClientError.self) {
+            _ = try await client.getGreeting(path: .init(name: "ada"))
+        }
+        let missing = try #require(error?.underlyingError as? MissingUpstreamError)
+        #expect(missing.bridge == "TonearmClientTransport")
+        #expect(missing.url == "https://api.example.com/greetings/ada")
+    }
+}

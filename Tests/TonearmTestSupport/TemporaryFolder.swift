@@ -1,0 +1,18 @@
+import Foundation
+
+/// A fresh folder under the system temporary directory, removed when the value is dropped.
+public final class TemporaryFolder: Sendable {
+    /// The folder.
+    public let url: URL
+
+    /// Creates the folder.
+    public init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// `name` inside the folder.
+    public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+}

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Side-by-side load test on 127.0.0.1 with wrk (keep-alive): `tonearm serve --mode replay` over an
 # N-track cassette of ~300-byte JSON responses, nginx serving a static file of the same size (the
-# ceiling on this machine), and, when available, mitmproxy replaying the same traffic in reverse-proxy
-# mode (`-S flows --server-replay-reuse`). Prints one line per server: requests/s, p50, p99.
+# ceiling on this machine), `tonearm serve` in passthrough and missing modes in front of that nginx (the
+# overhead of proxying and recording), and mitmproxy replaying the same traffic in reverse-proxy mode
+# (`-S flows --server-replay-reuse`). Prints one line per server: requests/s, p50, p99.
 #
 #   scripts/bench-server.sh                  # 10,000 tracks, 10 s per run, 64 connections
 #   TRACKS=100000 scripts/bench-server.sh    # the same with 100,000 tracks
-#   MITM=1 scripts/bench-server.sh           # also mitmproxy (pip-installs it into $WORK/venv once)
+#   MITM=0 scripts/bench-server.sh           # without mitmproxy (it pip-installs into $WORK/venv once)
 #   CONFIG=debug SCRATCH=.build scripts/bench-server.sh   # check the script against a debug build
 #
 # Needs wrk and nginx (apt-get install wrk nginx). Only loopback addresses are used.
@@ -19,12 +20,16 @@ CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 WORK=${WORK:-/tmp/tonearm-bench}
 mkdir -p "$WORK"
+echo "load: $(uptime)"
 
 # A scratch path of its own, so the release build neither waits for nor invalidates `swift test`'s.
 CONFIG=${CONFIG:-release}
 SCRATCH=${SCRATCH:-.build-bench}
-swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
-TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+# TONEARM=path/to/tonearm measures a binary already built (no build, so it can run beside one).
+if [ -z "${TONEARM:-}" ]; then
+    swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
+    TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+fi
 
 # The cassette, the same-size static file, and wrk's request script (random track per request).
 python3 - "$WORK" "$TRACKS" <<'PY'
@@ -47,8 +52,8 @@ end
 PY
 echo "cassette: $TRACKS tracks, $(du -h "$WORK/cassette.json" | cut -f1) on disk"
 
-wait_for() {  # url: until it answers (at most 60 s)
-    for _ in $(seq 600); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done
+wait_for() {  # url [seconds]: until it answers (at most 60 s unless told)
+    for _ in $(seq $(( ${2:-60} * 10 ))); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done
     echo "no answer from $1" >&2; return 1
 }
 
@@ -68,7 +73,7 @@ rm -f "$WORK/tonearm.out"
 start=$(date +%s.%N)
 "$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
 TONEARM_PID=$!
-trap 'kill $TONEARM_PID 2>/dev/null || true; [ -n "${NGINX_PID:-}" ] && kill $NGINX_PID 2>/dev/null || true; [ -n "${MITM_PID:-}" ] && kill $MITM_PID 2>/dev/null || true' EXIT
+trap 'kill $TONEARM_PID 2>/dev/null || true; [ -n "${NGINX_PID:-}" ] && kill $NGINX_PID 2>/dev/null || true; [ -n "${MITM_PID:-}" ] && kill $MITM_PID 2>/dev/null || true; [ -n "${PROXIED_PID:-}" ] && kill $PROXIED_PID 2>/dev/null || true' EXIT
 until [ -s "$WORK/tonearm.out" ]; do sleep 0.01; done
 ready=$(date +%s.%N)
 URL=$(head -1 "$WORK/tonearm.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
@@ -98,11 +103,33 @@ NGINX_PID=$!
 wait_for "http://127.0.0.1:$NGINX_PORT/bench.local/items/0"
 run_wrk "nginx (static file)" "http://127.0.0.1:$NGINX_PORT"
 
-if [ "${MITM:-0}" = 1 ]; then
+# tonearm in front of that nginx: passthrough (proxy and journal), then missing over an empty cassette
+# (each new path is fetched and recorded once, then replayed).
+proxied() {  # name mode
+    rm -f "$WORK/proxied.out" "$WORK/recorded.json"
+    "$TONEARM" serve --cassette "$WORK/recorded.json" --mode "$2" --upstream "http://127.0.0.1:$NGINX_PORT" \
+        --journal-limit 1000 >"$WORK/proxied.out" 2>"$WORK/proxied.err" &
+    PROXIED_PID=$!
+    until [ -s "$WORK/proxied.out" ]; do sleep 0.01; done
+    local url
+    url=$(head -1 "$WORK/proxied.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+    curl -sf "$url/bench.local/items/0" >/dev/null
+    run_wrk "$1" "$url"
+    kill -INT $PROXIED_PID; wait $PROXIED_PID 2>/dev/null || true; PROXIED_PID=
+}
+proxied "tonearm serve (passthrough)" passthrough
+proxied "tonearm serve (missing)" missing
+echo "recorded by missing: $(python3 -c "import json; print(len(json.load(open('$WORK/recorded.json'))['tracks']))" 2>/dev/null || echo '?') tracks"
+
+if [ "${MITM:-1}" = 1 ]; then
     [ -x "$WORK/venv/bin/mitmdump" ] || { python3 -m venv "$WORK/venv" && "$WORK/venv/bin/pip" install -q mitmproxy; }
     MITM_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    # Record every path once through mitmproxy in reverse mode in front of nginx, then replay with nginx stopped.
-    "$WORK/venv/bin/mitmdump" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" -w "$WORK/flows" &
+    # Record every path once through mitmproxy in reverse mode in front of nginx, then replay with nginx
+    # stopped. `connection_strategy=lazy`: in reverse mode mitmproxy otherwise connects to the upstream
+    # as each client connects, and with nginx stopped every replay connection is dropped at once.
+    # Loading 10,000 flows for replay takes mitmproxy over a minute, hence the longer wait.
+    rm -f "$WORK/flows"
+    "$WORK/venv/bin/mitmdump" -q --listen-host 127.0.0.1 --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" -w "$WORK/flows" &
     MITM_PID=$!
     wait_for "http://127.0.0.1:$MITM_PORT/bench.local/items/0"
     python3 - "$MITM_PORT" "$TRACKS" <<'PY'
@@ -115,9 +142,11 @@ for i in range(count):
 PY
     kill -INT $MITM_PID; wait $MITM_PID || true
     kill $NGINX_PID; wait $NGINX_PID 2>/dev/null || true; NGINX_PID=
-    "$WORK/venv/bin/mitmdump" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" \
-        -S "$WORK/flows" --server-replay-reuse --server-replay-extra kill &
+    start=$(date +%s.%N)
+    "$WORK/venv/bin/mitmdump" -q --listen-host 127.0.0.1 --mode "reverse:http://127.0.0.1:$NGINX_PORT" -p "$MITM_PORT" \
+        --set connection_strategy=lazy -S "$WORK/flows" --server-replay-reuse --server-replay-extra kill &
     MITM_PID=$!
-    wait_for "http://127.0.0.1:$MITM_PORT/bench.local/items/0"
+    wait_for "http://127.0.0.1:$MITM_PORT/bench.local/items/0" 600
+    printf 'mitmproxy answering after %.1f s\n' "$(echo "$(date +%s.%N) - $start" | bc)"
     run_wrk "mitmproxy (server replay)" "http://127.0.0.1:$MITM_PORT"
 fi

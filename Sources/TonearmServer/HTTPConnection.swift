@@ -22,16 +22,17 @@ enum HTTPConnection {
                     if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
                         try await outbound.write(.head(HTTPResponseHead(version: head.version, status: .continue)))
                     }
-                    var body = ByteBuffer()
+                    // Most requests have no body: the buffer is made by the first chunk.
+                    var body: ByteBuffer?
                     var complete = false, overLimit = false
                     reading: while let next = try await parts.next() {
                         switch next {
                         case .body(var chunk):
-                            guard body.readableBytes + chunk.readableBytes <= limit else {
+                            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else {
                                 overLimit = true
                                 break reading
                             }
-                            body.writeBuffer(&chunk)
+                            if body == nil { body = chunk } else { body?.writeBuffer(&chunk) }
                         case .end:
                             complete = true
                             break reading
@@ -46,7 +47,7 @@ enum HTTPConnection {
                     guard complete else { return }
                     let request = ServerRequest(
                         method: head.method.rawValue, target: head.uri,
-                        headers: head.headers.map { HeaderField($0.name, $0.value) }, body: Array(buffer: body))
+                        headers: head.headers.map { HeaderField($0.name, $0.value) }, body: body.map { Array(buffer: $0) } ?? [])
                     switch await core.answer(request) {
                     case .response(let response):
                         // After CONNECT the client would start a tunnel: close instead.
@@ -75,13 +76,21 @@ enum HTTPConnection {
         ServerCore.plainText(413, "request body is larger than the server accepts (\(limit) bytes)")
     }
 
-    /// Writes `response` with hop-by-hop headers dropped and `Content-Length` stating the body sent.
+    /// Writes `response` with hop-by-hop headers dropped and `Content-Length` stating the body sent, in
+    /// one write: the head, body and end reach the channel together and are flushed once.
     static func write(
         _ response: Response, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
         version: HTTPVersion, keepAlive: Bool, isHead: Bool
     ) async throws {
+        try await outbound.write(contentsOf: parts(of: response, version: version, keepAlive: keepAlive, isHead: isHead))
+    }
+
+    /// The parts that send `response`.
+    static func parts(of response: Response, version: HTTPVersion, keepAlive: Bool, isHead: Bool) -> [HTTPServerResponsePart] {
+        let fields = HopByHop.removing(from: response.headers)
         var headers = HTTPHeaders()
-        for field in HopByHop.removing(from: response.headers) where !field.name.equalsIgnoringCase("content-length") {
+        headers.reserveCapacity(fields.count + 2)
+        for field in fields where !field.name.equalsIgnoringCase("content-length") {
             headers.add(name: field.name, value: field.value)
         }
         let bodiless = response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
@@ -95,17 +104,13 @@ enum HTTPConnection {
         } else if version == .http1_0 {
             headers.add(name: "Connection", value: "keep-alive")
         }
-        let status = HTTPResponseStatus(statusCode: response.status)
-        try await outbound.write(.head(HTTPResponseHead(version: version, status: status, headers: headers)))
+        var parts: [HTTPServerResponsePart] = []
+        parts.reserveCapacity(3)
+        parts.append(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)))
         if !bodiless && !isHead && !response.body.isEmpty {
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
+            parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
         }
-        try await outbound.write(.end(nil))
-    }
-}
-
-extension String {
-    func equalsIgnoringCase(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        parts.append(.end(nil))
+        return parts
     }
 }

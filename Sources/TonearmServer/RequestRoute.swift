@@ -24,15 +24,16 @@ enum RequestRoute: Sendable, Equatable {
         method: String, target: String, allowed: [UpstreamHost], upstream: UpstreamHost?, replayOnly: Bool,
         replayHosts: [UpstreamHost] = []
     ) -> RequestRoute {
-        if method.uppercased() == "CONNECT" {
+        if method.equalsIgnoringCase("CONNECT") {
             return .refused(status: 405, message: """
                 CONNECT is not supported: Tonearm does not intercept HTTPS. Point the client at \
                 http://<this server>/<host>/<path> instead (the host as the first path component), \
                 or use the server as a plain-http forward proxy.
                 """)
         }
-        let lowered = target.prefix(8).lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+        // Origin form (`/…`) is nearly every request: it skips the absolute-form checks.
+        let originForm = target.utf8.first == UInt8(ascii: "/")
+        if !originForm, case let lowered = target.prefix(8).lowercased(), lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             guard let host = UpstreamHost(ofURL: target) else {
                 return .refused(status: 400, message: "the request target \(target) is not an absolute http URL")
             }
@@ -40,10 +41,10 @@ enum RequestRoute: Sendable, Equatable {
             if replayOnly { return .upstream(url: target, host: nil) }
             return refusal(host.origin, allowed: allowed)
         }
-        guard target.hasPrefix("/") else {
+        guard originForm else {
             return .refused(status: 400, message: "the request target \(target.debugDescription) is neither a path nor an absolute URL")
         }
-        if target == controlPrefix || target.hasPrefix(controlPrefix + "/") || target.hasPrefix(controlPrefix + "?") {
+        if target.utf8.starts(with: controlPrefix.utf8), target == controlPrefix || target.hasPrefix(controlPrefix + "/") || target.hasPrefix(controlPrefix + "?") {
             var rest = target.dropFirst(controlPrefix.count)
             if rest.hasPrefix("/") { rest = rest.dropFirst() }
             let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

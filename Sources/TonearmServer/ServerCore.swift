@@ -104,7 +104,7 @@ final class ServerCore: Sendable {
     ) async -> (ServerReply, JournalEntry.Source, ServerMiss?) {
         var missReport: MissReport?
         if loaded.mode.replaysCassette {
-            switch loaded.engine.match(configuration.redaction.redact(request)) {
+            switch loaded.engine.match(redactedForMatching(request)) {
             case .hit(let track, let answeredBy):
                 if let delay = track.delay { try? await Task.sleep(for: delay) }
                 let source = JournalEntry.Source(kind: answeredBy.kind, detail: answeredBy.description)
@@ -139,6 +139,15 @@ final class ServerCore: Sendable {
             return (.response(Self.plainText(error.status, error.message, extra: [HeaderField("Tonearm-Upstream-Error", host.origin)])),
                     JournalEntry.Source(kind: "upstream-error", detail: error.message), nil)
         }
+    }
+
+    /// `request` as the engine sees it: redacted like the recorded tracks were. Most requests carry
+    /// nothing to redact; they skip the redaction's copies of the headers.
+    private func redactedForMatching(_ request: Request) -> Request {
+        let redaction = configuration.redaction
+        let untouched = redaction.queryParameters.isEmpty && redaction.jsonFields.isEmpty
+            && !request.headers.contains { field in redaction.headers.contains { field.name.equalsIgnoringCase($0) } }
+        return untouched ? request : redaction.redact(request)
     }
 
     /// The response as sent to the client: URLs rewritten when asked (cassettes keep the upstream's bytes).

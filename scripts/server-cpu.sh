@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# CPU time per request of `tonearm serve --mode replay`: the server's own user+system time (from
+# /proc/PID/stat) across exactly REQUESTS keep-alive GETs of distinct tracks on one connection from a
+# Python client, after a warm-up. A measure of the request path's cost that a shared, loaded machine
+# disturbs far less than requests/s. (Callgrind would count instructions, but Valgrind 3.19 cannot read
+# Swift's DWARF 5 and crashes under libdispatch here; the VM exposes no hardware counters to perf.)
+#
+#   scripts/server-cpu.sh                  # 10,000 tracks, 20,000 counted requests, 3 rounds
+#   REQUESTS=50000 ROUNDS=5 scripts/server-cpu.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TRACKS=${TRACKS:-10000}
+REQUESTS=${REQUESTS:-20000}
+ROUNDS=${ROUNDS:-3}
+WORK=${WORK:-/tmp/tonearm-cpu}
+CONFIG=${CONFIG:-release}
+SCRATCH=${SCRATCH:-.build-bench}
+mkdir -p "$WORK"
+# TONEARM=path/to/tonearm measures a binary already built (no build, so it can run beside one).
+if [ -z "${TONEARM:-}" ]; then
+    swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
+    TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+fi
+python3 - "$WORK" "$TRACKS" <<'PY'
+import json, sys
+work, count = sys.argv[1], int(sys.argv[2])
+def body(i):
+    text = json.dumps({"id": i, "name": f"item {i}", "description": "x" * 200, "price": i % 997, "tags": ["a", "b"]}, separators=(",", ":"))
+    return text[:300].ljust(300) if len(text) >= 300 else text + " " * (300 - len(text))
+tracks = [{"request": {"method": "GET", "url": f"http://bench.local/items/{i}"},
+           "response": {"status": 200, "headers": [["Content-Type", "application/json"]], "body": {"text": body(i)}}}
+          for i in range(count)]
+json.dump({"formatVersion": 1, "tracks": tracks}, open(f"{work}/cassette.json", "w"))
+PY
+echo "load: $(uptime)"
+rm -f "$WORK/tonearm.out"
+"$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
+PID=$!
+trap 'kill $PID 2>/dev/null || true' EXIT
+until [ -s "$WORK/tonearm.out" ]; do sleep 0.05; done
+PORT=$(head -1 "$WORK/tonearm.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"].rsplit(":",1)[1])')
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+client() {  # count
+    python3 - "$PORT" "$1" "$TRACKS" <<'PY'
+import http.client, sys
+port, count, tracks = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+connection = http.client.HTTPConnection("127.0.0.1", port)
+for i in range(count):
+    connection.request("GET", f"/bench.local/items/{(i * 7919) % tracks}")
+    response = connection.getresponse()
+    response.read()
+    assert response.status == 200, response.status
+PY
+}
+client 2000  # warm-up
+HZ=$(getconf CLK_TCK)
+for round in $(seq "$ROUNDS"); do
+    before=$(cpu_ticks)
+    client "$REQUESTS"
+    after=$(cpu_ticks)
+    echo "round $round: $REQUESTS requests, server CPU $(( (after - before) * 1000 / HZ )) ms, $(( (after - before) * 1000000000 / HZ / REQUESTS )) ns/request"
+done

@@ -9,8 +9,9 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Show which recorded track or rule answers a request, or why none does.",
         discussion: """
-            Give the request with --method/--url/--header/--body, or as a JSON document with --request
-            ('-' for standard input, '@FILE' for a file, or inline JSON), in the shape `tonearm key` reads.
+            Give the request with --method/--url/--header and --body or --body-file (bytes from a file, '-'
+            for standard input: binary bodies too), or as a JSON document with --request ('-' for standard
+            input, '@FILE' for a file, or inline JSON), in the shape `tonearm key` reads.
             Exits with status 1 on a miss.
             """
     )
@@ -18,10 +19,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "The cassette, rule file or stub folder to match against.") var cassette: String
     @Option(help: "Cassette format (detected when absent).") var from: String?
     @Option(help: "The request as a JSON document: inline, '@FILE' or '-' for standard input.") var request: String?
-    @Option(help: "The request method.") var method = "GET"
-    @Option(help: "The request URL.") var url: String?
-    @Option(name: .customLong("header"), help: "A header as 'Name: value' (repeatable).") var headers: [String] = []
-    @Option(help: "The request body as text.") var body: String?
+    @OptionGroup var requestOptions: RequestOptions
     @Option(help: "Replay strategy: repeat, fifo, uniquePlay, strictOrder (default: the cassette's, else repeat).") var strategy: String?
     @OptionGroup var matching: MatchingOptions
 
@@ -53,25 +51,17 @@ struct ExplainCommand: ParsableCommand {
 
     private func readRequest() throws -> Request {
         if let request {
-            let bytes: [UInt8]
-            if request == "-" {
-                bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
-            } else if request.hasPrefix("@") {
-                guard let data = FileManager.default.contents(atPath: String(request.dropFirst())) else {
-                    throw ValidationError("--request \(request): cannot read the file")
-                }
-                bytes = Array(data)
+            if requestOptions.url != nil { throw ValidationError("give the request with --request or with --url, not both") }
+            let bytes: [UInt8] = if request == "-" || request.hasPrefix("@") {
+                try CommandInput.read(request == "-" ? "-" : String(request.dropFirst()), option: "--request")
             } else {
-                bytes = Array(request.utf8)
+                Array(request.utf8)
             }
             return try RequestDocument.decode(bytes)
         }
-        guard let url else { throw ValidationError("give the request with --url (and --method, --header, --body) or --request") }
-        var fields: [HeaderField] = []
-        for header in headers {
-            guard let colon = header.firstIndex(of: ":") else { throw ValidationError("--header '\(header)' must look like 'Name: value'") }
-            fields.append(HeaderField(String(header[..<colon]), header[header.index(after: colon)...].trimmingCharacters(in: " ")))
+        guard let built = try requestOptions.request() else {
+            throw ValidationError("give the request with --url (and --method, --header, --body or --body-file) or --request")
         }
-        return Request(method: method, url: url, headers: fields, body: Array((body ?? "").utf8))
+        return built
     }
 }

@@ -9,18 +9,15 @@ struct KeyCommand: ParsableCommand {
         commandName: "key",
         abstract: "Print a request's canonical form and key.",
         discussion: """
-            Give the request with flags, or as a JSON document on standard input when --url is absent:
+            Give the request with flags (--body-file - reads the body from standard input), or as a JSON
+            document on standard input when --url is absent:
               {"method": "POST", "url": "https://…", "headers": {"Content-Type": "application/json"}, "body": {…}}
             "headers" may also be a list of [name, value] pairs; a string "body" is sent as is, any other
             JSON value as its JSON text.
             """
     )
 
-    @Option(help: "The request method.") var method: String = "GET"
-    @Option(help: "The request URL; when absent, the request is read as JSON from standard input.") var url: String?
-    @Option(name: .customLong("header"), help: "A header as 'Name: value' (repeatable).") var headers: [String] = []
-    @Option(help: "The request body as text.") var body: String?
-    @Option(name: .customLong("body-file"), help: "Read the request body from this file.") var bodyFile: String?
+    @OptionGroup var request: RequestOptions
     @OptionGroup var matching: MatchingOptions
     @Flag(help: "Print JSON instead of text.") var json = false
 
@@ -42,25 +39,7 @@ struct KeyCommand: ParsableCommand {
     }
 
     private func readRequest() throws -> Request {
-        guard let url else {
-            return try RequestDocument.decode(try FileAccess.readStandardInput())
-        }
-        var fields: [HeaderField] = []
-        for header in headers {
-            guard let colon = header.firstIndex(of: ":") else {
-                throw ValidationError("--header '\(header)' must look like 'Name: value'")
-            }
-            fields.append(HeaderField(String(header[..<colon]), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
-        }
-        var bytes = Array((body ?? "").utf8)
-        if let bodyFile {
-            do throws(CassetteError) {
-                bytes = try FileAccess.read(URL(fileURLWithPath: bodyFile))
-            } catch {
-                throw ValidationError("--body-file \(bodyFile): cannot read the file")
-            }
-        }
-        return Request(method: method, url: url, headers: fields, body: bytes)
+        try request.request() ?? RequestDocument.decode(try FileAccess.readStandardInput())
     }
 
     /// Writes the JSON as it goes (no document built), so a 200 MB body costs its canonical form and

@@ -75,6 +75,9 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     /// Whether the cassette is consulted at all.
     package var replays: Bool { self == .never || self == .missing }
 
+    /// Whether a request can miss (and fail with the report) rather than reach the network.
+    package var canMiss: Bool { replays && !reachesNetworkOnMiss }
+
     /// Whether network exchanges are written to the cassette.
     package var records: Bool { self == .missing || self == .all }
 

@@ -42,6 +42,11 @@ public final class ReplaySession: Sendable {
 
     private struct State {
         var misses: [SessionMiss] = []
+        /// The misses not reported in the task that made the request, for the scope's end to report.
+        var unreportedMisses: [SessionMiss] = []
+        var inTaskMissReporter: (@Sendable (SessionMiss) -> Void)?
+        /// A `swift test --filter` argument selecting the test this session serves.
+        var testFilter: String?
         var exchanges: [LoggedExchange] = []
         var recordedCount = 0
         var finished = false
@@ -95,13 +100,54 @@ public final class ReplaySession: Sendable {
         state.withLock { $0.misses }
     }
 
-    /// Returns the misses so far and forgets them, for tests that expect misses and assert on them:
-    /// TonearmTesting reports only the misses still pending when the test ends.
+    /// Returns the misses so far and forgets them, for code that expects misses and asserts on them.
+    ///
+    /// In a Swift Testing trait's scope each miss has already been recorded as an issue where the request
+    /// was made (wrap an expected one in `withKnownIssue`); `withCassette` in XCTest reports only the
+    /// misses still pending when the test ends, so taking them there absorbs them.
     public func takeMisses() -> [SessionMiss] {
         state.withLock { state in
-            defer { state.misses.removeAll() }
+            defer {
+                state.misses.removeAll()
+                state.unreportedMisses.removeAll()
+            }
             return state.misses
         }
+    }
+
+    /// Returns the misses not already reported in the task that made the request, and forgets them:
+    /// what a test scope reports when it ends.
+    package func takeUnreportedMisses() -> [SessionMiss] {
+        state.withLock { state in
+            defer { state.unreportedMisses.removeAll() }
+            return state.unreportedMisses
+        }
+    }
+
+    /// Reports each later miss by calling `reporter` in the context of the task that made the request,
+    /// before the request fails, when that context can be known: the task itself when it calls
+    /// ``respond(to:network:)`` with this session ``current``, or the bridge's stand-in for it (URLSession's
+    /// `RequestingTask`). Swift Testing records issues this way so that the test and `withKnownIssue` see
+    /// them.
+    package func reportMissesInRequestingTask(_ reporter: @escaping @Sendable (SessionMiss) -> Void) {
+        state.withLock { $0.inTaskMissReporter = reporter }
+    }
+
+    /// The reporter given to ``reportMissesInRequestingTask(_:)``, if any.
+    package var inTaskMissReporter: (@Sendable (SessionMiss) -> Void)? {
+        state.withLock { $0.inTaskMissReporter }
+    }
+
+    /// Names the test this session serves, as a `swift test --filter` argument, so a miss says how to
+    /// record the missing answer.
+    package func describeTest(filter: String) {
+        state.withLock { $0.testFilter = filter }
+    }
+
+    /// The command that records what a miss lacked, when the session replays a cassette for a known test.
+    private var howToRecord: String? {
+        guard cassetteURL != nil, let filter = state.withLock({ $0.testFilter }) else { return nil }
+        return "TONEARM_RECORD=missing swift test --filter \(filter)"
     }
 
     /// Every request handled so far and where its answer came from.
@@ -163,6 +209,15 @@ public final class ReplaySession: Sendable {
     public func respond(
         to request: Request, network: (Request) async throws -> Response
     ) async throws -> Response {
+        try await respond(to: request, network: network, reportMiss: nil)
+    }
+
+    /// ``respond(to:network:)`` for a bridge that answers off the requesting task: `reportMiss` reports a
+    /// miss in that task's context (see ``reportMissesInRequestingTask(_:)``) and returns once it has.
+    package func respond(
+        to request: Request, network: (Request) async throws -> Response,
+        reportMiss: (@Sendable (SessionMiss) async -> Void)?
+    ) async throws -> Response {
         guard !isFinished else { throw ReplayFailure.sessionFinished(source: source) }
         if mode.replays {
             switch engine.match(redaction.redact(request)) {
@@ -178,8 +233,15 @@ public final class ReplaySession: Sendable {
                 }
             case .miss(let report):
                 if !mode.reachesNetworkOnMiss && !missesReachNetwork {
-                    let miss = SessionMiss(source: source, request: request, report: report)
-                    noteMiss(miss)
+                    let miss = SessionMiss(source: source, request: request, report: report, howToRecord: howToRecord)
+                    // Called by the requesting task itself (this session is its current one), the
+                    // scope's reporter can run right here.
+                    var inTask = reportMiss
+                    if inTask == nil, Self.current === self, let reporter = inTaskMissReporter {
+                        inTask = { miss in reporter(miss) }
+                    }
+                    noteMiss(miss, reportedInRequestingTask: inTask != nil)
+                    await inTask?(miss)
                     throw ReplayFailure.miss(miss)
                 }
             }
@@ -201,10 +263,15 @@ public final class ReplaySession: Sendable {
         }
     }
 
-    private func noteMiss(_ miss: SessionMiss) {
+    /// Keeps `miss` for ``misses``; `reportedInRequestingTask` says whether the requesting task reports
+    /// it, so the scope's end does not report it again.
+    private func noteMiss(_ miss: SessionMiss, reportedInRequestingTask: Bool) {
         log(LoggedExchange(request: miss.request, source: .missed, failure: "miss: \(miss.report.reason)"))
         guard keepsMisses else { return }
-        state.withLock { $0.misses.append(miss) }
+        state.withLock { state in
+            state.misses.append(miss)
+            if !reportedInRequestingTask { state.unreportedMisses.append(miss) }
+        }
     }
 
     private func noteRecorded(_ track: Track) {

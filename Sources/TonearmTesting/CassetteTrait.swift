@@ -6,7 +6,8 @@ import TonearmURLSession
 
 /// Scopes a cassette to one test: replays it (and records, per ``RecordMode``) through
 /// `URLSession.tonearm` / ``TonearmURLSession/TonearmSession/current``, saves recordings when the test
-/// ends, and records an issue for every request the cassette could not answer.
+/// ends, and records an issue for every request the cassette could not answer, in the task that made the
+/// request (so `withKnownIssue` around it absorbs the issue) and ending with the command that records it.
 ///
 /// ```swift
 /// @Test(.cassette("signIn", matching: [.method, .url, .query, .body], strategy: .uniquePlay))
@@ -49,9 +50,7 @@ public struct CassetteTrait: TestTrait, TestScoping {
     ) async throws {
         let defaults = test.traits.compactMap { $0 as? CassetteDefaultsTrait }.last?.options ?? CassetteOptions()
         let session = try TonearmSession.cassette(at: cassetteURL(for: test), options: options.filling(from: defaults))
-        try await SessionScope.run(session, reportMiss: { miss in
-            Issue.record(Comment(rawValue: miss.description), sourceLocation: sourceLocation)
-        }, function)
+        try await SessionScope.run(session, for: test, sourceLocation: sourceLocation, function)
     }
 }
 

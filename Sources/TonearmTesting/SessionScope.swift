@@ -1,16 +1,24 @@
 import Foundation
+import Testing
 import Tonearm
 import TonearmURLSession
 
 /// Runs a test body with a session bound to ``TonearmURLSession/TonearmSession/current``, then finishes
-/// the session (saving recordings) and reports misses nobody took.
+/// the session (saving recordings) and reports misses nobody reported yet.
 enum SessionScope {
-    /// Runs `body` in `session`'s scope; `reportMiss` is called for each miss still pending at the end.
-    /// The session is finished even when `body` throws, so recordings made before a failure are kept.
+    /// Runs `test`'s body in `session`'s scope. Each miss is recorded as an issue at `sourceLocation`,
+    /// in the task that made the request when it is known (so `withKnownIssue` around the request absorbs
+    /// it), else when the body returns. The session is finished even when `body` throws, so recordings
+    /// made before a failure are kept.
     static func run(
-        _ session: TonearmSession, reportMiss: (SessionMiss) -> Void,
+        _ session: TonearmSession, for test: Test, sourceLocation: SourceLocation,
         _ body: () async throws -> Void
     ) async throws {
+        let reportMiss: @Sendable (SessionMiss) -> Void = { miss in
+            Issue.record(Comment(rawValue: miss.description), sourceLocation: sourceLocation)
+        }
+        session.replaySession.reportMissesInRequestingTask(reportMiss)
+        session.replaySession.describeTest(filter: filter(for: test))
         let outcome: Result<Void, any Error>
         do {
             try await session.scoped { try await body() }
@@ -19,8 +27,18 @@ enum SessionScope {
             outcome = .failure(error)
         }
         let finishing = Result { () throws(TonearmError) in try session.finish() }
-        for miss in session.takeMisses() { reportMiss(miss) }
+        for miss in session.replaySession.takeUnreportedMisses() { reportMiss(miss) }
         try outcome.get()
         try finishing.get()
+    }
+
+    /// The `swift test --filter` argument that selects `test` alone: its suites and function name,
+    /// `Suite/test` (the filter is a regular expression over `Module.Suite/test()`).
+    static func filter(for test: Test) -> String {
+        var components = test.id.nameComponents
+        if let last = components.popLast() {
+            components.append(String(last.prefix { $0 != "(" }))
+        }
+        return components.joined(separator: "/")
     }
 }

@@ -38,17 +38,25 @@ extension XCTestCase {
     /// The cassette file for this test: the test method's name, `testSignIn` in `LoginTests`
     /// (`-[LoginTests testSignIn]` on Apple platforms, `LoginTests.testSignIn` elsewhere).
     public func cassetteURL(named name: String? = nil, file: StaticString = #filePath) -> URL {
-        let suite = String(describing: type(of: self))
-        let trimmed = self.name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
-        let test = trimmed.split(whereSeparator: { $0 == " " || $0 == "." }).last.map(String.init) ?? trimmed
+        let (suite, test) = suiteAndTestName
         return CassetteLocation.url(filePath: "\(file)", suite: suite, test: CassetteLocation.baseName(test), name: name)
+    }
+
+    /// The class name and the test method's name, from XCTest's `-[Suite testMethod]` (or `Suite.testMethod`).
+    private var suiteAndTestName: (suite: String, test: String) {
+        let trimmed = name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
+        let test = trimmed.split(whereSeparator: { $0 == " " || $0 == "." }).last.map(String.init) ?? trimmed
+        return (String(describing: type(of: self)), test)
     }
 
     private func openCassette(
         _ name: String?, options: CassetteOptions, file: StaticString, line: UInt
     ) -> TonearmSession? {
         do throws(TonearmError) {
-            return try TonearmSession.cassette(at: cassetteURL(named: name, file: file), options: options)
+            let session = try TonearmSession.cassette(at: cassetteURL(named: name, file: file), options: options)
+            let (suite, test) = suiteAndTestName
+            session.replaySession.describeTest(filter: "\(suite)/\(test)")
+            return session
         } catch {
             XCTFail("\(error)", file: file, line: line)
             return nil

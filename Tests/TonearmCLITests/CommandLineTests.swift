@@ -52,6 +52,46 @@ struct CommandLineTests {
         #expect(miss.output.contains(#"query parameter "extra" added"#))
     }
 
+    @Test("explain --body-file and key --body-file read a binary body from a file, '-' or /dev/stdin alike")
+    func binaryBodyFromStandardInput() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-body-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Not UTF-8 (a PNG signature and bytes that are no character), so no text flag could give it.
+        let body = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xC3, 0x28])
+        let bodyFile = folder.appendingPathComponent("body.bin")
+        try body.write(to: bodyFile)
+        let cassette = folder.appendingPathComponent("upload.json")
+        try Data("""
+            {
+              "formatVersion": 1,
+              "tracks": [
+                {
+                  "request": {"method": "PUT", "url": "https://cdn.example.com/a.png", "body": {"base64": "\(body.base64EncodedString())"}},
+                  "response": {"status": 201}
+                }
+              ]
+            }
+            """.utf8).write(to: cassette)
+        let request = ["--method", "PUT", "--url", "https://cdn.example.com/a.png"]
+
+        let fromFile = try TonearmExecutable.run(["key"] + request + ["--body-file", bodyFile.path])
+        #expect(fromFile.status == 0, "\(fromFile.errors)")
+        for stdinPath in ["-", "/dev/stdin"] {
+            let key = try TonearmExecutable.run(["key"] + request + ["--body-file", stdinPath], input: body)
+            #expect(key.status == 0, "\(stdinPath): \(key.errors)")
+            #expect(key.output == fromFile.output, "\(stdinPath) gives the key the file gives")
+            let hit = try TonearmExecutable.run(
+                ["explain", "--cassette", cassette.path] + request + ["--body-file", stdinPath], input: body)
+            #expect(hit.status == 0, "\(stdinPath): \(hit.output)\(hit.errors)")
+            #expect(hit.output.contains("track #0"))
+        }
+        var changed = body
+        changed[changed.count - 1] = 0x29
+        let miss = try TonearmExecutable.run(["explain", "--cassette", cassette.path] + request + ["--body-file", "-"], input: changed)
+        #expect(miss.status == 1, "one byte off misses: \(miss.output)")
+    }
+
     @Test("lint reports an unredacted secret and exits 1")
     func lintFindsSecrets() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-lint-\(UUID().uuidString)")
@@ -107,6 +147,11 @@ enum TonearmExecutable {
     static let missingMessage: Comment = "the tonearm executable was not found next to the test bundle"
 
     static func run(_ arguments: [String], input: String? = nil) throws -> Run {
+        try run(arguments, input: input.map { Data($0.utf8) })
+    }
+
+    /// Runs the executable with `input` written to its standard input (a pipe) after it started.
+    static func run(_ arguments: [String], input: Data?) throws -> Run {
         guard let url else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = url
@@ -119,7 +164,7 @@ enum TonearmExecutable {
         process.standardError = errors
         process.standardInput = stdin
         try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()

@@ -1,17 +1,17 @@
+// README's imports for a test file, and no others: they must be enough for every example below.
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import FoundationNetworking   // URLSession and URLRequest on Linux
 #endif
-import Testing
-import Tonearm
+import Testing                // or XCTest
 import TonearmTesting
-import TonearmURLSession
 import XCTest
 
-// Every example of docs/README-urlsession-section.md, verbatim, so the README cannot drift from the API.
-// The environment example uses the global slot, so it lives in the serialized EnvironmentTests suite.
+// Every example of README's "URLSession: record, replay and stub in tests", verbatim, so the README
+// cannot drift from the API. The environment example uses the global slot, so it lives in the serialized
+// EnvironmentTests suite. The suite is named as README's paths are (`__Cassettes__/SignInTests/…`).
 
-@Suite struct ReadmeURLSessionExamplesTests {
+@Suite struct SignInTests {
     // README: "Replay a cassette in a Swift Testing test"
     @Test(.cassette("signIn", matching: [.method, .url, .query, .body], strategy: .uniquePlay, record: .never))
     func signIn() async throws {
@@ -52,6 +52,33 @@ import XCTest
         let client = URLSession(configuration: tonearm.makeConfiguration(from: .default))
         let (data, _) = try await client.data(from: try #require(URL(string: "https://api.example.com/me")))
         #expect(String(decoding: data, as: UTF8.self) == #"{"name":"Ada"}"#)
+    }
+
+    // README: "Without a trait", a cassette file
+    @Test func cassetteWithoutATrait() async throws {
+        var signInRequest = URLRequest(url: try #require(URL(string: "https://api.example.com/sign-in")))
+        signInRequest.httpMethod = "POST"
+        signInRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        signInRequest.httpBody = Data(#"{"user":"ada","otp":"123456"}"#.utf8)
+
+        // README begin
+        let cassette = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("__Cassettes__/SignInTests/signIn.json")
+        let recorded = try TonearmSession.cassette(
+            at: cassette, options: CassetteOptions(strategy: .uniquePlay, record: .never))
+        defer { try? recorded.finish() }
+
+        let (token, _) = try await recorded.urlSession.data(for: signInRequest)
+        // README end
+        #expect(String(decoding: token, as: UTF8.self) == #"{"token":"abc"}"#)
+    }
+
+    // README: "When a request misses"
+    @Test(.cassette("signIn", record: .never))
+    func unknownEndpointMisses() async throws {
+        await withKnownIssue {
+            _ = try await URLSession.tonearm.data(from: try #require(URL(string: "https://api.example.com/nope")))
+        }
     }
 }
 

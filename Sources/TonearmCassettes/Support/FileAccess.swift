@@ -4,10 +4,13 @@ import Foundation
 package enum FileAccess {
     /// The file's bytes, read straight into the array (not through `Data`, which would hold a second
     /// copy of a large cassette while it is converted).
+    /// Opened with `open(2)` rather than `FileHandle(forReadingAtPath:)`, which on Linux adds
+    /// `O_NONBLOCK`: a pipe such as `/dev/stdin` would then fail with `EAGAIN` before its writer wrote.
     package static func read(_ url: URL) throws(CassetteError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw unreadable(url) }
-        defer { try? handle.close() }
-        guard let bytes = readToEnd(handle.fileDescriptor) else { throw unreadable(url) }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(url) }
+        defer { close(descriptor) }
+        guard let bytes = readToEnd(descriptor) else { throw unreadable(url) }
         return bytes
     }
 

@@ -16,6 +16,9 @@ import Tonearm
 open class TonearmURLProtocol: URLProtocol {
     /// The task producing the answer, so `stopLoading` can cancel a pending delay or network fetch.
     private let loading = Mutex<Task<Void, Never>?>(nil)
+    /// The task that made the request, captured while URLSession creates this instance (on that task, in
+    /// swift-corelibs-foundation), so a miss is reported there; see ``RequestingTask``.
+    private let requester = RequestingTask.capture()
 
     /// The session this class answers for; the base class answers for the global one.
     class var session: TonearmSession? {
@@ -49,8 +52,9 @@ open class TonearmURLProtocol: URLProtocol {
         }
         let request = RequestCapture.capture(self.request, task: task)
         let delivery = ProtocolDelivery(self)
+        let requester = requester
         let work = Task {
-            let answer = await session.answer(request)
+            let answer = await session.answer(request, requester: requester)
             guard !Task.isCancelled else { return }  // stopLoading ran: URLSession reports the cancellation
             delivery.deliver(answer)
         }

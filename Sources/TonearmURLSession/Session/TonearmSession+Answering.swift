@@ -20,16 +20,17 @@ extension TonearmSession {
     /// Redirect hops followed before giving up, as URLSession does.
     static let maximumRedirects = 16
 
-    /// The answer to `request`: replayed, fetched, or a failure, after any simulated delay.
+    /// The answer to `request`: replayed, fetched, or a failure, after any simulated delay. A miss is
+    /// reported through `requester` (when it belongs to this session) before the failure is returned.
     ///
     /// swift-corelibs-foundation aborts when a custom protocol reports a redirect, so on Linux recorded
     /// redirects are followed here, each hop answered by the engine (or the network) like any request;
     /// on Apple platforms the redirect is handed to URLSession, which follows it through the protocol.
-    func answer(_ request: Request) async -> Answer {
+    func answer(_ request: Request, requester: RequestingTask? = nil) async -> Answer {
         var current = request
         do {
             for _ in 0...Self.maximumRedirects {
-                let response = try await exchange(current)
+                let response = try await exchange(current, requester: requester?.session === replaySession ? requester : nil)
                 guard let next = Self.redirectTarget(of: response, for: current) else {
                     return .response(response, url: current.url)
                 }
@@ -47,9 +48,14 @@ extension TonearmSession {
 
     /// One hop: the shared session's answer, from the engine or the network, with its failures as the
     /// `URLError`s a real URLSession reports.
-    private func exchange(_ request: Request) async throws -> Response {
+    private func exchange(_ request: Request, requester: RequestingTask?) async throws -> Response {
+        var reportMiss: (@Sendable (SessionMiss) async -> Void)?
+        if let requester {
+            reportMiss = { miss in await requester.report(miss) }
+        }
         do {
-            return try await replaySession.respond(to: request) { try await LiveNetwork.shared.fetch($0) }
+            return try await replaySession.respond(
+                to: request, network: { try await LiveNetwork.shared.fetch($0) }, reportMiss: reportMiss)
         } catch let failure as ReplayFailure {
             if let simulated = failure.simulatedError { throw simulated.urlError }
             if failure.isSessionFinished {

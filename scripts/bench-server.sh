@@ -22,27 +22,13 @@ WORK=${WORK:-/tmp/tonearm-bench}
 mkdir -p "$WORK"
 echo "load: $(uptime)"
 
-# A scratch path of its own, so the release build neither waits for nor invalidates `swift test`'s.
-CONFIG=${CONFIG:-release}
-SCRATCH=${SCRATCH:-.build-bench}
-# TONEARM=path/to/tonearm measures a binary already built (no build, so it can run beside one).
-if [ -z "${TONEARM:-}" ]; then
-    swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
-    TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
-fi
+source scripts/bench-support/tonearm-binary.sh
 
 # The cassette, the same-size static file, and wrk's request script (random track per request).
+python3 scripts/bench-support/bench_cassette.py "$WORK" "$TRACKS"
 python3 - "$WORK" "$TRACKS" <<'PY'
-import json, sys
+import sys
 work, count = sys.argv[1], int(sys.argv[2])
-def body(i):
-    text = json.dumps({"id": i, "name": f"item {i}", "description": "x" * 200, "price": i % 997, "tags": ["a", "b"]}, separators=(",", ":"))
-    return text[:300].ljust(300) if len(text) >= 300 else text + " " * (300 - len(text))
-tracks = [{"request": {"method": "GET", "url": f"http://bench.local/items/{i}"},
-           "response": {"status": 200, "headers": [["Content-Type", "application/json"]], "body": {"text": body(i)}}}
-          for i in range(count)]
-json.dump({"formatVersion": 1, "tracks": tracks}, open(f"{work}/cassette.json", "w"))
-open(f"{work}/item.json", "w").write(body(0))
 open(f"{work}/paths.lua", "w").write(f"""
 math.randomseed(42)
 request = function()

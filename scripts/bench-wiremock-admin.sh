@@ -20,21 +20,13 @@ REQUESTS=${REQUESTS:-2000}
 WORK=${WORK:-/tmp/tonearm-bench-wiremock}
 mkdir -p "$WORK"
 
-CONFIG=${CONFIG:-release}
-SCRATCH=${SCRATCH:-.build-bench}
-swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
-TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
+source scripts/bench-support/tonearm-binary.sh
 
-python3 - "$WORK" "$COUNT" <<'PY'
+python3 scripts/bench-support/bench_cassette.py "$WORK" "$COUNT"
+PYTHONPATH=scripts/bench-support python3 - "$WORK" "$COUNT" <<'PY'
 import json, os, sys
+from bench_cassette import body
 work, count = sys.argv[1], int(sys.argv[2])
-def body(i):
-    text = json.dumps({"id": i, "name": f"item {i}", "description": "x" * 200, "price": i % 997, "tags": ["a", "b"]}, separators=(",", ":"))
-    return text[:300].ljust(300) if len(text) >= 300 else text + " " * (300 - len(text))
-tracks = [{"request": {"method": "GET", "url": f"http://bench.local/items/{i}"},
-           "response": {"status": 200, "headers": [["Content-Type", "application/json"]], "body": {"text": body(i)}}}
-          for i in range(count)]
-json.dump({"formatVersion": 1, "tracks": tracks}, open(f"{work}/cassette.json", "w"))
 mappings = [{"request": {"method": "GET", "url": f"/items/{i}"},
              "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": body(i)}}
             for i in range(count)]

@@ -13,25 +13,9 @@ TRACKS=${TRACKS:-10000}
 REQUESTS=${REQUESTS:-20000}
 ROUNDS=${ROUNDS:-3}
 WORK=${WORK:-/tmp/tonearm-cpu}
-CONFIG=${CONFIG:-release}
-SCRATCH=${SCRATCH:-.build-bench}
 mkdir -p "$WORK"
-# TONEARM=path/to/tonearm measures a binary already built (no build, so it can run beside one).
-if [ -z "${TONEARM:-}" ]; then
-    swift build -c "$CONFIG" --product tonearm --scratch-path "$SCRATCH" >/dev/null
-    TONEARM=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/tonearm
-fi
-python3 - "$WORK" "$TRACKS" <<'PY'
-import json, sys
-work, count = sys.argv[1], int(sys.argv[2])
-def body(i):
-    text = json.dumps({"id": i, "name": f"item {i}", "description": "x" * 200, "price": i % 997, "tags": ["a", "b"]}, separators=(",", ":"))
-    return text[:300].ljust(300) if len(text) >= 300 else text + " " * (300 - len(text))
-tracks = [{"request": {"method": "GET", "url": f"http://bench.local/items/{i}"},
-           "response": {"status": 200, "headers": [["Content-Type", "application/json"]], "body": {"text": body(i)}}}
-          for i in range(count)]
-json.dump({"formatVersion": 1, "tracks": tracks}, open(f"{work}/cassette.json", "w"))
-PY
+source scripts/bench-support/tonearm-binary.sh
+python3 scripts/bench-support/bench_cassette.py "$WORK" "$TRACKS"
 echo "load: $(uptime)"
 rm -f "$WORK/tonearm.out"
 "$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &

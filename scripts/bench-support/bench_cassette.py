@@ -1,0 +1,27 @@
+"""The benchmark traffic shared by the server scripts: N tracks of ~300-byte JSON bodies.
+
+Usage: python3 bench_cassette.py WORK COUNT  ->  WORK/cassette.json (native) and WORK/item.json (one body,
+for nginx). Other scripts import `body` to build the same responses in another shape.
+"""
+import json
+import sys
+
+
+def body(i):
+    text = json.dumps({"id": i, "name": f"item {i}", "description": "x" * 200, "price": i % 997, "tags": ["a", "b"]},
+                      separators=(",", ":"))
+    return text[:300].ljust(300) if len(text) >= 300 else text + " " * (300 - len(text))
+
+
+def write(work, count):
+    tracks = [{"request": {"method": "GET", "url": f"http://bench.local/items/{i}"},
+               "response": {"status": 200, "headers": [["Content-Type", "application/json"]], "body": {"text": body(i)}}}
+              for i in range(count)]
+    with open(f"{work}/cassette.json", "w") as file:
+        json.dump({"formatVersion": 1, "tracks": tracks}, file)
+    with open(f"{work}/item.json", "w") as file:
+        file.write(body(0))
+
+
+if __name__ == "__main__":
+    write(sys.argv[1], int(sys.argv[2]))

@@ -90,7 +90,7 @@ enum HTTPConnection {
         let fields = HopByHop.removing(from: response.headers)
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
-        for field in fields where !field.name.equalsIgnoringCase("content-length") {
+        for field in fields where !field.name.equalsIgnoringASCIICase("content-length") {
             headers.add(name: field.name, value: field.value)
         }
         let bodiless = response.status == 204 || response.status == 304 || (100..<200).contains(response.status)

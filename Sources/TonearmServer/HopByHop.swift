@@ -16,13 +16,13 @@ enum HopByHop {
     /// lowercased copies of names (this runs for every replayed response).
     static func removing(from fields: [HeaderField], also: [String] = []) -> [HeaderField] {
         var named: [String] = []
-        for field in fields where field.name.equalsIgnoringCase("connection") {
+        for field in fields where field.name.equalsIgnoringASCIICase("connection") {
             named += field.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         func dropped(_ name: String) -> Bool {
-            names.contains { name.equalsIgnoringCase($0) }
-                || also.contains { name.equalsIgnoringCase($0) }
-                || named.contains { name.equalsIgnoringCase($0) }
+            names.contains { name.equalsIgnoringASCIICase($0) }
+                || also.contains { name.equalsIgnoringASCIICase($0) }
+                || named.contains { name.equalsIgnoringASCIICase($0) }
         }
         guard fields.contains(where: { dropped($0.name) }) else { return fields }
         return fields.filter { !dropped($0.name) }

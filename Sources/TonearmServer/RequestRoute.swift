@@ -24,7 +24,7 @@ enum RequestRoute: Sendable, Equatable {
         method: String, target: String, allowed: [UpstreamHost], upstream: UpstreamHost?, replayOnly: Bool,
         replayHosts: [UpstreamHost] = []
     ) -> RequestRoute {
-        if method.equalsIgnoringCase("CONNECT") {
+        if method.equalsIgnoringASCIICase("CONNECT") {
             return .refused(status: 405, message: """
                 CONNECT is not supported: Tonearm does not intercept HTTPS. Point the client at \
                 http://<this server>/<host>/<path> instead (the host as the first path component), \

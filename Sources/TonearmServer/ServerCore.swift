@@ -146,7 +146,7 @@ final class ServerCore: Sendable {
     private func redactedForMatching(_ request: Request) -> Request {
         let redaction = configuration.redaction
         let untouched = redaction.queryParameters.isEmpty && redaction.jsonFields.isEmpty
-            && !request.headers.contains { field in redaction.headers.contains { field.name.equalsIgnoringCase($0) } }
+            && !request.headers.contains { field in redaction.headers.contains { field.name.equalsIgnoringASCIICase($0) } }
         return untouched ? request : redaction.redact(request)
     }
 

@@ -31,7 +31,7 @@ extension Array where Element == HeaderField {
 
 extension String {
     /// ASCII case-insensitive equality; header names are ASCII tokens, so no Unicode folding is wanted.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    package func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let lhs = utf8, rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
         return zip(lhs, rhs).allSatisfy { lowercasedASCIIByte($0) == lowercasedASCIIByte($1) }

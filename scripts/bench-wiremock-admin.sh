@@ -4,11 +4,19 @@
 # 10,000 tracks. Both servers are `tonearm serve` release builds on 127.0.0.1; the same ~300-byte JSON
 # bodies as scripts/bench-server.sh. CALLGRIND=1 adds scripts/wiremock-match-instructions.sh.
 #
-#   scripts/bench-wiremock-admin.sh               # creation time, then wrk on both servers (10 s, 64 connections)
+#   scripts/bench-wiremock-admin.sh               # creation, then wrk on both servers (10 s, 64 connections)
 #   CALLGRIND=1 scripts/bench-wiremock-admin.sh   # also instructions per match under callgrind (load-proof)
+#   SKIP_WRK=1 scripts/bench-wiremock-admin.sh    # creation only
 #
-# Creation uses 4 client threads, each with one keep-alive connection (Python's http.client, so the
-# client's own cost is included in the 2 s). Needs wrk (and valgrind for CALLGRIND=1).
+# Creation is measured three ways, each on a fresh server, each line with the server's CPU time (user +
+# system, from /proc: the machine's load moves it far less than the wall clock) beside the wall clock:
+#   floor:  4 Python http.client threads, one keep-alive connection each, posting the same bodies to an
+#           admin path that only answers 404: what the client and the HTTP exchange cost before any
+#           mapping is read (the client's own CPU time is printed);
+#   create: the same client posting the 10,000 mappings (the goal's measurement);
+#   wrk:    wrk (2 threads, 8 connections) posting new mappings for CREATE_DURATION (3 s): the server's
+#           own rate without the Python client's cost.
+# Needs wrk (and valgrind for CALLGRIND=1); Linux (/proc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +25,7 @@ DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 REQUESTS=${REQUESTS:-2000}
+CREATE_DURATION=${CREATE_DURATION:-3s}
 WORK=${WORK:-/tmp/tonearm-bench-wiremock}
 mkdir -p "$WORK"
 
@@ -33,6 +42,23 @@ mappings = [{"request": {"method": "GET", "url": f"/items/{i}"},
 json.dump(mappings, open(f"{work}/mappings.json", "w"))
 os.makedirs(f"{work}/root/mappings", exist_ok=True)
 json.dump({"mappings": mappings}, open(f"{work}/root/mappings/all.json", "w"))
+# wrk's creation script: every request a new exact mapping, the same body, a distinct URL per thread and request.
+template = json.dumps({"request": {"method": "GET", "url": "@URL@"},
+                       "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": body(0)}})
+before, after = template.split("@URL@")
+open(f"{work}/create.lua", "w").write(f"""
+local before, after = {json.dumps(before)}, {json.dumps(after)}
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("id", threads)
+end
+function init(args) sent = 0 end
+function request()
+  sent = sent + 1
+  return wrk.format("POST", "/__admin/mappings", {{["Content-Type"] = "application/json"}}, before .. "/created/" .. id .. "/" .. sent .. after)
+end
+""")
 for name, prefix in (("cassette", "/bench.local/items/"), ("mappings", "/items/")):
     open(f"{work}/{name}.lua", "w").write(f"""
 math.randomseed(42)
@@ -68,33 +94,70 @@ run_wrk() {  # name url script
     printf '%-34s %12s req/s   p50 %-9s p99 %-9s non-2xx %s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}"
 }
 
-create_mappings() {  # url: POSTs every mapping, prints the seconds taken
-    python3 - "$1" "$WORK/mappings.json" <<'PY'
+server_cpu() {  # pid: CPU seconds (user + system) the process has used so far
+    awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"
+}
+
+cpu_since() {  # seconds: the server's CPU seconds since then
+    printf '%.2f' "$(echo "$(server_cpu "$SERVER_PID") - $1" | bc)"
+}
+
+total_mappings() {  # url
+    curl -sf "$1/__admin/mappings?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["meta"]["total"])'
+}
+
+post_mappings() {  # url path: POSTs every mapping to path from 4 client threads; prints wall and client CPU
+    python3 - "$1" "$2" "$WORK/mappings.json" <<'PY'
 import http.client, json, sys, threading, time, urllib.parse
-url, mappings = urllib.parse.urlsplit(sys.argv[1]), [json.dumps(m) for m in json.load(open(sys.argv[2]))]
-failures = []
+url, path, mappings = urllib.parse.urlsplit(sys.argv[1]), sys.argv[2], [json.dumps(m) for m in json.load(open(sys.argv[3]))]
+statuses = {}
 def post(chunk):
     connection = http.client.HTTPConnection(url.hostname, url.port)
     for body in chunk:
-        connection.request("POST", "/__admin/mappings", body, {"Content-Type": "application/json"})
+        connection.request("POST", path, body, {"Content-Type": "application/json"})
         response = connection.getresponse()
         response.read()
-        if response.status != 201: failures.append(response.status)
+        statuses[response.status] = statuses.get(response.status, 0) + 1
 threads = [threading.Thread(target=post, args=(mappings[i::4],)) for i in range(4)]
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 for t in threads: t.start()
 for t in threads: t.join()
-elapsed = time.perf_counter() - start
-connection = http.client.HTTPConnection(url.hostname, url.port)
-connection.request("GET", "/__admin/mappings?limit=1")
-total = json.loads(connection.getresponse().read())["meta"]["total"]
-print(f"created {total} mappings through POST /__admin/mappings in {elapsed:.2f} s ({elapsed / len(mappings) * 1e6:.0f} us each, 4 client threads); failures: {len(failures)}")
+elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+print(f"{len(mappings)} POSTs to {path} in {elapsed:.2f} s ({elapsed / len(mappings) * 1e6:.0f} us each); "
+      f"client CPU {cpu:.2f} s; statuses {dict(sorted(statuses.items()))}")
 PY
 }
 
+measure_creation() {  # each on a fresh server: the Python client's floor, the Python client, then wrk
+    local before out requests rate cpu
+    start_server floor "$TONEARM" serve --journal-limit 1000
+    before=$(server_cpu "$SERVER_PID")
+    out=$(post_mappings "$URL" /__admin/bench-floor)
+    echo "floor:  $out; server CPU $(cpu_since "$before") s"
+    kill "$SERVER_PID"
+    start_server create "$TONEARM" serve --journal-limit 1000
+    before=$(server_cpu "$SERVER_PID")
+    out=$(post_mappings "$URL" /__admin/mappings)
+    echo "create: $out; server CPU $(cpu_since "$before") s; held $(total_mappings "$URL")"
+    kill "$SERVER_PID"
+    start_server wrk-create "$TONEARM" serve --journal-limit 1000
+    before=$(server_cpu "$SERVER_PID")
+    out=$(wrk -t2 -c8 -d"$CREATE_DURATION" -s "$WORK/create.lua" "$URL")
+    cpu=$(cpu_since "$before")
+    requests=$(echo "$out" | awk '/requests in/ {print $1}')
+    rate=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+    printf 'wrk:    %s mappings in %s (%s/s, %.2f s per 10,000); server CPU %s s (%d us each); held %s; non-2xx %s\n' \
+        "$requests" "$CREATE_DURATION" "$rate" "$(echo "10000 / $rate" | bc -l)" "$cpu" \
+        "$(echo "$cpu * 1000000 / $requests" | bc)" "$(total_mappings "$URL")" "$(echo "$out" | awk '/Non-2xx/ {n = $NF} END {print n + 0}')"
+    kill "$SERVER_PID"
+}
+
+echo "load: $(uptime)"
+measure_creation
+
 if [ "${SKIP_WRK:-0}" != 1 ]; then
 start_server mappings "$TONEARM" serve --journal-limit 1000
-create_mappings "$URL"
+post_mappings "$URL" /__admin/mappings >/dev/null
 curl -sf "$URL/items/0" >/dev/null
 MAPPINGS_URL=$URL
 start_server cassette "$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000

@@ -76,6 +76,24 @@ struct WireMockAdminTests {
         try await server.stop()
     }
 
+    @Test("mappings sent without an id get distinct random (version 4) lowercase UUIDs, as WireMock gives them")
+    func freshIDs() async throws {
+        let server = try await Self.start()
+        var ids = Set<String>()
+        for index in 0..<64 {
+            let created = try await Self.post(server, "/__admin/mappings", #"{"request":{"url":"/n/\#(index)"},"response":{"status":200}}"#)
+            let id = try #require(try Self.object(created)["id"] as? String)
+            let parsed = try #require(UUID(uuidString: id), "\(id) is not a UUID")
+            #expect(id == parsed.uuidString.lowercased())
+            let characters = Array(id)
+            #expect(characters[14] == "4", "version 4: \(id)")
+            #expect("89ab".contains(characters[19]), "RFC 4122 variant: \(id)")
+            ids.insert(id)
+        }
+        #expect(ids.count == 64)
+        try await server.stop()
+    }
+
     @Test("GET mappings lists newest first as {mappings, meta: {total}}, with limit and offset; GET /__admin is the same")
     func listing() async throws {
         let server = try await Self.start()

@@ -58,8 +58,13 @@ struct WireMockMappingReader {
         return defaultName(index)
     }
 
+    /// `all[3]` for the fourth mapping of `mappings/all.json`. The stem is cut from the path as text: a
+    /// Foundation `URL` here (it resolves the working directory) cost more than the rest of reading a
+    /// small mapping, and the admin API reads one per request.
     private func defaultName(_ index: Int) -> String {
-        let stem = file.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "mapping"
+        guard let file else { return "mapping[\(index)]" }
+        let name = file.split(separator: "/").last ?? Substring(file)
+        let stem = name.lastIndex(of: ".").map { $0 == name.startIndex ? name : name[..<$0] } ?? name
         return "\(stem)[\(index)]"
     }
 

@@ -239,6 +239,45 @@ struct WireMockAdminTests {
         try await server.stop()
     }
 
+    @Test("POST near-misses/request names the mapping that would answer (distance 0) or the closest ones, and moves no scenario")
+    func nearMissesForARequest() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        func create(_ mapping: String) async throws -> String {
+            let created = try await Self.post(server, "/__admin/mappings", mapping)
+            #expect(created.status == 201)
+            return try #require(try Self.object(created)["id"] as? String)
+        }
+        func nearMisses(_ method: String, _ url: String) async throws -> [(id: String?, distance: Double?)] {
+            let answer = try Self.object(try await Self.post(server, "/__admin/near-misses/request", #"{"method":"\#(method)","url":"\#(url)"}"#))
+            return (answer["nearMisses"] as? [[String: Any]] ?? []).map { near in
+                ((near["stubMapping"] as? [String: Any])?["id"] as? String, (near["matchResult"] as? [String: Any])?["distance"] as? Double)
+            }
+        }
+        let older = try await create(#"{"request":{"method":"GET","url":"/orders/1"},"response":{"body":"older"}}"#)
+        let order = try await create(#"{"request":{"method":"GET","url":"/orders/1"},"response":{"body":"newer"}}"#)
+        let users = try await create(#"{"request":{"method":"GET","urlPathPattern":"/users/[0-9]+"},"response":{"body":"user"}}"#)
+        let todo = try await create(
+            #"{"scenarioName":"todo","requiredScenarioState":"Started","newScenarioState":"added","request":{"method":"POST","url":"/todo"},"response":{"status":201}}"#)
+
+        #expect(try await nearMisses("GET", "/orders/1").map(\.id) == [order], "the newest of two mappings for one request answers")
+        #expect(try await nearMisses("GET", "/orders/1").map(\.distance) == [0])
+        #expect(try await nearMisses("GET", "/users/7").map(\.id) == [users])
+        #expect(try await nearMisses("POST", "/todo").map(\.id) == [todo])
+        let state = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))["scenarios"] as? [[String: Any]]
+        #expect(state?.first?["state"] as? String == "Started", "asking moved no scenario")
+        #expect(try await TestClient.send(base + "/todo", method: "POST").status == 201, "and the scenario still answers in Started")
+
+        let closest = try await nearMisses("GET", "/orders/2")
+        #expect(closest.first?.id == order)
+        #expect(closest.allSatisfy { ($0.distance ?? 0) > 0 && ($0.distance ?? 1) < 1 })
+        #expect(try await TestClient.send(base + "/__admin/mappings/\(order)", method: "DELETE").status == 200)
+        #expect(try await nearMisses("GET", "/orders/1").map(\.id) == [older], "the older mapping answers again once the newer is removed")
+        #expect(try await TestClient.send(base + "/__admin/mappings/\(older)", method: "DELETE").status == 200)
+        #expect(try await nearMisses("GET", "/orders/1").allSatisfy { $0.id != older && $0.id != order }, "removed mappings are never named")
+        try await server.stop()
+    }
+
     @Test("Settings, health and scenarios answer in WireMock's shapes; a fixed delay holds every mapping's answer")
     func settingsAndHealth() async throws {
         let server = try await Self.start()

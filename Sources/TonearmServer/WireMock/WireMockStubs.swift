@@ -218,26 +218,6 @@ final class WireMockStubs: Sendable {
         engine.resetScenarios()
     }
 
-    /// An engine with the live mappings' stubs and none of their scenario steps, for near misses:
-    /// asking how close a request is must not move a scenario.
-    func nearMissEngine() -> ReplayEngine {
-        state.withLock { state in
-            let engine = ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration)
-            for id in state.order {
-                guard let stored = state.mappings[id], stored.entry != nil else { continue }
-                switch stored.mapping.stub {
-                case .track(var track):
-                    track.scenario = nil
-                    engine.add(track)
-                case .rule(var rule):
-                    rule.scenario = nil
-                    _ = try? engine.add(rule)
-                }
-            }
-            return engine
-        }
-    }
-
     // MARK: Reading
 
     /// The mapping `id`, or `nil`.

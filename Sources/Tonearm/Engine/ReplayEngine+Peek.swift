@@ -1,0 +1,21 @@
+/// Asking what would answer a request without answering it: what an admin API's "near misses for this
+/// request" needs from the live engine, instead of a copy of the engine built per question.
+extension ReplayEngine {
+    /// What would answer `request` if every scenario were in the state its stubs need, changing nothing:
+    /// no scenario moves and nothing counts as played. The first live track recorded for its key, else
+    /// the first live rule whose conditions hold (by priority and declared order), else a miss whose
+    /// report lists the nearest tracks as a real miss's does. O(1) in the number of tracks, like `match`.
+    package func peek(_ request: Request) -> MatchResult {
+        let incoming = incomingRequest(for: request)
+        if let position = index.positions(for: incoming.key).first {
+            return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
+        }
+        let rules = ruleStage.firstMatch(for: incoming)
+        if let rule = rules.rule { return .hit(LiveRules.hit(rule, for: incoming)) }
+        let reason: MissReason = ruleStage.count > 0 ? .noRuleMatched(ruleCount: ruleStage.count, rulesTried: rules.tried) : .notRecorded
+        let (nearest, compared) = NearMissFinder.nearest(to: incoming.canonical, in: index)
+        return .miss(MissReport(
+            request: incoming.request, canonical: incoming.canonical, key: incoming.key, reason: reason,
+            nearest: nearest, candidatesCompared: compared))
+    }
+}

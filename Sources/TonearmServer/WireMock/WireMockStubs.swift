@@ -11,9 +11,19 @@ import TonearmCassettes
 /// kept: among exact mappings for one request the newest answers (older ones are taken out of the engine
 /// and put back when the newer one is removed), and among rules of equal priority the newest is tried
 /// first.
+///
+/// A removed entry keeps its slot in the engine (so that matching never locks), so once removed entries
+/// outnumber live ones (and at least ``compactionFloor`` of them), the live ones are copied into a fresh
+/// engine that replaces the old one: memory stays proportional to the live mappings over any number of
+/// create/delete cycles, at an amortised O(1) per removal. Scenario states are carried over; a scenario
+/// step taken by a request being matched on the old engine while the copy is made may be lost.
 final class WireMockStubs: Sendable {
-    /// Answers requests; mutated only under `state`'s lock, matched without it.
-    let engine = ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration)
+    /// How many removed entries the engine may hold before it is compacted, whatever the live count.
+    static let compactionFloor = 1024
+
+    /// The engine answering requests: mutated only under `state`'s lock, matched without it (reading
+    /// which engine is current takes a brief lock of its own, as compaction replaces it).
+    var engine: ReplayEngine { current.withLock { $0 } }
     /// `--root-dir`: where defaults are loaded from and `save` writes.
     let rootDirectory: WireMockRootDirectory?
     /// When the server started, for health's uptime.
@@ -22,12 +32,18 @@ final class WireMockStubs: Sendable {
     let eventIDPrefix = WireMockServeEvents.makePrefix()
     /// How many mappings there are, read on every request without the lock: none means no lookup.
     private let count = Atomic<Int>(0)
+    private let current = Mutex(ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration))
     private let state: Mutex<State>
 
     private struct Stored: Sendable {
         var mapping: WireMockMapping
         /// The engine entry while the mapping is live (an exact mapping shadowed by a newer one has none).
         var entry: ReplayEngine.EntryID?
+        /// When it was added, counting every mapping added: WireMock's order (newest first in listings).
+        var sequence: Int
+        /// When `entry` was added to the engine, counting every engine addition: the order compaction
+        /// adds the live entries in, so the fresh engine tries them as the old one did.
+        var addedToEngine = 0
         /// Where an exact mapping stands among those for the same request.
         var slot: ExactSlot?
     }
@@ -42,11 +58,13 @@ final class WireMockStubs: Sendable {
 
     private struct State: Sendable {
         var mappings: [String: Stored] = [:]
-        /// Ids in insertion order, oldest first.
-        var order: [String] = []
         /// Exact mappings per request and scenario step, oldest first; the last is the live one.
         var owners: [ExactSlot: [String]] = [:]
         var insertions = 0
+        var engineAdditions = 0
+        /// Entries live in the engine, and entries removed from it since it was last compacted.
+        var liveEntries = 0
+        var removedEntries = 0
         /// The mappings loaded from the root directory.
         var defaults: [WireMockMapping] = []
         /// `fixedDelay` from `POST /__admin/settings`, added to every mapping's answer.
@@ -109,7 +127,7 @@ final class WireMockStubs: Sendable {
     @discardableResult
     func remove(where matches: (JSONValue?) -> Bool) -> Int {
         state.withLock { state in
-            let doomed = state.order.filter { state.mappings[$0].map { matches($0.mapping.metadata) } ?? false }
+            let doomed = Self.inOrder(state).filter { matches($0.mapping.metadata) }.map(\.mapping.id)
             for id in doomed { remove(id, from: &state) }
             return doomed.count
         }
@@ -118,14 +136,16 @@ final class WireMockStubs: Sendable {
     /// Removes every mapping.
     func removeAll() {
         state.withLock { state in
-            for id in state.order { remove(id, from: &state) }
+            for id in Array(state.mappings.keys) { remove(id, from: &state) }
+            compact(&state)
         }
     }
 
     /// Back to the mappings loaded from the root directory, every scenario in its `Started` state.
     func resetToDefaults() throws(WireMockError) {
         try state.withLock { state throws(WireMockError) in
-            for id in state.order { remove(id, from: &state) }
+            for id in Array(state.mappings.keys) { remove(id, from: &state) }
+            compact(&state)
             for mapping in state.defaults { try insert(mapping, into: &state) }
         }
         engine.resetScenarios()
@@ -139,7 +159,7 @@ final class WireMockStubs: Sendable {
         }
         try state.withLock { state throws(WireMockError) in
             let defaultIDs = Set(state.defaults.map(\.id))
-            let added = state.order.compactMap { state.mappings[$0]?.mapping }.filter { !defaultIDs.contains($0.id) }
+            let added = Self.inOrder(state).map(\.mapping).filter { !defaultIDs.contains($0.id) }
             try rootDirectory.save(added)
             state.defaults += added
         }
@@ -152,7 +172,8 @@ final class WireMockStubs: Sendable {
     }
 
     private func insert(_ mapping: WireMockMapping, into state: inout State) throws(WireMockError) {
-        var stored = Stored(mapping: mapping)
+        let engine = engine
+        var stored = Stored(mapping: mapping, sequence: state.insertions)
         switch mapping.stub {
         case .track(let track):
             let key = ExactSlot(
@@ -160,32 +181,40 @@ final class WireMockStubs: Sendable {
                 requiredState: track.scenario?.requiredState)
             stored.slot = key
             if let previous = state.owners[key]?.last, let entry = state.mappings[previous]?.entry {
-                engine.remove(entry)
+                removeEntry(entry, from: engine, &state)
                 state.mappings[previous]?.entry = nil
             }
             state.owners[key, default: []].append(mapping.id)
             stored.entry = engine.add(track)
-        case .rule(var rule):
-            // Newest first among equal WireMock priorities: the insertion count breaks ties downwards.
-            // Clamped so the product stays far from Int's limits whatever a client sends.
-            let priority = min(max(rule.priority ?? Rule.defaultPriority, -(1 << 30)), 1 << 30)
-            rule.priority = priority * (1 << 32) - state.insertions
+        case .rule(let rule):
             do throws(RuleError) {
-                stored.entry = try engine.add(rule)
+                stored.entry = try engine.add(Self.ranked(rule, sequence: state.insertions))
             } catch {
                 throw .invalid("/request", "Invalid stub mapping", detail: "\(error)")
             }
         }
+        stored.addedToEngine = state.engineAdditions
+        state.engineAdditions += 1
+        state.liveEntries += 1
         state.insertions += 1
         state.mappings[mapping.id] = stored
-        state.order.append(mapping.id)
         count.store(state.mappings.count, ordering: .relaxed)
+    }
+
+    /// `rule` with its WireMock priority made an engine priority: newest first among equal WireMock
+    /// priorities, the insertion count breaking ties downwards. Clamped so the product stays far from
+    /// Int's limits whatever a client sends.
+    private static func ranked(_ rule: Rule, sequence: Int) -> Rule {
+        var ranked = rule
+        let priority = min(max(rule.priority ?? Rule.defaultPriority, -(1 << 30)), 1 << 30)
+        ranked.priority = priority * (1 << 32) - sequence
+        return ranked
     }
 
     private func remove(_ id: String, from state: inout State) {
         guard let stored = state.mappings.removeValue(forKey: id) else { return }
-        state.order.removeAll { $0 == id }
-        if let entry = stored.entry { engine.remove(entry) }
+        let engine = engine
+        if let entry = stored.entry { removeEntry(entry, from: engine, &state) }
         if let key = stored.slot, var owners = state.owners[key] {
             let wasLive = owners.last == id
             owners.removeAll { $0 == id }
@@ -193,9 +222,56 @@ final class WireMockStubs: Sendable {
             // The next newest mapping for the request answers again.
             if wasLive, let next = owners.last, let nextStored = state.mappings[next], case .track(let track) = nextStored.mapping.stub {
                 state.mappings[next]?.entry = engine.add(track)
+                state.mappings[next]?.addedToEngine = state.engineAdditions
+                state.engineAdditions += 1
+                state.liveEntries += 1
             }
         }
         count.store(state.mappings.count, ordering: .relaxed)
+        if state.removedEntries >= max(Self.compactionFloor, state.liveEntries) { compact(&state) }
+    }
+
+    private func removeEntry(_ entry: ReplayEngine.EntryID, from engine: ReplayEngine, _ state: inout State) {
+        engine.remove(entry)
+        state.liveEntries -= 1
+        state.removedEntries += 1
+    }
+
+    /// Replaces the engine by one holding only the live entries, added in the order the old engine
+    /// holds them, with the old engine's scenario states. Left as it is if an entry does not go in
+    /// again (a rule compiled once compiles again, so this is not expected).
+    private func compact(_ state: inout State) {
+        guard state.removedEntries > 0 else { return }
+        let old = engine
+        let fresh = ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration)
+        var entries: [(id: String, entry: ReplayEngine.EntryID)] = []
+        let live = state.mappings.values.filter { $0.entry != nil }.sorted { $0.addedToEngine < $1.addedToEngine }
+        for stored in live {
+            switch stored.mapping.stub {
+            case .track(let track):
+                entries.append((stored.mapping.id, fresh.add(track)))
+            case .rule(let rule):
+                guard let entry = try? fresh.add(Self.ranked(rule, sequence: stored.sequence)) else { return }
+                entries.append((stored.mapping.id, entry))
+            }
+        }
+        // Scenarios no live mapping takes part in are gone, as in WireMock; the others keep their state.
+        for scenario in old.scenarios where scenario.state != ScenarioStep.startedState {
+            try? fresh.setState(ofScenario: scenario.name, to: scenario.state)
+        }
+        current.withLock { $0 = fresh }
+        for (order, (id, entry)) in entries.enumerated() {
+            state.mappings[id]?.entry = entry
+            state.mappings[id]?.addedToEngine = order
+        }
+        state.engineAdditions = entries.count
+        state.liveEntries = entries.count
+        state.removedEntries = 0
+    }
+
+    /// The mappings in the order they were added, oldest first.
+    private static func inOrder(_ state: State) -> [Stored] {
+        state.mappings.values.sorted { $0.sequence < $1.sequence }
     }
 
     // MARK: Scenarios
@@ -227,7 +303,7 @@ final class WireMockStubs: Sendable {
 
     /// Every mapping, newest first.
     var all: [WireMockMapping] {
-        state.withLock { state in state.order.reversed().compactMap { state.mappings[$0]?.mapping } }
+        state.withLock { state in Self.inOrder(state).reversed().map(\.mapping) }
     }
 
     /// The id of the mapping a hit came from.

@@ -334,7 +334,7 @@ extension ServerCore {
             }
             let state = body[member: "state"]?.stringValue ?? ScenarioStep.startedState
             do throws(ScenarioError) {
-                try wireMock.engine.setState(ofScenario: name, to: state)
+                try wireMock.setScenarioState(name, to: state)
             } catch {
                 let status = error.identifier == "unknown-scenario" ? 404 : 422
                 throw WireMockError(status: status, pointer: status == 404 ? "" : "/state", title: "Scenario state not set", detail: error.description)

@@ -147,8 +147,8 @@ final class WireMockStubs: Sendable {
             for id in Array(state.mappings.keys) { remove(id, from: &state) }
             compact(&state)
             for mapping in state.defaults { try insert(mapping, into: &state) }
+            engine.resetScenarios()
         }
-        engine.resetScenarios()
     }
 
     /// Writes the mappings not loaded from the root directory into its `mappings` folder; they are
@@ -289,9 +289,15 @@ final class WireMockStubs: Sendable {
         }
     }
 
-    /// Every scenario back in its `Started` state.
+    /// Every scenario back in its `Started` state. Under the lock, as every change of scenario state the
+    /// admin API makes, so that compaction never copies the states while they change.
     func resetScenarios() {
-        engine.resetScenarios()
+        state.withLock { _ in engine.resetScenarios() }
+    }
+
+    /// Puts the scenario `name` in `newState` (see ``ReplayEngine/setState(ofScenario:to:)``).
+    func setScenarioState(_ name: String, to newState: String) throws(ScenarioError) {
+        try state.withLock { _ throws(ScenarioError) in try engine.setState(ofScenario: name, to: newState) }
     }
 
     // MARK: Reading

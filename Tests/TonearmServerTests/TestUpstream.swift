@@ -17,14 +17,16 @@ final class TestUpstream: Sendable {
     /// The value for `--host`, and the path component.
     var authority: String { "127.0.0.1:\(port)" }
 
-    init(respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo) async throws {
+    /// An upstream answering with `respond`, each answer sent `delay` after its request arrived (so that
+    /// a test can have many requests in flight at once).
+    init(delay: TimeAmount = .zero, respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo) async throws {
         let log = self.log
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(UpstreamHandler(respond: respond, log: log))
+                    try channel.pipeline.syncOperations.addHandler(UpstreamHandler(delay: delay, respond: respond, log: log))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -54,11 +56,13 @@ private final class UpstreamHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    let delay: TimeAmount
     let respond: @Sendable (Request) -> Response
     let log: RequestLog
     private var pending: Request?
 
-    init(respond: @escaping @Sendable (Request) -> Response, log: RequestLog) {
+    init(delay: TimeAmount, respond: @escaping @Sendable (Request) -> Response, log: RequestLog) {
+        self.delay = delay
         self.respond = respond
         self.log = log
     }
@@ -74,11 +78,18 @@ private final class UpstreamHandler: ChannelInboundHandler {
             pending = nil
             log.requests.withLock { $0.append(request) }
             let response = respond(request)
-            var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
-            headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            guard delay > .zero else { return Self.write(response, to: context) }
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: delay) { Self.write(response, to: bound.value) }
         }
+    }
+
+    private static func write(_ response: Response, to context: ChannelHandlerContext) {
+        var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
+        headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+        context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
     }
 }

@@ -298,36 +298,62 @@ public final class ReplaySession: Sendable {
     package func answer(
         to request: Request, network: (Request) async throws -> Response
     ) async throws -> SessionAnswer {
-        guard mode.replays else { return .fetched(try await fetch(request, from: network)) }
-        let redacted = redaction.redact(request)
-        var waitedForRecording = false
+        switch decide(request) {
+        case .answered(let answer): answer
+        case .fetch(let report): try await fetch(request, missed: report, from: network)
+        }
+    }
+
+    /// The first, synchronous half of ``answer(to:network:)``: what the engine alone decides. A server
+    /// answers a replayed request on the connection's thread without starting a task, and starts one
+    /// only for a request that must go to the network (``fetch(_:missed:from:)``).
+    package func decide(_ request: Request) -> SessionDecision {
+        guard mode.replays else { return .fetch(nil) }
+        switch engine.match(redaction.redact(request)) {
+        case .hit(let hit):
+            return .answered(.replayed(hit))
+        case .miss(let report):
+            guard mode.reachesNetworkOnMiss || missesReachNetwork else { return .answered(.missed(report)) }
+            return .fetch(report)
+        }
+    }
+
+    /// The second half of ``answer(to:network:)``, for a request ``decide(_:)`` sent to the network:
+    /// fetches it, recording the answer when the mode records, or, when an identical request is being
+    /// recorded already, waits for that one and decides again.
+    ///
+    /// - Parameter report: Why the engine missed, from ``SessionDecision/fetch(_:)``; `nil` when the
+    ///   mode does not replay.
+    package func fetch(
+        _ request: Request, missed report: MissReport?, from network: (Request) async throws -> Response
+    ) async throws -> SessionAnswer {
+        guard let report, mode.records, recorder != nil else { return .fetched(try await fetchOnce(request, from: network)) }
+        var key = report.key
         while true {
-            let report: MissReport
-            switch engine.match(redacted) {
-            case .hit(let hit): return .replayed(hit)
-            case .miss(let missReport): report = missReport
-            }
-            guard mode.reachesNetworkOnMiss || missesReachNetwork else { return .missed(report) }
-            // A request waits at most once: decided again after a recording and missing still (the
-            // strategy plays each track once, say), it goes to the network alongside the others.
-            guard mode.records, recorder != nil, !waitedForRecording else {
-                return .fetched(try await fetch(request, from: network))
-            }
-            switch recordingsInFlight.join(report.key) {
+            switch recordingsInFlight.join(key) {
             case .follow(let fetch):
                 switch await fetch.outcome() {
-                case .recorded: waitedForRecording = true
-                case .abandoned: continue
-                case .failed(let error): throw error
+                case .recorded:
+                    // A request waits at most once: missing still (the strategy plays each track once,
+                    // say), it goes to the network alongside the others.
+                    if case .answered(let answer) = decide(request) { return answer }
+                    return .fetched(try await fetchOnce(request, from: network))
+                case .abandoned:
+                    switch decide(request) {
+                    case .answered(let answer): return answer
+                    case .fetch(let again): key = again?.key ?? key
+                    }
+                case .failed(let error):
+                    throw error
                 }
             case .lead(let key):
                 // A fetch for this key may have finished between the miss and the join: its track answers.
-                if case .hit(let hit) = engine.match(redacted) {
+                if case .answered(let answer) = decide(request) {
                     recordingsInFlight.finish(key, outcome: .recorded)
-                    return .replayed(hit)
+                    return answer
                 }
                 do {
-                    let response = try await fetch(request, from: network)
+                    let response = try await fetchOnce(request, from: network)
                     recordingsInFlight.finish(key, outcome: .recorded)
                     return .fetched(response)
                 } catch is CancellationError {
@@ -351,7 +377,7 @@ public final class ReplaySession: Sendable {
     }
 
     /// One real exchange, recorded when the mode records.
-    private func fetch(_ request: Request, from network: (Request) async throws -> Response) async throws -> Response {
+    private func fetchOnce(_ request: Request, from network: (Request) async throws -> Response) async throws -> Response {
         let response = try await network(request)
         if mode.records { noteRecorded(Track(request: request, response: response)) }
         return response

@@ -3,14 +3,15 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite("Server: control API")
 struct ControlAPITests {
     @Test("Switching cassettes per test saves the first and replays the second")
     func switchCassette() async throws {
-        let folder = try temporaryFolder()
-        let first = folder.appendingPathComponent("first.json"), second = folder.appendingPathComponent("second.json")
+        let folder = try TemporaryFolder()
+        let first = folder.file("first.json"), second = folder.file("second.json")
         let upstream = try await TestUpstream()
         let server = try await TonearmServer.start(quietConfiguration(cassette: first, mode: .missing, hosts: [upstream.origin]))
         let base = server.baseURL(for: upstream.authority).absoluteString
@@ -43,8 +44,8 @@ struct ControlAPITests {
 
     @Test("Journal as JSON and HAR, misses with reports, reset rewinds uniquePlay")
     func journalMissesReset() async throws {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("c.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("c.json")
         try CassetteFile.save(Cassette(tracks: [Track(request: Request(url: "https://api.example.com/a"), response: Response(body: "a"))]), to: cassette, format: .native)
         var configuration = quietConfiguration(cassette: cassette)
         configuration.strategy = .uniquePlay
@@ -70,14 +71,14 @@ struct ControlAPITests {
 
     @Test("--journal: the HAR journal is written when the server stops")
     func journalFile() async throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryFolder()
         var configuration = quietConfiguration()
-        configuration.journalFile = folder.appendingPathComponent("journal.har")
+        configuration.journalFile = folder.file("journal.har")
         configuration.journalLimit = 2
         let server = try await TonearmServer.start(configuration)
         for index in 0..<5 { _ = try await TestClient.send(server.baseURL.absoluteString + "/nothing/\(index)") }
         try await server.stop()
-        let har = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("journal.har"))) as? [String: Any]
+        let har = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.file("journal.har"))) as? [String: Any]
         let entries = (har?["log"] as? [String: Any])?["entries"] as? [[String: Any]] ?? []
         #expect(entries.map { ($0["request"] as? [String: Any])?["url"] as? String } == ["/nothing/3", "/nothing/4"])
     }

@@ -3,13 +3,15 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 
 @Suite("Server: how a replayed response is written on the connection")
 struct ResponseWritingTests {
     /// A replay server over tracks for `GET /a`, `GET /b` and `HEAD /a` whose recorded headers include
     /// hop-by-hop ones.
     private func server() async throws -> TonearmServer {
-        let cassette = try temporaryFolder().appendingPathComponent("c.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("c.json")
         let headers = [
             HeaderField("Content-Type", "application/json"), HeaderField("Connection", "X-Private, keep-alive"),
             HeaderField("X-Private", "per-hop"), HeaderField("Transfer-Encoding", "chunked"),

@@ -9,13 +9,6 @@ import TonearmURLSession
 import Glibc
 #endif
 
-/// A fresh folder for one test's cassettes.
-func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-server-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
 /// A server configuration logging nowhere, so test output stays readable.
 func quietConfiguration(
     cassette: URL? = nil, mode: RecordMode = .never, hosts: [String] = [], upstream: String? = nil

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmTestSupport
 
 /// The admin API's answers, pinned field by field against WireMock's documented shapes (its Java client
 /// refuses unknown fields, its Python client accepts only 200, 201 and 204).
@@ -294,7 +295,8 @@ struct WireMockAdminTests {
 
     @Test("A root directory's mappings load at start; a body file outside __files is refused")
     func rootDirectory() async throws {
-        let root = try temporaryFolder()
+        let folder = try TemporaryFolder()
+        let root = folder.url
         let mappings = root.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         try Data(#"{"mappings":[{"request":{"url":"/a"},"response":{"body":"a"}},{"request":{"urlPath":"/b"},"response":{"body":"b"}}]}"#.utf8)

@@ -45,6 +45,28 @@ enum TestClient {
     }
 }
 
+/// A JSON object's member names and the JSON type of each (read with the core's JSON parser, so
+/// booleans and numbers are told apart on every platform): how the admin and control API tests pin a
+/// document's fields.
+func jsonShape(_ value: Any?) -> [String: String] {
+    guard let value, JSONSerialization.isValidJSONObject(value),
+        let data = try? JSONSerialization.data(withJSONObject: value),
+        case .object(let members)? = try? JSONValue(parsing: Array(data))
+    else { return [:] }
+    var result: [String: String] = [:]
+    for member in members {
+        result[member.key] = switch member.value {
+        case .string: "string"
+        case .bool: "boolean"
+        case .number: "number"
+        case .array: "array"
+        case .object: "object"
+        case .null: "null"
+        }
+    }
+    return result
+}
+
 extension ProcessRun {
     /// ``ProcessRun/runBlocking(_:_:environment:)`` off the cooperative pool.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> ProcessRun {

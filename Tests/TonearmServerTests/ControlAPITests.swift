@@ -28,6 +28,26 @@ struct ControlAPITests {
         #expect(try CassetteFile.load(second).cassette.tracks.map(\.request.url) == [upstream.origin + "/two"])
     }
 
+    @Test("POST cassette refuses a body that is not an object of strings with 400 saying why; null means unchanged")
+    func cassetteRequestBody() async throws {
+        let server = try await TonearmServer.start(quietConfiguration())
+        let endpoint = server.baseURL.absoluteString + "/__tonearm/cassette"
+        let malformed = try await TestClient.send(endpoint, method: "POST", body: #"{"mode": "missing""#)
+        let notObject = try await TestClient.send(endpoint, method: "POST", body: #"["replay"]"#)
+        let wrongType = try await TestClient.send(endpoint, method: "POST", body: #"{"mode": 5}"#)
+        let nulls = try await TestClient.send(endpoint, method: "POST", body: #"{"path": null, "mode": "missing", "strategy": null, "other": 1}"#)
+        try await server.stop()
+        #expect(malformed.status == 400)
+        #expect(malformed.text.contains("line 1"), "the syntax error's position: \(malformed.text)")
+        #expect(notObject.status == 400)
+        #expect(wrongType.status == 400)
+        #expect(wrongType.text.contains("$.mode is 5, not a string"), "\(wrongType.text)")
+        #expect(nulls.status == 200, "\(nulls.text)")
+        let health = try JSONSerialization.jsonObject(with: Data(nulls.body)) as? [String: Any]
+        #expect(health?["mode"] as? String == "missing")
+        #expect(health?["cassette"] == nil)
+    }
+
     @Test("Stubs added at runtime in the rule-file schema answer")
     func runtimeStubs() async throws {
         let server = try await TonearmServer.start(quietConfiguration())

@@ -3,7 +3,7 @@ import NIOCore
 import Synchronization
 import Tonearm
 import TonearmCassettes
-import TonearmURLSession
+import TonearmReplay
 
 /// The state shared by every connection: the loaded cassette, the journal, the upstream client, and how
 /// one request becomes one answer.
@@ -98,56 +98,50 @@ final class ServerCore: Sendable {
         return reply
     }
 
-    /// Replays, fetches or reports a miss for a request whose URL is the one it stands for.
+    /// Replays, fetches or reports a miss for a request whose URL is the one it stands for: the cassette's
+    /// replay session decides, as it does for URLSession; the server journals and waits out delays.
     private func respond(
         to request: Request, host: UpstreamHost?, loaded: LoadedCassette
     ) async -> (ServerReply, JournalEntry.Source, ServerMiss?) {
-        var missReport: MissReport?
-        if loaded.mode.replaysCassette {
-            switch loaded.engine.match(redactedForMatching(request)) {
-            case .hit(let track, let answeredBy):
-                if let delay = track.delay { try? await Task.sleep(for: delay) }
-                let source = JournalEntry.Source(kind: answeredBy.kind, detail: answeredBy.description)
-                switch track.outcome {
-                case .response(let response):
-                    return (.response(served(response, for: request)), source, nil)
-                case .transportError(let error):
-                    return (.fault(ConnectionFault(error)), JournalEntry.Source(kind: "fault", detail: "\(answeredBy.description): \(error)"), nil)
-                }
-            case .miss(let report):
-                missReport = report
-            }
+        guard host != nil || loaded.mode.replays else {
+            let message = "no upstream for \(request.url): give the host as the first path component or start the server with --upstream"
+            return (.response(Self.plainText(404, message)), JournalEntry.Source(kind: "refused", detail: message), nil)
         }
-        if let report = missReport, loaded.mode == .never || host == nil {
+        let answer: SessionAnswer
+        do {
+            answer = if host == nil {
+                loaded.session.answerWithoutNetwork(to: request)
+            } else {
+                try await loaded.session.answer(to: request) { [upstreamClient] request in try await upstreamClient.fetch(request) }
+            }
+        } catch {
+            let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
+            let origin = host?.origin ?? "upstream"
+            configuration.log("tonearm: \(request.method) \(request.url): \(failure.message)")
+            return (.response(Self.plainText(failure.status, failure.message, extra: [HeaderField("Tonearm-Upstream-Error", origin)])),
+                    JournalEntry.Source(kind: "upstream-error", detail: failure.message), nil)
+        }
+        switch answer {
+        case .replayed(let hit):
+            if let delay = hit.track.delay { try? await Task.sleep(for: delay) }
+            let answeredBy = loaded.engine.source(of: hit)
+            let source = JournalEntry.Source(kind: answeredBy.kind, detail: answeredBy.description)
+            switch hit.track.outcome {
+            case .response(let response):
+                return (.response(served(response, for: request)), source, nil)
+            case .transportError(let error):
+                return (.fault(ConnectionFault(error)), JournalEntry.Source(kind: "fault", detail: "\(answeredBy.description): \(error)"), nil)
+            }
+        case .missed(let report):
             let label = loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules"
             configuration.log("tonearm: miss \(request.method) \(request.url): \(report.reason)")
             let response = MissReply.response(
                 for: report, status: configuration.missStatus, acceptsJSON: MissReply.acceptsJSON(request.headers), source: label)
             return (.response(response), JournalEntry.Source(kind: "miss", detail: report.reason.description),
                     ServerMiss(time: Date(), request: request, report: report))
+        case .fetched(let response):
+            return (.response(served(response, for: request)), JournalEntry.Source(kind: "network", detail: host?.origin ?? "network"), nil)
         }
-        guard let host else {
-            let message = "no upstream for \(request.url): give the host as the first path component or start the server with --upstream"
-            return (.response(Self.plainText(404, message)), JournalEntry.Source(kind: "refused", detail: message), nil)
-        }
-        do throws(UpstreamClient.Failure) {
-            let response = try await upstreamClient.fetch(request)
-            if loaded.mode.recordsCassette { loaded.record(Track(request: request, response: response)) }
-            return (.response(served(response, for: request)), JournalEntry.Source(kind: "network", detail: host.origin), nil)
-        } catch {
-            configuration.log("tonearm: \(request.method) \(request.url): \(error.message)")
-            return (.response(Self.plainText(error.status, error.message, extra: [HeaderField("Tonearm-Upstream-Error", host.origin)])),
-                    JournalEntry.Source(kind: "upstream-error", detail: error.message), nil)
-        }
-    }
-
-    /// `request` as the engine sees it: redacted like the recorded tracks were. Most requests carry
-    /// nothing to redact; they skip the redaction's copies of the headers.
-    private func redactedForMatching(_ request: Request) -> Request {
-        let redaction = configuration.redaction
-        let untouched = redaction.queryParameters.isEmpty && redaction.jsonFields.isEmpty
-            && !request.headers.contains { field in redaction.headers.contains { field.name.equalsIgnoringASCIICase($0) } }
-        return untouched ? request : redaction.redact(request)
     }
 
     /// The response as sent to the client: URLs rewritten when asked (cassettes keep the upstream's bytes).

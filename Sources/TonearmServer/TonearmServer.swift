@@ -5,7 +5,7 @@ import NIOPosix
 import Synchronization
 import Tonearm
 import TonearmCassettes
-import TonearmURLSession
+import TonearmReplay
 
 /// A local HTTP server that records, replays and stubs for clients in any process or language.
 ///

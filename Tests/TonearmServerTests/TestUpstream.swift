@@ -13,9 +13,15 @@ final class TestUpstream: Sendable {
     /// The value for `--host`, and the path component.
     var authority: String { "127.0.0.1:\(server.port)" }
 
-    init(respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo) async throws {
+    /// An upstream answering with `respond`, each answer sent `delay` after its request arrived (so that
+    /// a test can have many requests in flight at once: each connection is served on its own thread).
+    init(delay: Duration = .zero, respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo) async throws {
         server = try HTTPTestServer { received in
             let response = respond(Self.request(received))
+            if delay > .zero {
+                let parts = delay.components
+                Thread.sleep(forTimeInterval: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
+            }
             // The server writes the body's own Content-Length.
             let headers = response.headers.filter { !$0.name.equalsIgnoringASCIICase("Content-Length") }
             return HTTPTestServer.Reply(status: response.status, headers: headers.map { ($0.name, $0.value) }, body: response.body)

@@ -116,7 +116,9 @@ public final class HTTPTestServer: Sendable {
                 if errno == EINTR { continue }
                 return  // stopped
             }
-            DispatchQueue.global().async { [self] in serve(connection) }
+            // A thread per connection, not a dispatch queue: a handler that waits (an upstream holding
+            // its answer) must not hold up other connections behind the queue's few threads.
+            Thread { [self] in serve(connection) }.start()
         }
     }
 

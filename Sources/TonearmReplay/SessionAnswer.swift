@@ -1,0 +1,11 @@
+import Tonearm
+
+/// What ``ReplaySession/answer(to:network:)`` decided for one request.
+package enum SessionAnswer: Sendable {
+    /// A track, stub or rule answers; its delay is the caller's to wait out.
+    case replayed(Hit)
+    /// Nothing answers, and the request may not reach the network.
+    case missed(MissReport)
+    /// The network answered; the exchange was recorded when the mode records.
+    case fetched(Response)
+}

@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 
 /// An app often sends the same request from two places at once. In `missing` mode the server records it
 /// once, and the copies that arrived while it was being fetched are answered from the new track.
@@ -24,7 +25,8 @@ struct ConcurrentRecordingTests {
 
     @Test("Identical requests that miss together are fetched once and recorded once")
     func identicalRequestsRecordedOnce() async throws {
-        let cassette = try temporaryFolder().appendingPathComponent("together.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("together.json")
         // The upstream holds its answer long enough for every copy to arrive while it is being fetched.
         let upstream = try await TestUpstream(delay: .milliseconds(300))
         let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
@@ -42,7 +44,8 @@ struct ConcurrentRecordingTests {
 
     @Test("Different requests in flight together are each fetched and recorded")
     func differentRequestsNotMerged() async throws {
-        let cassette = try temporaryFolder().appendingPathComponent("different.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("different.json")
         let upstream = try await TestUpstream(delay: .milliseconds(200))
         let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
         let responses = try await sendTogether(16, paths: { "/v1/items/\($0)" }, server: server, upstream: upstream)
@@ -56,7 +59,8 @@ struct ConcurrentRecordingTests {
 
     @Test("Under uniquePlay every identical request is still fetched and recorded, as one after another would be")
     func uniquePlayRecordsEach() async throws {
-        let cassette = try temporaryFolder().appendingPathComponent("unique.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("unique.json")
         let upstream = try await TestUpstream(delay: .milliseconds(200))
         var configuration = quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin])
         configuration.strategy = .uniquePlay
@@ -72,7 +76,8 @@ struct ConcurrentRecordingTests {
 
     @Test("Identical requests waiting on an upstream that is down all get its 502, and nothing is recorded")
     func failureShared() async throws {
-        let cassette = try temporaryFolder().appendingPathComponent("down.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("down.json")
         let upstream = try await TestUpstream()
         let origin = upstream.origin
         try await upstream.stop()

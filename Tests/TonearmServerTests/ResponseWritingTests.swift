@@ -3,13 +3,15 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 
 @Suite("Server: how a replayed response is written on the connection")
 struct ResponseWritingTests {
     /// A replay server over tracks for `GET /a`, `GET /b` and `HEAD /a` whose recorded headers include
     /// hop-by-hop ones.
     private func server() async throws -> TonearmServer {
-        let cassette = try temporaryFolder().appendingPathComponent("c.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("c.json")
         let headers = [
             HeaderField("Content-Type", "application/json"), HeaderField("Connection", "X-Private, keep-alive"),
             HeaderField("X-Private", "per-hop"), HeaderField("Transfer-Encoding", "chunked"),
@@ -50,7 +52,8 @@ struct ResponseWritingTests {
 
     @Test("A request pipelined behind a delayed one is answered after it, in order")
     func pipelinedBehindDelay() async throws {
-        let cassette = try temporaryFolder().appendingPathComponent("delayed.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("delayed.json")
         let tracks = [
             Track(request: Request(url: "https://api.example.com/slow"), response: Response(status: 200, body: "slow"), delay: .milliseconds(300)),
             Track(request: Request(url: "https://api.example.com/fast"), response: Response(status: 200, body: "fast")),

@@ -14,6 +14,8 @@
 #           admin path that only answers 404: what the client and the HTTP exchange cost before any
 #           mapping is read (the client's own CPU time is printed);
 #   create: the same client posting the 10,000 mappings (the goal's measurement);
+#   PyPI wiremock client: Mappings.create_mapping from 4 threads, as a WireMock user's suite creates
+#           them (it opens a new connection per call), when WIREMOCK_PYTHON has the package;
 #   wrk:    wrk (2 threads, 8 connections) posting new mappings for CREATE_DURATION (3 s): the server's
 #           own rate without the Python client's cost.
 # Needs wrk (and valgrind for CALLGRIND=1); Linux (/proc).
@@ -26,6 +28,8 @@ CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 REQUESTS=${REQUESTS:-2000}
 CREATE_DURATION=${CREATE_DURATION:-3s}
+# A Python with the PyPI `wiremock` client (.ci/run makes this one); absent: that line is skipped.
+WIREMOCK_PYTHON=${WIREMOCK_PYTHON:-.build/python-venv/bin/python}
 WORK=${WORK:-/tmp/tonearm-bench-wiremock}
 mkdir -p "$WORK"
 
@@ -140,6 +144,13 @@ measure_creation() {  # each on a fresh server: the Python client's floor, the P
     out=$(post_mappings "$URL" /__admin/mappings)
     echo "create: $out; server CPU $(cpu_since "$before") s; held $(total_mappings "$URL")"
     kill "$SERVER_PID"
+    if [ -x "$WIREMOCK_PYTHON" ]; then
+        start_server wiremock-create "$TONEARM" serve --journal-limit 1000
+        before=$(server_cpu "$SERVER_PID")
+        out=$("$WIREMOCK_PYTHON" scripts/bench-support/wiremock_client_create.py "$URL" "$COUNT")
+        echo "PyPI wiremock client: $out; server CPU $(cpu_since "$before") s; held $(total_mappings "$URL")"
+        kill "$SERVER_PID"
+    fi
     start_server wrk-create "$TONEARM" serve --journal-limit 1000
     before=$(server_cpu "$SERVER_PID")
     out=$(wrk -t2 -c8 -d"$CREATE_DURATION" -s "$WORK/create.lua" "$URL")

@@ -164,6 +164,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["__Cassettes__", "Python"]
         ),

@@ -19,7 +19,9 @@ import TonearmCassettes
 /// step taken by a request being matched on the old engine while the copy is made may be lost.
 final class WireMockStubs: Sendable {
     /// How many removed entries the engine may hold before it is compacted, whatever the live count.
-    static let compactionFloor = 1024
+    static let defaultCompactionFloor = 1024
+    /// This store's floor: ``defaultCompactionFloor`` in servers, lower in tests that compact often.
+    let compactionFloor: Int
 
     /// The engine answering requests: mutated only under `state`'s lock, matched without it (reading
     /// which engine is current takes a brief lock of its own, as compaction replaces it).
@@ -72,8 +74,9 @@ final class WireMockStubs: Sendable {
     }
 
     /// A store holding the mappings of `rootDirectory`, if any.
-    init(rootDirectory: WireMockRootDirectory?) throws(ServerError) {
+    init(rootDirectory: WireMockRootDirectory?, compactionFloor: Int = defaultCompactionFloor) throws(ServerError) {
         self.rootDirectory = rootDirectory
+        self.compactionFloor = max(1, compactionFloor)
         state = Mutex(State(defaults: try rootDirectory?.load() ?? []))
         do throws(WireMockError) {
             try resetToDefaults()
@@ -228,7 +231,7 @@ final class WireMockStubs: Sendable {
             }
         }
         count.store(state.mappings.count, ordering: .relaxed)
-        if state.removedEntries >= max(Self.compactionFloor, state.liveEntries) { compact(&state) }
+        if state.removedEntries >= max(compactionFloor, state.liveEntries) { compact(&state) }
     }
 
     private func removeEntry(_ entry: ReplayEngine.EntryID, from engine: ReplayEngine, _ state: inout State) {

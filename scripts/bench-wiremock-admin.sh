@@ -8,7 +8,7 @@
 #   CALLGRIND=1 scripts/bench-wiremock-admin.sh   # also instructions per match under callgrind (load-proof)
 #   SKIP_WRK=1 scripts/bench-wiremock-admin.sh    # creation only
 #
-# Creation is measured three ways, each on a fresh server, each line with the server's CPU time (user +
+# Creation is measured four ways, each on a fresh server, each line with the server's CPU time (user +
 # system, from /proc: the machine's load moves it far less than the wall clock) beside the wall clock:
 #   floor:  4 Python http.client threads, one keep-alive connection each, posting the same bodies to an
 #           admin path that only answers 404: what the client and the HTTP exchange cost before any

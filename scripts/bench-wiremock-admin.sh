@@ -7,6 +7,7 @@
 #   scripts/bench-wiremock-admin.sh               # creation, then wrk on both servers (10 s, 64 connections)
 #   CALLGRIND=1 scripts/bench-wiremock-admin.sh   # also instructions per match under callgrind (load-proof)
 #   SKIP_WRK=1 scripts/bench-wiremock-admin.sh    # creation only
+#   PIN=1 SKIP_WRK=1 scripts/bench-wiremock-admin.sh   # creation with client and server on a core each
 #
 # Creation is measured four ways, each on a fresh server, each line with the server's CPU time (user +
 # system, from /proc: the machine's load moves it far less than the wall clock) beside the wall clock:
@@ -30,6 +31,9 @@ REQUESTS=${REQUESTS:-2000}
 CREATE_DURATION=${CREATE_DURATION:-3s}
 # A Python with the PyPI `wiremock` client (.ci/run makes this one); absent: that line is skipped.
 WIREMOCK_PYTHON=${WIREMOCK_PYTHON:-.build/python-venv/bin/python}
+# PIN=1: during creation the clients run on CPU 0 and the server on CPU 1 (taskset). Unpinned, the
+# scheduler tends to run the server's event loop on the client's core, and the two take turns.
+if [ "${PIN:-0}" = 1 ]; then CLIENT_CPU="taskset -c 0"; SERVER_CPU="taskset -c 1"; else CLIENT_CPU=""; SERVER_CPU=""; fi
 WORK=${WORK:-/tmp/tonearm-bench-wiremock}
 mkdir -p "$WORK"
 
@@ -111,7 +115,7 @@ total_mappings() {  # url
 }
 
 post_mappings() {  # url path: POSTs every mapping to path from 4 client threads; prints wall and client CPU
-    python3 - "$1" "$2" "$WORK/mappings.json" <<'PY'
+    $CLIENT_CPU python3 - "$1" "$2" "$WORK/mappings.json" <<'PY'
 import http.client, json, sys, threading, time, urllib.parse
 url, path, mappings = urllib.parse.urlsplit(sys.argv[1]), sys.argv[2], [json.dumps(m) for m in json.load(open(sys.argv[3]))]
 statuses = {}
@@ -134,26 +138,26 @@ PY
 
 measure_creation() {  # each on a fresh server: the Python client's floor, the Python client, then wrk
     local before out requests rate cpu
-    start_server floor "$TONEARM" serve --journal-limit 1000
+    start_server floor $SERVER_CPU "$TONEARM" serve --journal-limit 1000
     before=$(server_cpu "$SERVER_PID")
     out=$(post_mappings "$URL" /__admin/bench-floor)
     echo "floor:  $out; server CPU $(cpu_since "$before") s"
     kill "$SERVER_PID"
-    start_server create "$TONEARM" serve --journal-limit 1000
+    start_server create $SERVER_CPU "$TONEARM" serve --journal-limit 1000
     before=$(server_cpu "$SERVER_PID")
     out=$(post_mappings "$URL" /__admin/mappings)
     echo "create: $out; server CPU $(cpu_since "$before") s; held $(total_mappings "$URL")"
     kill "$SERVER_PID"
     if [ -x "$WIREMOCK_PYTHON" ]; then
-        start_server wiremock-create "$TONEARM" serve --journal-limit 1000
+        start_server wiremock-create $SERVER_CPU "$TONEARM" serve --journal-limit 1000
         before=$(server_cpu "$SERVER_PID")
-        out=$("$WIREMOCK_PYTHON" scripts/bench-support/wiremock_client_create.py "$URL" "$COUNT")
+        out=$($CLIENT_CPU "$WIREMOCK_PYTHON" scripts/bench-support/wiremock_client_create.py "$URL" "$COUNT")
         echo "PyPI wiremock client: $out; server CPU $(cpu_since "$before") s; held $(total_mappings "$URL")"
         kill "$SERVER_PID"
     fi
-    start_server wrk-create "$TONEARM" serve --journal-limit 1000
+    start_server wrk-create $SERVER_CPU "$TONEARM" serve --journal-limit 1000
     before=$(server_cpu "$SERVER_PID")
-    out=$(wrk -t2 -c8 -d"$CREATE_DURATION" -s "$WORK/create.lua" "$URL")
+    out=$($CLIENT_CPU wrk -t2 -c8 -d"$CREATE_DURATION" -s "$WORK/create.lua" "$URL")
     cpu=$(cpu_since "$before")
     requests=$(echo "$out" | awk '/requests in/ {print $1}')
     rate=$(echo "$out" | awk '/Requests\/sec/ {print $2}')

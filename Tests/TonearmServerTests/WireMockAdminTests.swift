@@ -179,6 +179,12 @@ struct WireMockAdminTests {
             "browserProxyRequest": "boolean", "loggedDate": "number", "loggedDateString": "string", "bodyAsBase64": "string",
             "body": "string",
         ])
+        // loggedDateString is loggedDate (milliseconds) in ISO 8601, UTC, to the second: 2026-11-22T18:42:16Z.
+        let logged = try #require(matched["request"] as? [String: Any])
+        let loggedText = try #require(logged["loggedDateString"] as? String)
+        let loggedDate = try #require(ISO8601DateFormatter().date(from: loggedText), "not ISO 8601: \(loggedText)")
+        #expect(loggedText.hasSuffix("Z") && loggedText.count == 20)
+        #expect(Int(loggedDate.timeIntervalSince1970) == (logged["loggedDate"] as? Int).map { $0 / 1000 })
         #expect(jsonShape(matched["response"]) == ["status": "number", "headers": "object", "body": "string", "fromProxy": "boolean"])
         #expect(jsonShape(matched["timing"]) == [
             "addedDelay": "number", "processTime": "number", "responseSendTime": "number", "serveTime": "number", "totalTime": "number",

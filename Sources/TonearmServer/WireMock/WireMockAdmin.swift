@@ -384,7 +384,7 @@ extension ServerCore {
             "message": .string("Tonearm is ok"),
             "version": .string("tonearm"),
             "uptimeInSeconds": .integer(Int(wireMock.started.duration(to: .now).components.seconds)),
-            "timestamp": .string(ISO8601DateFormatter().string(from: now)),
+            "timestamp": .string(now.formatted(.iso8601)),
         ])
     }
 

@@ -72,7 +72,7 @@ struct WireMockServeEvents: Sendable {
             "cookies": .object([]),
             "browserProxyRequest": .bool(false),
             "loggedDate": .integer(loggedDate),
-            "loggedDateString": .string(ISO8601DateFormatter().string(from: time)),
+            "loggedDateString": .string(time.formatted(.iso8601)),
             "bodyAsBase64": .string(Data(request.body).base64EncodedString()),
             "body": .string(String(decoding: request.body, as: UTF8.self)),
         ])

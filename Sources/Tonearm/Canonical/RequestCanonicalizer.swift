@@ -60,6 +60,23 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     public func key(for request: Request) -> RequestKey {
         let bodyKind = self.bodyKind(of: request)
         if bodyKind == .json { return RequestKey(canonicalBytes: canonicalize(request).bytes) }
+        return linesKey(for: request, bodyKind: bodyKind)
+    }
+
+    /// The key of `request`, with its canonical form when making the key took one (a JSON body), so that
+    /// a caller which may need both never canonicalises twice.
+    func keyAndCanonical(for request: Request) -> (key: RequestKey, canonical: CanonicalRequest?) {
+        let bodyKind = self.bodyKind(of: request)
+        if bodyKind == .json {
+            let canonical = canonicalize(request)
+            return (RequestKey(canonicalBytes: canonical.bytes), canonical)
+        }
+        return (linesKey(for: request, bodyKind: bodyKind), nil)
+    }
+
+    /// The key of a request without a JSON body to canonicalise, hashed from lines written in scratch memory.
+    @inline(__always)
+    private func linesKey(for request: Request, bodyKind: BodyKind?) -> RequestKey {
         var method = Self.canonicalMethod(request.method)
         var target = request.url
         let headerFields = self.headerFields(of: request)

@@ -8,7 +8,7 @@
 /// concurrent requests never get the same track and no lock is taken. Removed tracks, and tracks that
 /// count as played by the request that recorded them, are stepped over, and so are tracks with a
 /// scenario (the engine's scenario stage answers them).
-struct QueueStrategy: MatchingStrategy {
+struct QueueStrategy: KeyedMatchingStrategy {
     private let index: TrackIndex
     private let whenExhausted: Strategy.ExhaustionPolicy
     /// Per key group: the position of the last track played, plus one (zero before any).
@@ -20,9 +20,9 @@ struct QueueStrategy: MatchingStrategy {
         self.whenExhausted = whenExhausted
     }
 
-    /// The next unplayed track for the request's key.
-    func match(_ request: IncomingRequest) -> StrategyOutcome {
-        guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
+    /// The next unplayed track for `key`.
+    func match(key: RequestKey) -> StrategyOutcome {
+        guard let group = index.keyGroup(for: key) else { return .miss(.notRecorded) }
         let keys = index.keys
         while true {
             let cursor = lastPlayed.load(group)

@@ -45,9 +45,10 @@ public final class ReplayEngine: Sendable {
     public let strategy: any MatchingStrategy
     /// Rules, tried after the tracks.
     let ruleStage: LiveRules
-    /// `strategy`, when it decides from keys alone (every built-in track strategy): then a hit needs no
-    /// canonical form.
-    private let keyedStrategy: (any KeyedMatchingStrategy)?
+    /// `strategy`'s answer by key, when it decides from keys alone (every built-in track strategy): then a
+    /// hit needs no canonical form. A closure rather than an optional existential, which would be copied
+    /// through generic value witnesses on every match.
+    private let matchKey: (@Sendable (RequestKey) -> StrategyOutcome)?
 
     /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`, with no rules
     /// (add some with ``add(_:)-(Rule)``).
@@ -89,7 +90,11 @@ public final class ReplayEngine: Sendable {
     private init(index: TrackIndex, ruleStage: LiveRules, strategy: Strategy) {
         self.index = index
         self.strategy = strategy.make(index)
-        self.keyedStrategy = self.strategy as? any KeyedMatchingStrategy
+        if let keyed = self.strategy as? any KeyedMatchingStrategy {
+            self.matchKey = { key in keyed.match(key: key) }
+        } else {
+            self.matchKey = nil
+        }
         self.ruleStage = ruleStage
     }
 
@@ -143,17 +148,17 @@ public final class ReplayEngine: Sendable {
     public func match(_ request: Request) -> MatchResult {
         let incoming: IncomingRequest
         let reason: MissReason
-        if let keyedStrategy {
+        if let matchKey {
             // The key alone decides a hit; the canonical form is made only for a miss.
-            let canonicalizer = index.canonicalizer
-            let (key, canonical) = canonicalizer.keyAndCanonical(for: request)
-            switch keyedStrategy.match(key: key) {
+            let (key, canonical) = index.canonicalizer.keyAndCanonical(for: request)
+            switch matchKey(key) {
             case .hit(let hit):
                 return .hit(hit)
             case .miss(let trackReason):
                 reason = trackReason
             }
-            incoming = IncomingRequest(request: request, canonical: canonical ?? canonicalizer.canonicalize(request), key: key)
+            incoming = IncomingRequest(
+                request: request, canonical: canonical ?? index.canonicalizer.canonicalize(request), key: key)
         } else {
             incoming = incomingRequest(for: request)
             switch strategy.match(incoming) {

@@ -69,15 +69,16 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         return linesKey(for: request, bodyKind: bodyKind)
     }
 
-    /// The key of `request`, with its canonical form when making the key took one (a JSON body), so that
-    /// a caller which may need both never canonicalises twice.
-    func keyAndCanonical(for request: Request) -> (key: RequestKey, canonical: CanonicalRequest?) {
+    /// The key of `request`; when making it took the canonical form (a JSON body), that form is stored in
+    /// `canonical`, so that a caller which may need both never canonicalises twice.
+    func key(for request: Request, keepingCanonical canonical: inout CanonicalRequest?) -> RequestKey {
         let bodyKind = self.bodyKind(of: request)
         if bodyKind == .json {
-            let canonical = canonicalize(request)
-            return (RequestKey(canonicalBytes: canonical.bytes), canonical)
+            let made = canonicalize(request)
+            canonical = made
+            return RequestKey(canonicalBytes: made.bytes)
         }
-        return (linesKey(for: request, bodyKind: bodyKind), nil)
+        return linesKey(for: request, bodyKind: bodyKind)
     }
 
     /// The key of a request without a JSON body to canonicalise, hashed from lines written in scratch memory.

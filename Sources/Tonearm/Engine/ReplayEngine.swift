@@ -48,7 +48,7 @@ public final class ReplayEngine: Sendable {
     /// `strategy`'s answer by key, when it decides from keys alone (every built-in track strategy): then a
     /// hit needs no canonical form. A closure rather than an optional existential, which would be copied
     /// through generic value witnesses on every match.
-    private let matchKey: (@Sendable (RequestKey) -> StrategyOutcome)?
+    private let matchKey: (@Sendable (RequestKey, Request) -> StrategyOutcome)?
 
     /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`, with no rules
     /// (add some with ``add(_:)-(Rule)``).
@@ -91,7 +91,7 @@ public final class ReplayEngine: Sendable {
         self.index = index
         self.strategy = strategy.make(index)
         if let keyed = self.strategy as? any KeyedMatchingStrategy {
-            self.matchKey = { key in keyed.match(key: key) }
+            self.matchKey = { key, request in keyed.match(key: key, request: request) }
         } else {
             self.matchKey = nil
         }
@@ -150,8 +150,9 @@ public final class ReplayEngine: Sendable {
         let reason: MissReason
         if let matchKey {
             // The key alone decides a hit; the canonical form is made only for a miss.
-            let (key, canonical) = index.canonicalizer.keyAndCanonical(for: request)
-            switch matchKey(key) {
+            var canonical: CanonicalRequest?
+            let key = index.canonicalizer.key(for: request, keepingCanonical: &canonical)
+            switch matchKey(key, request) {
             case .hit(let hit):
                 return .hit(hit)
             case .miss(let trackReason):

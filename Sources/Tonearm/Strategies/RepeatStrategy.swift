@@ -11,12 +11,12 @@ struct RepeatStrategy: KeyedMatchingStrategy {
     }
 
     /// The first live track for `key`.
-    func match(key: RequestKey) -> StrategyOutcome {
+    func match(key: RequestKey, request: Request) -> StrategyOutcome {
         guard let group = index.keyGroup(for: key) else { return .miss(.notRecorded) }
         var candidate = index.keys.first(of: group)
         while let position = candidate {
             if !index.isRemovedOrScenario(position) {
-                return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
+                return .hit(Hit(track: index.recordedTrack(at: position, answering: request), source: .track(position: position)))
             }
             candidate = index.keys.next(after: position)
         }

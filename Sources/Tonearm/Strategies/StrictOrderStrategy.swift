@@ -16,7 +16,7 @@ struct StrictOrderStrategy: KeyedMatchingStrategy {
     }
 
     /// The next track, if a request with `key` is the one expected next.
-    func match(key: RequestKey) -> StrategyOutcome {
+    func match(key: RequestKey, request: Request) -> StrategyOutcome {
         let group = index.keyGroup(for: key)
         while true {
             let next = cursor.value(0)
@@ -31,7 +31,7 @@ struct StrictOrderStrategy: KeyedMatchingStrategy {
                 return .miss(.outOfOrder(expectedPosition: next))
             }
             if cursor.advance(0, from: next, to: next + 1) {
-                return .hit(Hit(track: index.recordedTrack(at: next), source: .track(position: next)))
+                return .hit(Hit(track: index.recordedTrack(at: next, answering: request), source: .track(position: next)))
             }
         }
     }

@@ -93,6 +93,28 @@ enum URLBytes {
         return found
     }
 
+    /// Whether `a` and `b` hold the same bytes, compared eight at a time.
+    @inline(__always)
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = a.count
+        guard count == b.count else { return false }
+        guard count > 0, let first = a.baseAddress, let second = b.baseAddress else { return true }
+        // Safe: every load reads offsets index..<index + 8 with index + 8 <= count, inside both buffers.
+        let x = UnsafeRawPointer(first), y = UnsafeRawPointer(second)
+        var index = 0
+        while index &+ 8 <= count {
+            if x.loadUnaligned(fromByteOffset: index, as: UInt64.self) != y.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                return false
+            }
+            index &+= 8
+        }
+        while index < count {
+            if first[index] != second[index] { return false }
+            index &+= 1
+        }
+        return true
+    }
+
     /// Three-way comparison of UTF-8 bytes: `String`'s own `<` follows Unicode canonical ordering,
     /// which would make the canonical order depend on the standard library's Unicode tables.
     @inline(__always)

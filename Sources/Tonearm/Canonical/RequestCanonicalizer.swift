@@ -69,16 +69,10 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         return linesKey(for: request, bodyKind: bodyKind)
     }
 
-    /// The key of `request`; when making it took the canonical form (a JSON body), that form is stored in
-    /// `canonical`, so that a caller which may need both never canonicalises twice.
-    func key(for request: Request, keepingCanonical canonical: inout CanonicalRequest?) -> RequestKey {
-        let bodyKind = self.bodyKind(of: request)
-        if bodyKind == .json {
-            let made = canonicalize(request)
-            canonical = made
-            return RequestKey(canonicalBytes: made.bytes)
-        }
-        return linesKey(for: request, bodyKind: bodyKind)
+    /// Whether the key of `request` is hashed from its canonical form (a JSON body), rather than from
+    /// lines written in scratch memory: then a caller that may need both should canonicalise first.
+    func keyNeedsCanonicalForm(_ request: Request) -> Bool {
+        bodyKind(of: request) == .json
     }
 
     /// The key of a request without a JSON body to canonicalise, hashed from lines written in scratch memory.

@@ -148,18 +148,16 @@ public final class ReplayEngine: Sendable {
     public func match(_ request: Request) -> MatchResult {
         let incoming: IncomingRequest
         let reason: MissReason
-        if let matchKey {
+        if let matchKey, !index.canonicalizer.keyNeedsCanonicalForm(request) {
             // The key alone decides a hit; the canonical form is made only for a miss.
-            var canonical: CanonicalRequest?
-            let key = index.canonicalizer.key(for: request, keepingCanonical: &canonical)
+            let key = index.canonicalizer.key(for: request)
             switch matchKey(key, request) {
             case .hit(let hit):
                 return .hit(hit)
             case .miss(let trackReason):
                 reason = trackReason
             }
-            incoming = IncomingRequest(
-                request: request, canonical: canonical ?? index.canonicalizer.canonicalize(request), key: key)
+            incoming = IncomingRequest(request: request, canonical: index.canonicalizer.canonicalize(request), key: key)
         } else {
             incoming = incomingRequest(for: request)
             switch strategy.match(incoming) {

@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "Tonearm",
                 "TonearmCassettes",
+                "TonearmReplay",
                 "TonearmURLSession",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -8,17 +8,9 @@
 #
 # Usage: scripts/key-instructions.sh [package-path]
 set -euo pipefail
-package="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
 work="${KEY_INSTRUCTIONS_DIR:-/tmp/tonearm-key-instructions}"
-mkdir -p "$work/Sources/KeyDriver"
-cat > "$work/Package.swift" <<SWIFT
-// swift-tools-version: 6.1
-import PackageDescription
-let package = Package(
-    name: "KeyDriver",
-    dependencies: [.package(name: "Tonearm", path: "$package")],
-    targets: [.executableTarget(name: "KeyDriver", dependencies: [.product(name: "Tonearm", package: "Tonearm")])])
-SWIFT
+source "$(dirname "$0")/bench-support/callgrind-driver.sh"
+driver_package KeyDriver "$work" "${1:-}"
 cat > "$work/Sources/KeyDriver/main.swift" <<'SWIFT'
 import Tonearm
 
@@ -35,14 +27,5 @@ var sum: UInt64 = 0
 for _ in 0..<count { sum &+= canonicalizer.key(for: request).value }
 print(sum)
 SWIFT
-swift build -c release --package-path "$work" >&2
-binary="$work/.build/release/KeyDriver"
-# valgrind 3.19 cannot read this toolchain's debug info; a copy without it keeps the symbols.
-strip --strip-debug -o "$work/KeyDriver.stripped" "$binary"
-instructions() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/KeyDriver.stripped" "$1" 2>&1 >/dev/null \
-        | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
-}
-one=$(instructions 1)
-many=$(instructions 2001)
-echo "instructions per GET key: $(( (many - one) / 2000 ))"
+driver_build
+echo "instructions per GET key: $(per_iteration 2000)"

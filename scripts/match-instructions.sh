@@ -11,17 +11,9 @@
 #
 # Usage: scripts/match-instructions.sh [package-path]
 set -euo pipefail
-package="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
 work="${MATCH_INSTRUCTIONS_DIR:-/tmp/tonearm-match-instructions}"
-mkdir -p "$work/Sources/MatchDriver"
-cat > "$work/Package.swift" <<SWIFT
-// swift-tools-version: 6.1
-import PackageDescription
-let package = Package(
-    name: "MatchDriver",
-    dependencies: [.package(name: "Tonearm", path: "$package")],
-    targets: [.executableTarget(name: "MatchDriver", dependencies: [.product(name: "Tonearm", package: "Tonearm")])])
-SWIFT
+source "$(dirname "$0")/bench-support/callgrind-driver.sh"
+driver_package MatchDriver "$work" "${1:-}"
 cat > "$work/Sources/MatchDriver/main.swift" <<'SWIFT'
 import Tonearm
 
@@ -45,16 +37,7 @@ var sum = 0
 for _ in 0..<count { sum &+= engine.match(request).hit?.track.response?.status ?? 0 }
 print(sum)
 SWIFT
-swift build -c release --package-path "$work" >&2
-binary="$work/.build/release/MatchDriver"
-# valgrind 3.19 cannot read this toolchain's debug info; a copy without it keeps the symbols.
-strip --strip-debug -o "$work/MatchDriver.stripped" "$binary"
-instructions() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/MatchDriver.stripped" "$1" "$2" 2>&1 >/dev/null \
-        | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
-}
+driver_build
 for kind in realistic tiny; do
-    one=$(instructions "$kind" 1)
-    many=$(instructions "$kind" 2001)
-    echo "instructions per GET hit, $kind track: $(( (many - one) / 2000 ))"
+    echo "instructions per GET hit, $kind track: $(per_iteration 2000 "$kind")"
 done

@@ -10,17 +10,9 @@
 #
 # Usage: scripts/wiremock-match-instructions.sh [package-path]
 set -euo pipefail
-package="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
 work="${WIREMOCK_INSTRUCTIONS_DIR:-/tmp/tonearm-wiremock-instructions}"
-mkdir -p "$work/Sources/WireMockMatchDriver"
-cat > "$work/Package.swift" <<SWIFT
-// swift-tools-version: 6.1
-import PackageDescription
-let package = Package(
-    name: "WireMockMatchDriver",
-    dependencies: [.package(name: "Tonearm", path: "$package")],
-    targets: [.executableTarget(name: "WireMockMatchDriver", dependencies: [.product(name: "Tonearm", package: "Tonearm")])])
-SWIFT
+source "$(dirname "$0")/bench-support/callgrind-driver.sh"
+driver_package WireMockMatchDriver "$work" "${1:-}"
 cat > "$work/Sources/WireMockMatchDriver/main.swift" <<'SWIFT'
 import Tonearm
 
@@ -56,16 +48,7 @@ for _ in 0..<rounds {
 }
 print(sum)
 SWIFT
-swift build -c release --package-path "$work" >&2
-binary="$work/.build/release/WireMockMatchDriver"
-# valgrind 3.19 cannot read this toolchain's debug info; a copy without it keeps the symbols.
-strip --strip-debug -o "$work/WireMockMatchDriver.stripped" "$binary"
-instructions() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/WireMockMatchDriver.stripped" "$1" "$2" 2>&1 >/dev/null \
-        | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
-}
+driver_build
 for kind in cassette mappings; do
-    one=$(instructions "$kind" 1)
-    many=$(instructions "$kind" 2001)
-    echo "instructions per GET hit, $kind (10,000): $(( (many - one) / 32000 ))"
+    echo "instructions per GET hit, $kind (10,000): $(per_iteration 32000 "$kind")"
 done

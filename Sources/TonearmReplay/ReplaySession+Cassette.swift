@@ -69,7 +69,8 @@ extension ReplaySession {
         let logger: (@Sendable (LoggedExchange) -> Void)? = mode == .passthrough ? Self.standardErrorLogger : nil
         return ReplaySession(
             engine: engine, source: "cassette \(url.path)", mode: mode, cassetteURL: url, recorder: recorder,
-            redaction: redaction, logger: logger, savesEachRecording: savesEachRecording)
+            redaction: redaction, logger: logger, savesEachRecording: savesEachRecording,
+            cassetteStrategy: imported.cassette.strategy)
     }
 
     /// Passthrough mode's log: one line per exchange on standard error, where test runners show it.

@@ -27,6 +27,9 @@ public final class ReplaySession: Sendable {
     /// What is hidden before recording, and from live requests before matching.
     public let redaction: Redaction
 
+    /// The strategy the cassette file names, if it names one: what answers when the options name none.
+    package let cassetteStrategy: StrategyHint?
+
     private let recorder: CassetteRecorder?
     private let logger: (@Sendable (LoggedExchange) -> Void)?
     /// Saves after every recorded exchange, for launched processes that may never reach ``finish()``.
@@ -39,6 +42,10 @@ public final class ReplaySession: Sendable {
     /// nothing is recorded).
     private let missesReachNetwork: Bool
     private let state = Mutex(State())
+    /// How many recordings the cassette file holds; saving holds this lock.
+    private let saving = Mutex(0)
+    /// Identical requests being recorded, for the others to wait for.
+    private let recordingsInFlight = RecordingsInFlight()
 
     private struct State {
         var misses: [SessionMiss] = []
@@ -66,8 +73,9 @@ public final class ReplaySession: Sendable {
     package init(
         engine: ReplayEngine, source: String, mode: RecordMode, cassetteURL: URL?, recorder: CassetteRecorder?,
         redaction: Redaction, logger: (@Sendable (LoggedExchange) -> Void)?, savesEachRecording: Bool = false,
-        keepsMisses: Bool = true, missesReachNetwork: Bool = false
+        keepsMisses: Bool = true, missesReachNetwork: Bool = false, cassetteStrategy: StrategyHint? = nil
     ) {
+        self.cassetteStrategy = cassetteStrategy
         self.engine = engine
         self.source = source
         self.mode = mode
@@ -167,29 +175,50 @@ public final class ReplaySession: Sendable {
     /// ``RecordMode/missing`` it is written only when something new was recorded.
     @discardableResult
     public func finish() throws(TonearmError) -> Bool {
-        let (wasFinished, recorded) = state.withLock { state in
+        let wasFinished = state.withLock { state in
             defer { state.finished = true }
-            return (state.finished, state.recordedCount)
+            return state.finished
         }
         guard !wasFinished else { return false }
-        guard mode == .all || (mode == .missing && recorded > 0) else { return true }
-        try save()
+        try saveRecording()
         return true
     }
 
-    /// Writes everything recorded so far to the cassette, atomically; does nothing without a recorder.
-    package func save() throws(TonearmError) {
-        guard let recorder, let cassetteURL else { return }
+    /// How many exchanges were recorded since the session began.
+    package var recordedCount: Int {
+        state.withLock { $0.recordedCount }
+    }
+
+    /// Writes what was recorded to the cassette, atomically and redacted: in ``RecordMode/all`` always
+    /// (the cassette is re-recorded even when nothing was), in ``RecordMode/missing`` when something was
+    /// recorded since the last save, otherwise never. Saves are serialised, so an older snapshot never
+    /// replaces a newer one.
+    package func saveRecording() throws(TonearmError) {
+        guard let recorder, let cassetteURL, mode.records else { return }
+        let result: Result<Void, TonearmError> = saving.withLock { savedCount in
+            // Read before the recorder's snapshot, which then holds at least this many recordings.
+            let recorded = state.withLock { $0.recordedCount }
+            guard mode == .all || recorded > savedCount else { return .success(()) }
+            do throws(TonearmError) {
+                try Self.write(recorder.cassette, to: cassetteURL)
+                savedCount = recorded
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    private static func write(_ cassette: Cassette, to url: URL) throws(TonearmError) {
         do {
-            try FileManager.default.createDirectory(
-                at: cassetteURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw .cassette(CassetteError(
-                file: cassetteURL.path, expected: "a folder that can be created",
-                found: error.localizedDescription))
+                file: url.path, expected: "a folder that can be created", found: error.localizedDescription))
         }
         do throws(CassetteError) {
-            try CassetteFile.save(recorder.cassette, to: cassetteURL, format: CassetteFile.outputFormat(for: cassetteURL))
+            try CassetteFile.save(cassette, to: url, format: CassetteFile.outputFormat(for: url))
         } catch {
             throw .cassette(error)
         }
@@ -219,48 +248,139 @@ public final class ReplaySession: Sendable {
         reportMiss: (@Sendable (SessionMiss) async -> Void)?
     ) async throws -> Response {
         guard !isFinished else { throw ReplayFailure.sessionFinished(source: source) }
-        if mode.replays {
-            switch engine.match(redaction.redact(request)) {
-            case .hit(let hit):
-                if let delay = hit.track.delay { try await Task.sleep(for: delay) }
-                switch hit.track.outcome {
-                case .response(let response):
-                    log(LoggedExchange(request: request, source: .replayed, status: response.status))
-                    return response
-                case .transportError(let error):
-                    log(LoggedExchange(request: request, source: .replayed, failure: error.description))
-                    throw ReplayFailure.simulated(error)
-                }
-            case .miss(let report):
-                if !mode.reachesNetworkOnMiss && !missesReachNetwork {
-                    let miss = SessionMiss(source: source, request: request, report: report, howToRecord: howToRecord)
-                    // Called by the requesting task itself (this session is its current one), the
-                    // scope's reporter can run right here.
-                    var inTask = reportMiss
-                    if inTask == nil, Self.current === self, let reporter = inTaskMissReporter {
-                        inTask = { miss in reporter(miss) }
-                    }
-                    noteMiss(miss, reportedInRequestingTask: inTask != nil)
-                    await inTask?(miss)
-                    throw ReplayFailure.miss(miss)
-                }
-            }
-        }
+        let answer: SessionAnswer
         do {
-            let response = try await network(request)
-            if mode.records {
-                let track = Track(request: request, response: response)
-                noteRecorded(track)
-                // In missing mode the engine answers from what was just recorded, as if the cassette had
-                // been reloaded; the recording request counts as its first play (docs/testing.md).
-                if mode == .missing { engine.add(redaction.redact(track), playedByRecordingRequest: true) }
-            }
-            log(LoggedExchange(request: request, source: .network, status: response.status))
-            return response
+            answer = try await self.answer(to: request, network: network)
         } catch {
             log(LoggedExchange(request: request, source: .network, failure: "\(error)"))
             throw error
         }
+        switch answer {
+        case .replayed(let hit):
+            if let delay = hit.track.delay { try await Task.sleep(for: delay) }
+            switch hit.track.outcome {
+            case .response(let response):
+                log(LoggedExchange(request: request, source: .replayed, status: response.status))
+                return response
+            case .transportError(let error):
+                log(LoggedExchange(request: request, source: .replayed, failure: error.description))
+                throw ReplayFailure.simulated(error)
+            }
+        case .missed(let report):
+            let miss = SessionMiss(source: source, request: request, report: report, howToRecord: howToRecord)
+            // Called by the requesting task itself (this session is its current one), the scope's
+            // reporter can run right here.
+            var inTask = reportMiss
+            if inTask == nil, Self.current === self, let reporter = inTaskMissReporter {
+                inTask = { miss in reporter(miss) }
+            }
+            noteMiss(miss, reportedInRequestingTask: inTask != nil)
+            await inTask?(miss)
+            throw ReplayFailure.miss(miss)
+        case .fetched(let response):
+            log(LoggedExchange(request: request, source: .network, status: response.status))
+            return response
+        }
+    }
+
+    /// The decision every bridge makes for one request, without logging or waiting out a replayed
+    /// track's delay: replay it, report a miss, or send it to the network (and record the answer when
+    /// the mode records). The local server journals and delays answers itself, so it calls this.
+    ///
+    /// In ``RecordMode/missing``, identical requests (by key) that miss while one of them is being
+    /// fetched wait for that fetch and are then decided again, so a request the app fires twice at once
+    /// is recorded once (see ``RecordingsInFlight``).
+    ///
+    /// - Parameters:
+    ///   - request: The request as the client sent it.
+    ///   - network: Performs one real exchange.
+    /// - Throws: Whatever `network` throws, also to the identical requests that waited for it.
+    package func answer(
+        to request: Request, network: (Request) async throws -> Response
+    ) async throws -> SessionAnswer {
+        switch decide(request) {
+        case .answered(let answer): answer
+        case .fetch(let report): try await fetch(request, missed: report, from: network)
+        }
+    }
+
+    /// The first, synchronous half of ``answer(to:network:)``: what the engine alone decides. A server
+    /// answers a replayed request on the connection's thread without starting a task, and starts one
+    /// only for a request that must go to the network (``fetch(_:missed:from:)``).
+    package func decide(_ request: Request) -> SessionDecision {
+        guard mode.replays else { return .fetch(nil) }
+        switch engine.match(redaction.redact(request)) {
+        case .hit(let hit):
+            return .answered(.replayed(hit))
+        case .miss(let report):
+            guard mode.reachesNetworkOnMiss || missesReachNetwork else { return .answered(.missed(report)) }
+            return .fetch(report)
+        }
+    }
+
+    /// The second half of ``answer(to:network:)``, for a request ``decide(_:)`` sent to the network:
+    /// fetches it, recording the answer when the mode records, or, when an identical request is being
+    /// recorded already, waits for that one and decides again.
+    ///
+    /// - Parameter report: Why the engine missed, from ``SessionDecision/fetch(_:)``; `nil` when the
+    ///   mode does not replay.
+    package func fetch(
+        _ request: Request, missed report: MissReport?, from network: (Request) async throws -> Response
+    ) async throws -> SessionAnswer {
+        guard let report, mode.records, recorder != nil else { return .fetched(try await fetchOnce(request, from: network)) }
+        var key = report.key
+        while true {
+            switch recordingsInFlight.join(key) {
+            case .follow(let fetch):
+                switch await fetch.outcome() {
+                case .recorded:
+                    // A request waits at most once: missing still (the strategy plays each track once,
+                    // say), it goes to the network alongside the others.
+                    if case .answered(let answer) = decide(request) { return answer }
+                    return .fetched(try await fetchOnce(request, from: network))
+                case .abandoned:
+                    switch decide(request) {
+                    case .answered(let answer): return answer
+                    case .fetch(let again): key = again?.key ?? key
+                    }
+                case .failed(let error):
+                    throw error
+                }
+            case .lead(let key):
+                // A fetch for this key may have finished between the miss and the join: its track answers.
+                if case .answered(let answer) = decide(request) {
+                    recordingsInFlight.finish(key, outcome: .recorded)
+                    return answer
+                }
+                do {
+                    let response = try await fetchOnce(request, from: network)
+                    recordingsInFlight.finish(key, outcome: .recorded)
+                    return .fetched(response)
+                } catch is CancellationError {
+                    recordingsInFlight.finish(key, outcome: .abandoned)
+                    throw CancellationError()
+                } catch {
+                    recordingsInFlight.finish(key, outcome: .failed(error))
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The engine's answer for a request that has nowhere else to go (the server has no upstream for
+    /// it), whatever the mode: a replay or a miss.
+    package func answerWithoutNetwork(to request: Request) -> SessionAnswer {
+        switch engine.match(redaction.redact(request)) {
+        case .hit(let hit): .replayed(hit)
+        case .miss(let report): .missed(report)
+        }
+    }
+
+    /// One real exchange, recorded when the mode records.
+    private func fetchOnce(_ request: Request, from network: (Request) async throws -> Response) async throws -> Response {
+        let response = try await network(request)
+        if mode.records { noteRecorded(Track(request: request, response: response)) }
+        return response
     }
 
     /// Keeps `miss` for ``misses``; `reportedInRequestingTask` says whether the requesting task reports
@@ -275,11 +395,15 @@ public final class ReplaySession: Sendable {
     }
 
     private func noteRecorded(_ track: Track) {
-        recorder?.record(track)
+        guard let recorder else { return }
+        recorder.record(track)
+        // In missing mode the engine answers from what was just recorded, as if the cassette had been
+        // reloaded; the recording request counts as its first play (docs/testing.md).
+        if mode == .missing { engine.add(redaction.redact(track), playedByRecordingRequest: true) }
         state.withLock { $0.recordedCount += 1 }
         if savesEachRecording {
             do throws(TonearmError) {
-                try save()
+                try saveRecording()
             } catch {
                 FileHandle.standardError.write(Data("tonearm: \(error)\n".utf8))
             }

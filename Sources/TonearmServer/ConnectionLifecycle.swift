@@ -29,13 +29,15 @@ final class ConnectionRegistry: Sendable {
         return added
     }
 
-    /// Tells every open connection the server is stopping.
-    func stop() {
+    /// Tells every open connection the server is stopping, and returns them; no connection is
+    /// registered from now on.
+    func stop() -> [any Channel] {
         let channels = state.withLock { state in
             state.stopping = true
             return Array(state.channels.values)
         }
         for channel in channels { channel.pipeline.fireUserInboundEventTriggered(ServerStopping()) }
+        return channels
     }
 }
 
@@ -43,7 +45,7 @@ final class ConnectionRegistry: Sendable {
 /// never while its request is being answered (a replayed delay may be long). A connection busy when the
 /// server stops is closed right after its response, with `Connection: close` on it.
 ///
-/// It sits between the HTTP codec and the async channel, so it sees whole request and response parts.
+/// It sits between the HTTP codec and ``HTTPConnectionHandler``, so it sees whole request and response parts.
 final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

@@ -14,27 +14,30 @@ import TonearmURLSession
 /// | `POST save` | writes the recording now |
 /// | `GET journal`, `GET journal.har`, `DELETE journal` | the exchanges, as JSON or HAR; forget them |
 /// | `GET misses` | the misses with their reports |
+///
+/// Answers are JSON written by the core's one JSON writer (``JSONValue``, RFC 8785 text: compact,
+/// members sorted), like the WireMock admin API's.
 extension ServerCore {
     func control(path: String, query: String, request: ServerRequest) async -> Response {
         switch (request.method.uppercased(), path) {
         case ("GET", "health"), ("GET", ""):
-            return json(health())
+            return .adminJSON(health())
         case ("POST", "cassette"), ("PUT", "cassette"):
             return loadCassette(request)
         case ("POST", "stubs"):
             return addStubs(request)
         case ("POST", "reset"):
             current.engine.reset()
-            return json(health())
+            return .adminJSON(health())
         case ("POST", "save"):
             do throws(ServerError) {
                 try current.save()
-                return json(health())
+                return .adminJSON(health())
             } catch {
                 return Self.plainText(500, error.description)
             }
         case ("GET", "journal"):
-            return json(journal.entries.map(JournalDocument.init))
+            return .adminJSON(.array(journal.entries.map(\.controlDocument)))
         case ("GET", "journal.har"):
             do throws(CassetteError) {
                 return Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: try journal.har())
@@ -47,7 +50,8 @@ extension ServerCore {
         case ("GET", "misses"):
             let misses = journal.misses
             if MissReply.acceptsJSON(request.headers) || !request.headers.values(named: "Accept").contains(where: { $0.contains("text/plain") }) {
-                return json(misses.map { MissDocument(report: $0.report, source: current.url?.path ?? "the loaded rules") })
+                let source = current.url?.path ?? "the loaded rules"
+                return .adminJSON(.array(misses.map { MissReply.document(for: $0.report, source: source) }))
             }
             return Self.plainText(200, misses.map(\.report.description).joined(separator: "\n\n"))
         default:
@@ -58,36 +62,62 @@ extension ServerCore {
         }
     }
 
-    /// What health answers.
-    struct Health: Encodable {
-        var status = "ok"
-        var url: String
-        var mode: String
-        var strategy: String
-        var cassette: String?
-        var recorded: Int
-        var exchanges: Int
-        var misses: Int
-        var stubs: Int
-    }
-
-    func health() -> Health {
+    /// What health answers: `{"status":"ok","url","mode","strategy","cassette","recorded","exchanges",
+    /// "misses","stubs"}`, without `cassette` when none is loaded.
+    func health() -> JSONValue {
         let loaded = current
-        return Health(
-            url: baseURL, mode: loaded.mode.serverName, strategy: loaded.strategyName, cassette: loaded.url?.path,
-            recorded: loaded.recordedCount, exchanges: journal.total, misses: journal.misses.count, stubs: loaded.engine.stubs)
+        return .object([
+            "status": .string("ok"),
+            "url": .string(baseURL),
+            "mode": .string(loaded.mode.serverName),
+            "strategy": .string(loaded.strategyName),
+            "cassette": loaded.url.map { .string($0.path) },
+            "recorded": .integer(loaded.recordedCount),
+            "exchanges": .integer(journal.total),
+            "misses": .integer(journal.misses.count),
+            "stubs": .integer(loaded.engine.stubs),
+        ])
     }
 
-    private struct CassetteRequest: Decodable {
+    /// The body of `POST cassette`: `{"path","mode","strategy"}`, each a string, `null` or left out.
+    private struct CassetteRequest {
         var path: String?
         var mode: String?
         var strategy: String?
+
+        /// What is wrong with a body that is not such an object.
+        struct Malformed: Error, CustomStringConvertible {
+            var description: String
+        }
+
+        /// Reads `body`.
+        static func read(_ body: [UInt8]) throws(Malformed) -> CassetteRequest {
+            let document: JSONValue
+            do throws(JSONSyntaxError) {
+                document = try JSONValue(parsing: body)
+            } catch {
+                throw Malformed(description: error.description)
+            }
+            guard case .object = document else { throw Malformed(description: "the body is not an object") }
+            var request = CassetteRequest()
+            let fields: [(name: String, field: WritableKeyPath<CassetteRequest, String?>)] = [
+                ("path", \.path), ("mode", \.mode), ("strategy", \.strategy),
+            ]
+            for (name, field) in fields {
+                switch document[member: name] {
+                case nil, .null?: continue
+                case .string(let text)?: request[keyPath: field] = text
+                case let other?: throw Malformed(description: "$.\(name) is \(other.canonicalText), not a string")
+                }
+            }
+            return request
+        }
     }
 
     private func loadCassette(_ request: ServerRequest) -> Response {
         let body: CassetteRequest
-        do {
-            body = try JSONDecoder().decode(CassetteRequest.self, from: Data(request.body))
+        do throws(CassetteRequest.Malformed) {
+            body = try CassetteRequest.read(request.body)
         } catch {
             return Self.plainText(400, "expected a JSON object {\"path\": …, \"mode\": …, \"strategy\": …}: \(error)")
         }
@@ -111,7 +141,7 @@ extension ServerCore {
                 url: body.path.map { URL(fileURLWithPath: $0) }, rules: configuration.rules, mode: mode, strategy: strategy,
                 matching: configuration.matching, redaction: configuration.redaction)
             try switchCassette(to: next)
-            return json(health())
+            return .adminJSON(health())
         } catch {
             return Self.plainText(422, error.description)
         }
@@ -127,36 +157,26 @@ extension ServerCore {
             } catch {
                 return Self.plainText(422, "invalid stub: \(error)")
             }
-            return json(health())
+            return .adminJSON(health())
         } catch {
             return Self.plainText(422, error.description)
         }
     }
-
-    private func json(_ value: some Encodable) -> Response {
-        let body = (try? JSONEncoder.tonearm.encode(value)).map(Array.init) ?? []
-        return Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: body)
-    }
 }
 
-/// A journal entry as the control API lists it.
-struct JournalDocument: Encodable {
-    var time: String
-    var method: String
-    var url: String
-    var status: Int?
-    var source: String
-    var detail: String
-    var latencyMilliseconds: Double
-
-    init(_ entry: JournalEntry) {
-        time = ISO8601DateFormatter().string(from: entry.time)
-        method = entry.request.method
-        url = entry.request.url
-        status = entry.response?.status
-        source = entry.source.kind
-        detail = entry.source.detail
-        let parts = entry.latency.components
-        latencyMilliseconds = Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
+extension JournalEntry {
+    /// The entry as the control API lists it: `{"time","method","url","status","source","detail",
+    /// "latencyMilliseconds"}`, without `status` when nothing answered.
+    var controlDocument: JSONValue {
+        let parts = latency.components
+        return .object([
+            "time": .string(ISO8601DateFormatter().string(from: time)),
+            "method": .string(request.method),
+            "url": .string(request.url),
+            "status": response.map { .integer($0.status) },
+            "source": .string(source.kind),
+            "detail": .string(source.detail),
+            "latencyMilliseconds": .double(Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15),
+        ])
     }
 }

@@ -5,87 +5,179 @@ import Tonearm
 
 /// Serves one client connection: reads each request whole (within the size limits), has the core
 /// answer it, and writes the answer, for as long as the client keeps the connection alive.
-enum HTTPConnection {
-    typealias Channel = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+///
+/// A request the core answers at once (a replay, a miss) is answered right here on the connection's event
+/// loop, without a task; one that must wait (a delay, the network, a control call) runs in a task on the
+/// same loop, and the requests a client pipelines behind it wait their turn, so answers keep their order.
+final class HTTPConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
 
-    static func serve(_ connection: Channel, core: ServerCore) async {
-        let limit = core.configuration.maximumBodySize
-        try? await connection.executeThenClose { inbound, outbound in
-            var parts = inbound.makeAsyncIterator()
-            do {
-                while let part = try await parts.next() {
-                    guard case .head(let head) = part else { continue }
-                    if let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
-                        try await write(tooLarge(limit), to: outbound, version: head.version, keepAlive: false, isHead: false)
-                        return
-                    }
-                    if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
-                        try await outbound.write(.head(HTTPResponseHead(version: head.version, status: .continue)))
-                    }
-                    // Most requests have no body: the buffer is made by the first chunk.
-                    var body: ByteBuffer?
-                    var complete = false, overLimit = false
-                    reading: while let next = try await parts.next() {
-                        switch next {
-                        case .body(var chunk):
-                            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else {
-                                overLimit = true
-                                break reading
-                            }
-                            if body == nil { body = chunk } else { body?.writeBuffer(&chunk) }
-                        case .end:
-                            complete = true
-                            break reading
-                        case .head:
-                            break reading
-                        }
-                    }
-                    if overLimit {
-                        try await write(tooLarge(limit), to: outbound, version: head.version, keepAlive: false, isHead: false)
-                    }
-                    // The client went away mid-request (or broke framing): nothing to answer.
-                    guard complete else { return }
-                    let request = ServerRequest(
-                        method: head.method.rawValue, target: head.uri,
-                        headers: head.headers.map { HeaderField($0.name, $0.value) }, body: body.map { Array(buffer: $0) } ?? [])
-                    switch await core.answer(request) {
-                    case .response(let response):
-                        // After CONNECT the client would start a tunnel: close instead.
-                        let keepAlive = head.isKeepAlive && head.method != .CONNECT
-                        try await write(response, to: outbound, version: head.version, keepAlive: keepAlive, isHead: head.method == .HEAD)
-                        if !keepAlive { return }
-                    case .fault(.close):
-                        return
-                    case .fault(.reset):
-                        // SO_LINGER 0 makes close send RST instead of FIN.
-                        try? await (connection.channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
-                        return
-                    }
+    private enum State {
+        /// Between requests.
+        case idle
+        /// A request's head arrived; its body (if any) is being collected.
+        case reading(HTTPRequestHead, body: ByteBuffer?)
+        /// A request is being answered in a task.
+        case answering
+        /// The connection is closing: anything more from the client is ignored.
+        case closing
+    }
+
+    private let core: ServerCore
+    private let limit: Int
+    private var state = State.idle
+    /// Parts that arrived while a request was being answered in a task.
+    private var queued: [HTTPServerRequestPart] = []
+    /// The answer to unparseable bytes that arrived while a request was being answered in a task.
+    private var brokenStream: Response?
+
+    init(core: ServerCore) {
+        self.core = core
+        limit = core.configuration.maximumBodySize
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        switch state {
+        case .answering: queued.append(part)
+        case .closing: break
+        case .idle, .reading: handle(part, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state = .closing
+        queued.removeAll()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? HTTPParserError else {
+            state = .closing
+            context.close(promise: nil)
+            return
+        }
+        let status = error == .headerOverflow ? 431 : 400
+        let message = error == .headerOverflow
+            ? "request headers are larger than the server accepts (80 KiB)"
+            : "malformed HTTP request: \(error)"
+        switch state {
+        case .answering:
+            // The request being answered keeps its turn; the error answer and the close follow it.
+            brokenStream = ServerCore.plainText(status, message)
+        case .closing:
+            break
+        case .idle, .reading:
+            close(after: ServerCore.plainText(status, message), version: .http1_1, context: context)
+        }
+    }
+
+    private func handle(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
+        switch (part, state) {
+        case (.head(let head), _):
+            if let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
+                return close(after: Self.tooLarge(limit), version: head.version, context: context)
+            }
+            if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
+            state = .reading(head, body: nil)
+        case (.body(var chunk), .reading(let head, var body)):
+            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else {
+                return close(after: Self.tooLarge(limit), version: head.version, context: context)
+            }
+            // Most requests have no body: the buffer is made by the first chunk.
+            if body == nil { body = chunk } else { body?.writeBuffer(&chunk) }
+            state = .reading(head, body: body)
+        case (.end, .reading(let head, let body)):
+            let request = ServerRequest(
+                method: head.method.rawValue, target: head.uri,
+                headers: head.headers.map { HeaderField($0.name, $0.value) }, body: body.map { Array(buffer: $0) } ?? [])
+            switch core.begin(request) {
+            case .now(let reply):
+                state = .idle
+                send(reply, for: head, context: context)
+            case .later(let work):
+                state = .answering
+                // A client pipelining behind a long delay is not read meanwhile, so its requests wait in
+                // the socket rather than in memory.
+                try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+                let loop = context.eventLoop
+                let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+                Task(executorPreference: EventLoopExecutor(loop)) {
+                    let reply = await work()
+                    loop.execute { bound.value.handler.finishAnswering(reply, for: head, context: bound.value.context) }
                 }
-            } catch let error as HTTPParserError {
-                let status = error == .headerOverflow ? 431 : 400
-                let message = error == .headerOverflow
-                    ? "request headers are larger than the server accepts (80 KiB)"
-                    : "malformed HTTP request: \(error)"
-                try? await write(ServerCore.plainText(status, message), to: outbound, version: .http1_1, keepAlive: false, isHead: false)
+            }
+        case (.body, _), (.end, _):
+            break  // the rest of a request already refused
+        }
+    }
+
+    /// Sends the reply a task produced, then reads what the client sent meanwhile.
+    private func finishAnswering(_ reply: ServerReply, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard case .answering = state else { return }  // the client went away
+        state = .idle
+        send(reply, for: head, context: context)
+        defer {
+            if case .closing = state {} else { try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true) }
+        }
+        if let brokenStream {
+            return close(after: brokenStream, version: head.version, context: context)
+        }
+        while !queued.isEmpty {
+            switch state {
+            case .idle, .reading: handle(queued.removeFirst(), context: context)
+            case .answering, .closing: return
             }
         }
+    }
+
+    /// Writes `reply` to the request `head`, or plays its fault on the connection.
+    private func send(_ reply: ServerReply, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+        switch reply {
+        case .response(let response):
+            // After CONNECT the client would start a tunnel: close instead.
+            let keepAlive = head.isKeepAlive && head.method != .CONNECT
+            guard keepAlive else { return close(after: response, version: head.version, isHead: head.method == .HEAD, context: context) }
+            for part in Self.parts(of: response, version: head.version, keepAlive: true, isHead: head.method == .HEAD) {
+                context.write(wrapOutboundOut(part), promise: nil)
+            }
+            context.flush()
+        case .fault(.close):
+            state = .closing
+            context.close(promise: nil)
+        case .fault(.reset):
+            state = .closing
+            // SO_LINGER 0 makes close send RST instead of FIN.
+            let channel = context.channel
+            (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        }
+    }
+
+    /// Writes `response` with `Connection: close`, then closes the connection.
+    private func close(after response: Response, version: HTTPVersion, isHead: Bool = false, context: ChannelHandlerContext) {
+        state = .closing
+        queued.removeAll()
+        let parts = Self.parts(of: response, version: version, keepAlive: false, isHead: isHead)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        for (index, part) in parts.enumerated() {
+            context.write(wrapOutboundOut(part), promise: index == parts.count - 1 ? written : nil)
+        }
+        context.flush()
+        let channel = context.channel
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
     }
 
     private static func tooLarge(_ limit: Int) -> Response {
         ServerCore.plainText(413, "request body is larger than the server accepts (\(limit) bytes)")
     }
 
-    /// Writes `response` with hop-by-hop headers dropped and `Content-Length` stating the body sent, in
-    /// one write: the head, body and end reach the channel together and are flushed once.
-    static func write(
-        _ response: Response, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
-        version: HTTPVersion, keepAlive: Bool, isHead: Bool
-    ) async throws {
-        try await outbound.write(contentsOf: parts(of: response, version: version, keepAlive: keepAlive, isHead: isHead))
-    }
-
-    /// The parts that send `response`.
+    /// The parts that send `response`: hop-by-hop headers dropped, and `Content-Length` stating the
+    /// body sent.
     static func parts(of response: Response, version: HTTPVersion, keepAlive: Bool, isHead: Bool) -> [HTTPServerResponsePart] {
         let fields = HopByHop.removing(from: response.headers)
         var headers = HTTPHeaders()

@@ -1,140 +1,127 @@
 import Foundation
-import Synchronization
 import Tonearm
 import TonearmCassettes
-import TonearmURLSession
+import TonearmReplay
 
-/// One cassette as the server serves it: its engine, its mode and what was recorded into it.
+/// One cassette as the server serves it: the replay session deciding each request (the same one
+/// URLSession and AsyncHTTPClient use), what the journal says answered, and the cassette's hosts.
 ///
 /// Switching cassettes (per test) replaces the whole value; an exchange keeps the cassette it started
 /// with, so a switch never sends half an exchange to the wrong file.
 final class LoadedCassette: Sendable {
     /// The cassette file, when there is one.
     let url: URL?
-    /// What the server does with the network while this cassette is loaded.
-    let mode: RecordMode
-    /// Answers requests.
+    /// Replays, records and saves.
+    let session: ReplaySession
+    /// Names what answered, and takes stubs at runtime.
     let engine: ServerEngine
     /// The strategy in force, for health and messages.
     let strategyName: String
     /// Hosts of the cassette's tracks, whose schemes replay mode uses for a host in the path.
     let trackHosts: [UpstreamHost]
-    private let recorder: CassetteRecorder?
-    private let state = Mutex(SaveState())
 
-    private struct SaveState {
-        var recordedCount = 0
-        var savedCount = 0
-    }
+    /// What the server does with the network while this cassette is loaded.
+    var mode: RecordMode { session.mode }
 
-    /// Loads `url` (a missing file is an empty cassette) and the rule files.
+    /// Loads `url` (a missing file is an empty cassette) and the rule files, whose stubs answer after
+    /// the cassette's tracks and rules.
     init(
         url: URL?, rules ruleFiles: [URL], mode: RecordMode, strategy: StrategyHint?,
         matching: MatchingConfiguration?, redaction: Redaction
     ) throws(ServerError) {
-        var imported = CassetteImport(cassette: Cassette())
-        if let url, mode.recordsCassette, !["json", "har"].contains(url.pathExtension.lowercased()) {
-            throw .readOnlyCassette(file: url.path, format: url.pathExtension.isEmpty ? "stub folder" : url.pathExtension)
-        }
-        if let url, mode.replaysCassette, FileManager.default.fileExists(atPath: url.path) {
-            let format: CassetteFormat
-            do throws(CassetteError) {
-                format = try CassetteFormat.detect(url)
-            } catch {
-                throw .cassette(error)
-            }
-            if mode.recordsCassette, !format.isWritable {
-                throw .readOnlyCassette(file: url.path, format: format.name)
-            }
-            do throws(CassetteError) {
-                imported = try CassetteFile.load(url, format: format)
-            } catch {
-                throw .cassette(error)
-            }
-        }
-        var rules = imported.rules
-        // Rule files' exact stubs are tracks, answering after the cassette's own.
-        var stubTracks: [Track] = []
+        if let url, mode.recordsCassette { try Self.checkWritable(url) }
+        var ruleFileRules: [Rule] = []
+        var ruleFileTracks: [Track] = []
         for file in ruleFiles {
             do throws(CassetteError) {
                 let stubs = try RuleFileFormat.load(contentsOf: file)
-                rules += stubs.rules
-                stubTracks += stubs.cassette.tracks
+                ruleFileRules += stubs.rules
+                ruleFileTracks += stubs.cassette.tracks
             } catch {
                 throw .cassette(error)
             }
         }
-        let hint = strategy ?? imported.cassette.strategy ?? .repeat
-        do throws(RuleError) {
-            engine = try ServerEngine(
-                tracks: (mode.replaysCassette ? imported.cassette.tracks : []) + stubTracks, rules: rules, strategy: hint.strategy,
-                configuration: matching ?? imported.configuration)
-        } catch {
-            throw .rule(error)
+        if let url {
+            do throws(TonearmError) {
+                // The command line decides the mode: TONEARM_RECORD and CI are for test processes.
+                session = try ReplaySession.cassette(
+                    at: url,
+                    options: CassetteOptions(configuration: matching, strategy: strategy?.strategy, record: mode, redaction: redaction),
+                    environment: [:], extra: (ruleFileTracks, ruleFileRules))
+            } catch {
+                throw ServerError(loading: error)
+            }
+        } else {
+            // No file: the rule files alone answer, and nothing is recorded whatever the mode.
+            let engine: ReplayEngine
+            do throws(RuleError) {
+                engine = try ReplayEngine(
+                    tracks: ruleFileTracks, rules: ruleFileRules, strategy: (strategy ?? .repeat).strategy,
+                    configuration: matching ?? .default)
+            } catch {
+                throw .rule(error)
+            }
+            session = ReplaySession(
+                engine: engine, source: "the loaded rules", mode: mode, cassetteURL: nil, recorder: nil,
+                redaction: redaction, logger: nil, keepsMisses: false)
         }
         self.url = url
-        self.mode = mode
-        strategyName = hint.rawValue
-        var seen = Set<UpstreamHost>()
-        trackHosts = imported.cassette.tracks.compactMap { UpstreamHost(ofURL: $0.request.url) }.filter { seen.insert($0).inserted }
-        if let url, mode.recordsCassette {
-            let startingPoint = mode == .missing
-                ? imported.cassette : Cassette(name: imported.cassette.name, strategy: imported.cassette.strategy)
-            recorder = CassetteRecorder(url: url, cassette: startingPoint, redaction: redaction)
-        } else {
-            recorder = nil
-        }
+        engine = ServerEngine(session.engine)
+        strategyName = (strategy ?? session.cassetteStrategy ?? .repeat).rawValue
+        trackHosts = Self.hosts(of: session.engine.index, before: engine.loadedTrackCount - ruleFileTracks.count)
     }
 
-    /// Records an exchange fetched from the network, redacted, and lets the engine answer from it.
-    func record(_ track: Track) {
-        guard let recorder else { return }
-        let redacted = recorder.redaction.redact(track)
-        recorder.record(redacted)
-        // Live requests are redacted before matching, so the engine holds the redacted track too.
-        engine.noteRecorded(redacted)
-        state.withLock { $0.recordedCount += 1 }
+    /// Refuses to record into a file whose format Tonearm does not write.
+    private static func checkWritable(_ url: URL) throws(ServerError) {
+        guard ["json", "har"].contains(url.pathExtension.lowercased()) else {
+            throw .readOnlyCassette(file: url.path, format: url.pathExtension.isEmpty ? "stub folder" : url.pathExtension)
+        }
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        let format: CassetteFormat
+        do throws(CassetteError) {
+            format = try CassetteFormat.detect(url)
+        } catch {
+            throw .cassette(error)
+        }
+        if !format.isWritable { throw .readOnlyCassette(file: url.path, format: format.name) }
+    }
+
+    /// The distinct hosts of the tracks at positions before `end`, in order of first appearance.
+    private static func hosts(of index: TrackIndex, before end: Int) -> [UpstreamHost] {
+        var seenOrigins = Set<Substring>()
+        var hosts: [UpstreamHost] = []
+        for position in 0..<max(0, end) {
+            guard let url = index.track(at: position)?.request.url else { continue }
+            // Most tracks share a few origins: compare the origin's text before parsing it.
+            let origin = Self.origin(of: url)
+            guard seenOrigins.insert(origin).inserted, let host = UpstreamHost(ofURL: String(origin)) else { continue }
+            if !hosts.contains(host) { hosts.append(host) }
+        }
+        return hosts
+    }
+
+    /// `scheme://authority` of an absolute URL, or the whole text when it has no `://`.
+    private static func origin(of url: String) -> Substring {
+        guard let separator = url.range(of: "://") else { return Substring(url) }
+        let end = url[separator.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        return url[..<end]
     }
 
     /// How many exchanges were recorded since loading.
-    var recordedCount: Int { state.withLock { $0.recordedCount } }
+    var recordedCount: Int { session.recordedCount }
 
     /// Writes the recording atomically: in `all` mode always, in `missing` mode when something new was
     /// recorded since the last save. Saves are serialised, so an older snapshot never replaces a newer one.
     func save() throws(ServerError) {
-        guard let recorder, let url else { return }
-        let result: Result<Void, CassetteError> = state.withLock { state in
-            guard mode == .all || state.recordedCount > state.savedCount else { return .success(()) }
-            do throws(CassetteError) {
-                try Self.createParentFolder(of: url)
-                try CassetteFile.save(recorder.cassette, to: url, format: CassetteFile.outputFormat(for: url))
-                state.savedCount = state.recordedCount
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        do throws(CassetteError) {
-            try result.get()
+        do throws(TonearmError) {
+            try session.saveRecording()
         } catch {
-            throw .cassette(error)
-        }
-    }
-}
-
-extension LoadedCassette {
-    fileprivate static func createParentFolder(of url: URL) throws(CassetteError) {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw CassetteError(file: url.path, expected: "a folder that can be created", found: error.localizedDescription)
+            throw ServerError(loading: error)
         }
     }
 }
 
 extension RecordMode {
-    /// Whether the cassette's tracks answer requests.
-    var replaysCassette: Bool { self == .never || self == .missing }
     /// Whether network exchanges are recorded.
     var recordsCassette: Bool { self == .missing || self == .all }
     /// The name `tonearm serve --mode` uses: `replay` for ``RecordMode/never``.

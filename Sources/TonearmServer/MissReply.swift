@@ -1,4 +1,3 @@
-import Foundation
 import Tonearm
 
 /// How a miss is told to the client: a status (404 by default), a `Tonearm-Miss` header naming the
@@ -17,11 +16,9 @@ enum MissReply {
     static func response(for report: MissReport, status: Int, acceptsJSON: Bool, source: String) -> Response {
         let reason = token(report.reason)
         if acceptsJSON {
-            let body = MissDocument(report: report, source: source)
-            let bytes = (try? JSONEncoder.tonearm.encode(body)).map(Array.init) ?? []
             return Response(status: status, headers: [
                 HeaderField("Content-Type", "application/json"), HeaderField(reasonHeader, reason),
-            ], body: bytes)
+            ], body: document(for: report, source: source).bytes)
         }
         return Response(status: status, headers: [
             HeaderField("Content-Type", "text/plain; charset=utf-8"), HeaderField(reasonHeader, reason),
@@ -32,49 +29,30 @@ enum MissReply {
     static func acceptsJSON(_ headers: [HeaderField]) -> Bool {
         headers.values(named: "Accept").contains { $0.lowercased().contains("json") }
     }
-}
 
-/// A miss report as JSON.
-struct MissDocument: Encodable {
-    struct Near: Encodable {
-        var position: Int
-        var name: String?
-        var method: String
-        var url: String
-        var differences: [String]
-        var description: String
-    }
-
-    var error = "tonearm-miss"
-    var source: String
-    var reason: String
-    var reasonCode: String
-    var method: String
-    var url: String
-    var key: String
-    var nearest: [Near]
-    var report: String
-
-    init(report: MissReport, source: String) {
-        self.source = source
-        reason = report.reason.description
-        reasonCode = MissReply.token(report.reason)
-        method = report.request.method
-        url = report.request.url
-        key = report.key.hex
-        nearest = report.nearest.map {
-            Near(position: $0.position, name: $0.track.name, method: $0.track.request.method, url: $0.track.request.url,
-                 differences: $0.differences.map(\.description), description: $0.description)
-        }
-        self.report = report.description
-    }
-}
-
-extension JSONEncoder {
-    /// Keys in a stable order and slashes unescaped, for readable control-API answers.
-    static var tonearm: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+    /// A miss report as JSON: `{"error":"tonearm-miss","source","reason","reasonCode","method","url","key",
+    /// "nearest":[{"position","name","method","url","differences","description"}],"report"}`, a nearest
+    /// track's `name` left out when it has none.
+    static func document(for report: MissReport, source: String) -> JSONValue {
+        .object([
+            "error": .string("tonearm-miss"),
+            "source": .string(source),
+            "reason": .string(report.reason.description),
+            "reasonCode": .string(token(report.reason)),
+            "method": .string(report.request.method),
+            "url": .string(report.request.url),
+            "key": .string(report.key.hex),
+            "nearest": .array(report.nearest.map { near in
+                .object([
+                    "position": .integer(near.position),
+                    "name": near.track.name.map(JSONValue.string),
+                    "method": .string(near.track.request.method),
+                    "url": .string(near.track.request.url),
+                    "differences": .array(near.differences.map { .string($0.description) }),
+                    "description": .string(near.description),
+                ])
+            }),
+            "report": .string(report.description),
+        ])
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Tonearm
 import TonearmCassettes
-import TonearmURLSession
+import TonearmReplay
 
 /// Everything a ``TonearmServer`` is started with; `tonearm serve` fills it from its command line.
 public struct ServerConfiguration: Sendable {

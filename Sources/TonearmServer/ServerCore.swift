@@ -3,7 +3,7 @@ import NIOCore
 import Synchronization
 import Tonearm
 import TonearmCassettes
-import TonearmURLSession
+import TonearmReplay
 
 /// The state shared by every connection: the loaded cassette, the journal, the upstream client, and how
 /// one request becomes one answer.
@@ -48,17 +48,24 @@ final class ServerCore: Sendable {
 
     /// The answer to one request.
     func answer(_ request: ServerRequest) async -> ServerReply {
+        await begin(request).value
+    }
+
+    /// The answer to one request, as far as the calling thread can take it without waiting: replays and
+    /// misses are answered (and journaled) at once; delays, network exchanges and control calls come back
+    /// as work for a task.
+    func begin(_ request: ServerRequest) -> Staged<ServerReply> {
         let started = ContinuousClock.now
         let time = Date()
         if let admin = WireMockAdmin.route(request.target) {
-            return .response(wireMockAdmin(path: admin.path, query: admin.query, request: request))
+            return .now(.response(wireMockAdmin(path: admin.path, query: admin.query, request: request)))
         }
         // WireMock-style mappings match the path as sent, ahead of host-in-path routing.
         var mappingMiss: MissReport?
         if !wireMock.isEmpty, request.target.hasPrefix("/"), !request.target.hasPrefix(RequestRoute.controlPrefix + "/") {
             let answer = answerFromMappings(request)
             guard case .missed(let report) = answer else {
-                return await serveMapping(answer, request: request, started: started, time: time)
+                return .later { [self] in await serveMapping(answer, request: request, started: started, time: time) }
             }
             mappingMiss = report
         }
@@ -66,88 +73,108 @@ final class ServerCore: Sendable {
         let route = RequestRoute.resolve(
             method: request.method, target: request.target, allowed: configuration.allowedHosts,
             upstream: configuration.upstream, replayOnly: loaded.mode == .never, replayHosts: loaded.trackHosts)
-        var reply: ServerReply
-        var source: JournalEntry.Source
-        var miss: ServerMiss?
         var journaled = Request(method: request.method, url: request.target, headers: request.headers, body: request.body)
+        let outcome: Staged<Outcome>
         switch route {
         case .control(let path, let query):
-            let response = await control(path: path, query: query, request: request)
-            return .response(response)  // control calls are not journaled: the journal is about the app's traffic
+            // Control calls are not journaled: the journal is about the app's traffic.
+            return .later { [self] in .response(await control(path: path, query: query, request: request)) }
         case .refused(let status, let message):
             configuration.log("tonearm: refused \(request.method) \(request.target): \(message)")
             // The message goes in a header too: a response to CONNECT carries no body.
-            reply = .response(Self.plainText(status, message, extra: [HeaderField("Tonearm-Refused", message)]))
-            source = JournalEntry.Source(kind: "refused", detail: message)
+            outcome = .now(Outcome(
+                reply: .response(Self.plainText(status, message, extra: [HeaderField("Tonearm-Refused", message)])),
+                source: JournalEntry.Source(kind: "refused", detail: message)))
         case .local(let target):
             journaled.url = target
-            (reply, source, miss) = await respond(to: journaled, host: nil, loaded: loaded)
-            if miss != nil, let mappingMiss {
+            let local = journaled, mappingMiss = mappingMiss
+            outcome = respond(to: local, host: nil, loaded: loaded).map { [self] outcome in
                 // Nothing else answers a local path either: the mappings' report says what came closest.
-                (reply, source, miss) = mappingMissReply(mappingMiss, request: journaled)
+                guard outcome.miss != nil, let mappingMiss else { return outcome }
+                return mappingMissReply(mappingMiss, request: local)
             }
         case .upstream(let url, let host):
             journaled.url = url
             journaled.headers = HopByHop.removing(from: request.headers, also: ["host"])
-            (reply, source, miss) = await respond(to: journaled, host: host, loaded: loaded)
+            outcome = respond(to: journaled, host: host, loaded: loaded)
         }
-        let response: Response? = if case .response(let response) = reply { response } else { nil }
-        journal.append(
-            JournalEntry(time: time, request: journaled, response: response, source: source, latency: ContinuousClock.now - started),
-            miss: miss)
-        return reply
+        let entry = journaled
+        return outcome.map { [journal] outcome in
+            let response: Response? = if case .response(let response) = outcome.reply { response } else { nil }
+            journal.append(
+                JournalEntry(time: time, request: entry, response: response, source: outcome.source, latency: ContinuousClock.now - started),
+                miss: outcome.miss)
+            return outcome.reply
+        }
     }
 
-    /// Replays, fetches or reports a miss for a request whose URL is the one it stands for.
-    private func respond(
-        to request: Request, host: UpstreamHost?, loaded: LoadedCassette
-    ) async -> (ServerReply, JournalEntry.Source, ServerMiss?) {
-        var missReport: MissReport?
-        if loaded.mode.replaysCassette {
-            switch loaded.engine.match(redactedForMatching(request)) {
-            case .hit(let track, let answeredBy):
-                if let delay = track.delay { try? await Task.sleep(for: delay) }
-                let source = JournalEntry.Source(kind: answeredBy.kind, detail: answeredBy.description)
-                switch track.outcome {
-                case .response(let response):
-                    return (.response(served(response, for: request)), source, nil)
-                case .transportError(let error):
-                    return (.fault(ConnectionFault(error)), JournalEntry.Source(kind: "fault", detail: "\(answeredBy.description): \(error)"), nil)
+    /// A reply, what the journal says answered it, and the miss when nothing did.
+    struct Outcome: Sendable {
+        var reply: ServerReply
+        var source: JournalEntry.Source
+        var miss: ServerMiss?
+    }
+
+    /// Replays, fetches or reports a miss for a request whose URL is the one it stands for: the cassette's
+    /// replay session decides, as it does for URLSession; the server journals and waits out delays.
+    private func respond(to request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> Staged<Outcome> {
+        guard let host else {
+            guard loaded.mode.replays else {
+                let message = "no upstream for \(request.url): give the host as the first path component or start the server with --upstream"
+                return .now(Outcome(reply: .response(Self.plainText(404, message)), source: JournalEntry.Source(kind: "refused", detail: message)))
+            }
+            return settle(loaded.session.answerWithoutNetwork(to: request), for: request, host: nil, loaded: loaded)
+        }
+        switch loaded.session.decide(request) {
+        case .answered(let answer):
+            return settle(answer, for: request, host: host, loaded: loaded)
+        case .fetch(let report):
+            return .later { [self] in
+                let answer: SessionAnswer
+                do {
+                    answer = try await loaded.session.fetch(request, missed: report) { [upstreamClient] request in
+                        try await upstreamClient.fetch(request)
+                    }
+                } catch {
+                    let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
+                    configuration.log("tonearm: \(request.method) \(request.url): \(failure.message)")
+                    return Outcome(
+                        reply: .response(Self.plainText(failure.status, failure.message, extra: [HeaderField("Tonearm-Upstream-Error", host.origin)])),
+                        source: JournalEntry.Source(kind: "upstream-error", detail: failure.message))
                 }
-            case .miss(let report):
-                missReport = report
+                return await settle(answer, for: request, host: host, loaded: loaded).value
             }
         }
-        if let report = missReport, loaded.mode == .never || host == nil {
+    }
+
+    /// The reply for what the session decided: a replay (after its delay), a miss report, or the
+    /// network's response.
+    private func settle(_ answer: SessionAnswer, for request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> Staged<Outcome> {
+        switch answer {
+        case .replayed(let hit):
+            let answeredBy = loaded.engine.source(of: hit)
+            let outcome = switch hit.track.outcome {
+            case .response(let response):
+                Outcome(reply: .response(served(response, for: request)), source: JournalEntry.Source(kind: answeredBy.kind, detail: answeredBy.description))
+            case .transportError(let error):
+                Outcome(reply: .fault(ConnectionFault(error)), source: JournalEntry.Source(kind: "fault", detail: "\(answeredBy.description): \(error)"))
+            }
+            guard let delay = hit.track.delay else { return .now(outcome) }
+            return .later {
+                try? await Task.sleep(for: delay)
+                return outcome
+            }
+        case .missed(let report):
             let label = loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules"
             configuration.log("tonearm: miss \(request.method) \(request.url): \(report.reason)")
             let response = MissReply.response(
                 for: report, status: configuration.missStatus, acceptsJSON: MissReply.acceptsJSON(request.headers), source: label)
-            return (.response(response), JournalEntry.Source(kind: "miss", detail: report.reason.description),
-                    ServerMiss(time: Date(), request: request, report: report))
+            return .now(Outcome(
+                reply: .response(response), source: JournalEntry.Source(kind: "miss", detail: report.reason.description),
+                miss: ServerMiss(time: Date(), request: request, report: report)))
+        case .fetched(let response):
+            return .now(Outcome(reply: .response(served(response, for: request)), source: JournalEntry.Source(kind: "network", detail: host?.origin ?? "network")))
         }
-        guard let host else {
-            let message = "no upstream for \(request.url): give the host as the first path component or start the server with --upstream"
-            return (.response(Self.plainText(404, message)), JournalEntry.Source(kind: "refused", detail: message), nil)
-        }
-        do throws(UpstreamClient.Failure) {
-            let response = try await upstreamClient.fetch(request)
-            if loaded.mode.recordsCassette { loaded.record(Track(request: request, response: response)) }
-            return (.response(served(response, for: request)), JournalEntry.Source(kind: "network", detail: host.origin), nil)
-        } catch {
-            configuration.log("tonearm: \(request.method) \(request.url): \(error.message)")
-            return (.response(Self.plainText(error.status, error.message, extra: [HeaderField("Tonearm-Upstream-Error", host.origin)])),
-                    JournalEntry.Source(kind: "upstream-error", detail: error.message), nil)
-        }
-    }
-
-    /// `request` as the engine sees it: redacted like the recorded tracks were. Most requests carry
-    /// nothing to redact; they skip the redaction's copies of the headers.
-    private func redactedForMatching(_ request: Request) -> Request {
-        let redaction = configuration.redaction
-        let untouched = redaction.queryParameters.isEmpty && redaction.jsonFields.isEmpty
-            && !request.headers.contains { field in redaction.headers.contains { field.name.equalsIgnoringASCIICase($0) } }
-        return untouched ? request : redaction.redact(request)
     }
 
     /// The response as sent to the client: URLs rewritten when asked (cassettes keep the upstream's bytes).

@@ -10,8 +10,9 @@ import TonearmCassettes
 final class ServerEngine: Sendable {
     /// Tracks, then rules by priority; grows while serving.
     let engine: ReplayEngine
-    /// How many tracks the cassette had: positions from here on were recorded since loading.
-    private let loadedTrackCount: Int
+    /// How many tracks the engine had once loaded (the cassette's, then the rule files' exact stubs):
+    /// positions from here on were recorded or added since.
+    let loadedTrackCount: Int
     /// How many rules came from files: rule positions from here on are runtime stubs.
     private let fileRuleCount: Int
     private let stubCount = Mutex(0)
@@ -33,39 +34,22 @@ final class ServerEngine: Sendable {
         }
     }
 
-    /// An answer or the miss report.
-    enum Answer: Sendable {
-        case hit(Track, Source)
-        case miss(MissReport)
+    /// Names the answers of `engine`, just loaded: its tracks and rules so far came from files.
+    init(_ engine: ReplayEngine) {
+        self.engine = engine
+        loadedTrackCount = engine.index.positionCount
+        fileRuleCount = engine.rules.count
     }
 
-    init(tracks: [Track], rules: [Rule], strategy: Strategy, configuration: MatchingConfiguration) throws(RuleError) {
-        engine = try ReplayEngine(tracks: tracks, rules: rules, strategy: strategy, configuration: configuration)
-        loadedTrackCount = tracks.count
-        fileRuleCount = rules.count
-    }
-
-    /// The answer for `request` (already redacted).
-    func match(_ request: Request) -> Answer {
-        switch engine.match(request) {
-        case .hit(let hit):
-            switch hit.source {
-            case .track(let position) where position >= loadedTrackCount: return .hit(hit.track, .recorded(position: position))
-            case .track(let position): return .hit(hit.track, .track(position: position))
-            case .rule(let name, let position) where position >= fileRuleCount: return .hit(hit.track, .stub(name: name))
-            case .rule(let name, _): return .hit(hit.track, .rule(name: name))
-            case .custom(let name): return .hit(hit.track, .rule(name: name))
-            }
-        case .miss(let report):
-            return .miss(report)
+    /// What answered, as the journal names it.
+    func source(of hit: Hit) -> Source {
+        switch hit.source {
+        case .track(let position) where position >= loadedTrackCount: .recorded(position: position)
+        case .track(let position): .track(position: position)
+        case .rule(let name, let position) where position >= fileRuleCount: .stub(name: name)
+        case .rule(let name, _): .rule(name: name)
+        case .custom(let name): .rule(name: name)
         }
-    }
-
-    /// Adds a track just recorded for a request that missed; it counts as played by that request, so the
-    /// strategy decides whether later identical requests replay it (repeat, fifo) or record again
-    /// (uniquePlay, strictOrder).
-    func noteRecorded(_ track: Track) {
-        engine.add(track, playedByRecordingRequest: true)
     }
 
     /// Adds stubs: exact ones as tracks behind the cassette's, pattern ones as rules by priority after

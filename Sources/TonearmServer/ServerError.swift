@@ -1,6 +1,7 @@
 import Foundation
 import Tonearm
 import TonearmCassettes
+import TonearmReplay
 
 /// Why the server could not start, load a cassette or save, with the file or value at fault.
 public enum ServerError: Error, Sendable, CustomStringConvertible {
@@ -25,6 +26,19 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
                 + "convert it first (tonearm convert \(file) OUT.json) or record into a .json or .har file"
         case .bind(let address, let port, let reason): "cannot listen on \(address):\(port): \(reason)"
         case .invalid(let what, let value, let expected): "\(what) \(value.debugDescription) is not valid; expected \(expected)"
+        }
+    }
+}
+
+extension ServerError {
+    /// The server's error for a failure to load or save a cassette session.
+    init(loading error: TonearmError) {
+        if let cassette = error.cassetteError {
+            self = .cassette(cassette)
+        } else if let rule = error.ruleError {
+            self = .rule(rule)
+        } else {
+            self = .invalid(what: "cassette session", value: error.identifier, expected: error.description)
         }
     }
 }

@@ -5,7 +5,7 @@ import NIOPosix
 import Synchronization
 import Tonearm
 import TonearmCassettes
-import TonearmURLSession
+import TonearmReplay
 
 /// A local HTTP server that records, replays and stubs for clients in any process or language.
 ///
@@ -33,14 +33,12 @@ public final class TonearmServer: Sendable {
     let core: ServerCore
     private let serverChannel: any Channel
     private let connections: ConnectionRegistry
-    private let serving: Task<Void, Never>
     private let stopped = Mutex<Result<Void, ServerError>?>(nil)
 
-    private init(core: ServerCore, serverChannel: any Channel, connections: ConnectionRegistry, serving: Task<Void, Never>, baseURL: URL, port: Int) {
+    private init(core: ServerCore, serverChannel: any Channel, connections: ConnectionRegistry, baseURL: URL, port: Int) {
         self.core = core
         self.serverChannel = serverChannel
         self.connections = connections
-        self.serving = serving
         self.baseURL = baseURL
         self.port = port
     }
@@ -54,46 +52,33 @@ public final class TonearmServer: Sendable {
         let core = try ServerCore(configuration: configuration, group: group)
         let connections = ConnectionRegistry()
         let idleTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.idleTimeout))
-        let listener: NIOAsyncChannel<HTTPConnection.Channel, Never>
+        let listener: any Channel
         do {
             listener = try await ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.backlog, value: 1024)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
-                .bind(host: configuration.bindAddress, port: configuration.port) { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                .childChannelInitializer { channel in
+                    guard connections.register(channel) else { return channel.close() }
+                    return channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
                         try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
                         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
                         try pipeline.addHandler(ConnectionLifecycleHandler())
-                        return try HTTPConnection.Channel(wrappingChannelSynchronously: channel)
+                        try pipeline.addHandler(HTTPConnectionHandler(core: core))
                     }
                 }
+                .bind(host: configuration.bindAddress, port: configuration.port).get()
         } catch {
             await core.upstreamClient.shutdown()
             throw .bind(address: configuration.bindAddress, port: configuration.port, reason: "\(error)")
         }
-        let port = listener.channel.localAddress?.port ?? configuration.port
+        let port = listener.localAddress?.port ?? configuration.port
         let host = configuration.bindAddress.contains(":") ? "[\(configuration.bindAddress)]" : configuration.bindAddress
         let base = "http://\(host):\(port)"
         core.baseURL = base
-        let serving = Task(executorPreference: EventLoopExecutor(listener.channel.eventLoop)) {
-            await withDiscardingTaskGroup { group in
-                _ = try? await listener.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        guard connections.register(connection.channel) else {
-                            connection.channel.close(promise: nil)
-                            continue
-                        }
-                        group.addTask(executorPreference: EventLoopExecutor(connection.channel.eventLoop)) {
-                            await HTTPConnection.serve(connection, core: core)
-                        }
-                    }
-                }
-            }
-        }
         return TonearmServer(
-            core: core, serverChannel: listener.channel, connections: connections, serving: serving,
+            core: core, serverChannel: listener, connections: connections,
             baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port)
     }
 
@@ -158,9 +143,10 @@ public final class TonearmServer: Sendable {
     /// cassette atomically and writes the journal file. Calling it again returns the first result.
     public func stop() async throws(ServerError) {
         if let result = stopped.withLock({ $0 }) { return try result.get() }
-        connections.stop()
+        let open = connections.stop()
         try? await serverChannel.close()
-        await serving.value
+        // Idle connections close now; busy ones once their exchange is answered.
+        for channel in open { try? await channel.closeFuture.get() }
         var result: Result<Void, ServerError> = .success(())
         do throws(ServerError) {
             try core.current.save()

@@ -22,6 +22,9 @@ final class UpstreamClient: Sendable {
     init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))
+        // An upstream that refuses the connection is down: answer 502 at once, as a direct connection
+        // would fail, rather than retry with backoff until the request's deadline.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize

@@ -54,8 +54,9 @@ import TonearmTestSupport
     }
 
     @Test func aMissInNeverModeThrowsTheReportAndIsKeptForTheTest() async throws {
+        let folder = try TemporaryFolder()
         let session = try ReplaySession.cassette(
-            at: try TemporaryFolder().file("empty.json"), options: CassetteOptions(record: .never), environment: [:])
+            at: folder.file("empty.json"), options: CassetteOptions(record: .never), environment: [:])
         let client = TonearmHTTPClient(session: session)
         let failure = await #expect(throws: ReplayFailure.self) {
             _ = try await client.execute(HTTPClientRequest(url: "https://api.example.com/nobody"), timeout: .seconds(5))
@@ -67,8 +68,9 @@ import TonearmTestSupport
 
     @Test func responseBodiesAreStreamedBackInChunks() async throws {
         let server = try BridgeUpstream.start()
+        let folder = try TemporaryFolder()
         let session = try ReplaySession.cassette(
-            at: try TemporaryFolder().file("large.json"), options: CassetteOptions(record: .missing), environment: [:])
+            at: folder.file("large.json"), options: CassetteOptions(record: .missing), environment: [:])
         let client = TonearmHTTPClient(session: session, upstream: HTTPClient.shared)
         _ = try await client.execute(HTTPClientRequest(url: server.baseURL + "/large"), timeout: .seconds(10))
         server.stop()
@@ -116,8 +118,9 @@ import TonearmTestSupport
     }
 
     @Test func goingToTheNetworkWithoutAnUpstreamSaysSo() async throws {
+        let folder = try TemporaryFolder()
         let session = try ReplaySession.cassette(
-            at: try TemporaryFolder().file("none.json"), options: CassetteOptions(record: .missing), environment: [:])
+            at: folder.file("none.json"), options: CassetteOptions(record: .missing), environment: [:])
         await #expect(throws: MissingUpstreamError.self) {
             _ = try await TonearmHTTPClient(session: session).execute(
                 HTTPClientRequest(url: "https://api.example.com/me"), timeout: .seconds(5))

@@ -20,7 +20,8 @@ import TonearmTestSupport
 
     static func recordThenReplay(upstream: any ClientTransport) async throws {
         let server = try BridgeUpstream.start()
-        let cassette = try TemporaryFolder().file("openapi.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("openapi.json")
         let serverURL = try #require(URL(string: server.baseURL))
 
         let recording = try ReplaySession.cassette(at: cassette, options: CassetteOptions(record: .all), environment: [:])
@@ -74,8 +75,9 @@ import TonearmTestSupport
     }
 
     @Test func recordingWithoutAnUpstreamSaysWhatToPass() async throws {
+        let folder = try TemporaryFolder()
         let session = try ReplaySession.cassette(
-            at: try TemporaryFolder().file("none.json"), options: CassetteOptions(record: .missing), environment: [:])
+            at: folder.file("none.json"), options: CassetteOptions(record: .missing), environment: [:])
         let client = Client(
             serverURL: try #require(URL(string: "https://api.example.com")),
             transport: TonearmClientTransport(session: session))

@@ -39,10 +39,8 @@ struct CommandLineTests {
         "convert, then explain: a hit exits 0, a near-miss exits 1 with the difference",
         .enabled(if: Conformance.isAvailable, Conformance.skipMessage))
     func convertAndExplain() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let native = folder.appendingPathComponent("fulfill.json").path
+        let folder = try TemporaryFolder()
+        let native = folder.file("fulfill.json").path
         let convert = try TonearmExecutable.run(["convert", try Conformance.url("har/playwright-har-fulfill.har").path, native])
         #expect(convert.status == 0, "\(convert.errors)")
         let hit = try TonearmExecutable.run(["explain", "--cassette", native, "--url", "http://no.playwright/"])
@@ -54,14 +52,12 @@ struct CommandLineTests {
 
     @Test("explain --body-file and key --body-file read a binary body from a file, '-' or /dev/stdin alike")
     func binaryBodyFromStandardInput() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-body-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         // Not UTF-8 (a PNG signature and bytes that are no character), so no text flag could give it.
         let body = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xC3, 0x28])
-        let bodyFile = folder.appendingPathComponent("body.bin")
+        let bodyFile = folder.file("body.bin")
         try body.write(to: bodyFile)
-        let cassette = folder.appendingPathComponent("upload.json")
+        let cassette = folder.file("upload.json")
         try Data("""
             {
               "formatVersion": 1,
@@ -94,10 +90,8 @@ struct CommandLineTests {
 
     @Test("lint reports an unredacted secret and exits 1")
     func lintFindsSecrets() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-lint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cassette = folder.appendingPathComponent("secret.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("secret.json")
         try Data("""
             {
               "formatVersion": 1,
@@ -126,50 +120,20 @@ struct CommandLineTests {
     }
 }
 
-/// Finds the `tonearm` executable SwiftPM built next to this test bundle.
+/// The `tonearm` executable SwiftPM built next to this test bundle, run from the package root.
 enum TonearmExecutable {
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    static let url: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("tonearm")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }()
+    static let url: URL? = builtExecutable("tonearm")
 
     static let missingMessage: Comment = "the tonearm executable was not found next to the test bundle"
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> Run {
+    static func run(_ arguments: [String], input: String? = nil) throws -> ProcessRun {
         try run(arguments, input: input.map { Data($0.utf8) })
     }
 
-    /// Runs the executable with `input` written to its standard input (a pipe) after it started.
-    static func run(_ arguments: [String], input: Data?) throws -> Run {
+    /// Runs the executable with `input` on its standard input; the demo finds Examples/ in the working
+    /// directory, hence the package root.
+    static func run(_ arguments: [String], input: Data?) throws -> ProcessRun {
         guard let url else { throw CocoaError(.fileNoSuchFile) }
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        // The demo finds Examples/ in the working directory: run from the package root.
-        process.currentDirectoryURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let output = Pipe(), errors = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                   errors: String(decoding: err, as: UTF8.self))
+        return try ProcessRun.runBlocking(url.path, arguments, environment: nil, input: input, currentDirectory: packageRoot)
     }
 }

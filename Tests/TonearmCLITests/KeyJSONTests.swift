@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonearmTestSupport
 
 /// `tonearm key --json` writes its JSON as it goes: large bodies must come out whole and decoded
 /// exactly as the text form decodes them.
@@ -12,9 +13,9 @@ struct KeyJSONTests {
         var body: [UInt8] = []
         while body.count < 300_000 { body += Array("é€ \"q\"\t".utf8) }
         body += [0x80, 0x41, 0xE2, 0x82, 0x42]
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-key-\(UUID().uuidString).bin")
+        let folder = try TemporaryFolder()
+        let file = folder.file("body.bin")
         try Data(body).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let run = try TonearmExecutable.run(["key", "--json", "--method", "POST", "--url", "https://a.example/", "--body-file", file.path])
         #expect(run.status == 0)
         let output = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])

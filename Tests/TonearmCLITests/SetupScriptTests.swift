@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonearmTestSupport
 
 /// `make demo`, `make test` and `.ci/run` start with `scripts/setup-system.sh`. These run it on a PATH of
 /// stub commands standing for machines that lack packages, so what it would install (and how) is checked
@@ -65,17 +66,16 @@ struct SetupScriptTests {
 private final class StubMachine {
     static let everything: Set<String> = ["pkg-config", "libxxhash", "zlib", "curl"]
 
-    let folder: URL
+    let folder: TemporaryFolder
 
     init(present: Set<String>, root: Bool = true, apt: Bool = true, sudo: Bool = false) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-setup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let log = folder.appendingPathComponent("log").path
+        folder = try TemporaryFolder()
+        let log = folder.file("log").path
         let libraries = present.filter { $0 != "pkg-config" && $0 != "curl" }.sorted().joined(separator: " ")
         try stub("swift", "exit 0")
         try stub("id", "echo \(root ? 0 : 1000)")
         try FileManager.default.createSymbolicLink(
-            atPath: folder.appendingPathComponent("env").path, withDestinationPath: "/usr/bin/env")
+            atPath: folder.file("env").path, withDestinationPath: "/usr/bin/env")
         if present.contains("pkg-config") {
             try stub("pkg-config", #"[ "$1" = --exists ] && for lib in \#(libraries); do [ "$lib" = "$2" ] && exit 0; done; exit 1"#)
         }
@@ -84,33 +84,20 @@ private final class StubMachine {
         if sudo { try stub("sudo", #"echo "sudo $*" >> \#(log); "$@""#) }
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
-    }
-
     private func stub(_ name: String, _ body: String) throws {
-        let path = folder.appendingPathComponent(name).path
-        try Data("#!/bin/bash\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+        let path = folder.file(name).path
+        try folder.write(name, "#!/bin/bash\n\(body)\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }
 
     /// Runs `scripts/setup-system.sh job` with this folder as the whole PATH.
     func run(_ job: String) throws -> (status: Int32, log: [String], errors: String) {
-        let logFile = folder.appendingPathComponent("log")
+        let logFile = folder.file("log")
         defer { try? FileManager.default.removeItem(at: logFile) }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/setup-system.sh").path, job]
-        process.environment = ["PATH": folder.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = try ProcessRun.runBlocking(
+            "/bin/bash", [packageRoot.appendingPathComponent("scripts/setup-system.sh").path, job],
+            environment: ["PATH": folder.url.path])
         let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, log.split(separator: "\n").map(String.init), errorText)
+        return (run.status, log.split(separator: "\n").map(String.init), run.errors)
     }
 }

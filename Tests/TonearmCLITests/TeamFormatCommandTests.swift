@@ -1,13 +1,13 @@
 import Foundation
 import Testing
+import TonearmTestSupport
 
 /// `tonearm lint` and `tonearm explain` read a team's stub bundle and body-only stub folder as they are.
 @Suite("tonearm on team formats", .enabled(if: TonearmExecutable.url != nil, TonearmExecutable.missingMessage))
 struct TeamFormatCommandTests {
-    /// A `login.bundle` with an XML `stubsRules.plist` in a fresh folder.
-    static func makeBundle(jsonFile: String = "user") throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cli-\(UUID().uuidString)")
-        let bundle = folder.appendingPathComponent("login.bundle")
+    /// A `login.bundle` with an XML `stubsRules.plist` in `folder`.
+    static func makeBundle(in folder: TemporaryFolder, jsonFile: String = "user") throws -> URL {
+        let bundle = folder.file("login.bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         try Data(#"{"id":7}"#.utf8).write(to: bundle.appendingPathComponent("user.json"))
         let rules: [[String: Any]] = [
@@ -21,8 +21,8 @@ struct TeamFormatCommandTests {
 
     @Test("explain names the bundle rule that answers; lint finds the rule the one before it hides")
     func explainAndLintABundle() throws {
-        let bundle = try Self.makeBundle()
-        defer { try? FileManager.default.removeItem(at: bundle.deletingLastPathComponent()) }
+        let folder = try TemporaryFolder()
+        let bundle = try Self.makeBundle(in: folder)
         let explained = try TonearmExecutable.run(["explain", "--cassette", bundle.path, "--url", "https://api.example.com/users/7"])
         #expect(explained.status == 0, "\(explained.errors)")
         #expect(explained.output.contains(#"rule #0 "rule 1" answers with status 200"#))
@@ -33,8 +33,8 @@ struct TeamFormatCommandTests {
 
     @Test("A bundle rule naming a missing JSON file fails lint with the plist, the entry and the file")
     func missingFile() throws {
-        let bundle = try Self.makeBundle(jsonFile: "nowhere")
-        defer { try? FileManager.default.removeItem(at: bundle.deletingLastPathComponent()) }
+        let folder = try TemporaryFolder()
+        let bundle = try Self.makeBundle(in: folder, jsonFile: "nowhere")
         let linted = try TonearmExecutable.run(["lint", bundle.path])
         #expect(linted.status == 2)
         #expect(linted.errors.contains("stubsRules.plist: at $[0].json_file: expected a response file for rule 1"))
@@ -43,9 +43,9 @@ struct TeamFormatCommandTests {
 
     @Test("explain reads a per-test folder of bare JSON bodies")
     func explainABodyFolder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-cli-\(UUID().uuidString)/testSignIn")
+        let root = try TemporaryFolder()
+        let folder = root.file("testSignIn")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         try Data(#"{"token":"abc"}"#.utf8).write(to: folder.appendingPathComponent("POST-v1-session.json"))
         let explained = try TonearmExecutable.run([
             "explain", "--cassette", folder.path, "--method", "POST", "--url", "https://api.example.com/v1/session",

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 @testable import TonearmCassettes
+import TonearmTestSupport
 
 /// Per-test stub folders whose files hold a response body alone (`<root>/<test>/<file per request>.json`).
 @Suite("Body-only stub folders")

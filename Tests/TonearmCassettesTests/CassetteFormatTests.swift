@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 @testable import TonearmCassettes
+import TonearmTestSupport
 
 /// Issue 8 §5: formats are values, each with its own detector, reader and writer.
 @Suite("Cassette formats as values")

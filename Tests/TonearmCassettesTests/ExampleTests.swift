@@ -2,13 +2,12 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmCassettes
+import TonearmTestSupport
 
 /// The bundled examples the README and demo use must load, be canonical, and answer their requests.
 @Suite("Bundled examples")
 struct ExampleTests {
-    static let examples = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples")
+    static let examples = packageRoot.appendingPathComponent("Examples")
 
     @Test("the example cassette is in canonical native form and replays")
     func cassette() throws {
@@ -37,8 +36,7 @@ struct ExampleTests {
 @Suite("README cassette example")
 struct ReadmeCassetteExampleTests {
     @Test func loadTheBundledCassetteIntoAnEngine() throws {
-        let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Examples")
+        let examples = packageRoot.appendingPathComponent("Examples")
         let imported = try CassetteFile.load(examples.appendingPathComponent("petstore.cassette.json"))
         let engine = try imported.makeEngine(strategy: .uniquePlay)
         let pet = Request(method: "POST", url: "https://petstore.example.com/v1/pets",

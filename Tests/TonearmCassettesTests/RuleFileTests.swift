@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 @testable import TonearmCassettes
+import TonearmTestSupport
 
 @Suite("Rule files")
 struct RuleFileTests {

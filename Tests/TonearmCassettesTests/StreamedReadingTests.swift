@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 @testable import TonearmCassettes
+import TonearmTestSupport
 
 /// Native cassettes and HAR files are read one track at a time from the validated text (no tree of the
 /// whole file): loading must report the same errors, in the same order, as reading a whole tree did.
@@ -95,27 +96,23 @@ struct StreamedReadingTests {
 
     @Test("a linked cassette's size is its target's, so a large one is trimmed after loading like any other")
     func sizeThroughSymbolicLink() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-size-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let target = folder.appendingPathComponent("target.json"), link = folder.appendingPathComponent("link.json")
+        let folder = try TemporaryFolder()
+        let target = folder.file("target.json"), link = folder.file("link.json")
         try Data(repeating: 0x20, count: 12_345).write(to: target)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         #expect(FileAccess.size(of: link) == 12_345)
-        #expect(FileAccess.size(of: folder.appendingPathComponent("missing.json")) == 0)
+        #expect(FileAccess.size(of: folder.file("missing.json")) == 0)
     }
 
     @Test("format detection reads only the top level: a large native cassette is still native")
     func detection() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-streamed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder()
         let cassette = Cassette(tracks: (0..<2_000).map { Track(request: Request(url: "https://a.example/\($0)"), response: Response(body: "ok")) })
-        let file = folder.appendingPathComponent("big.json")
+        let file = folder.file("big.json")
         try NativeFormat.write(cassette, to: file)
         #expect(try CassetteFormat.detect(file) == .native)
         #expect(try CassetteFile.load(file).cassette == cassette)
-        let vinyl = folder.appendingPathComponent("vinyl.json")
+        let vinyl = folder.file("vinyl.json")
         try Data(#"[{"request": {"url": "https://a.example/"}, "response": {}},]"#.utf8).write(to: vinyl)
         #expect(try CassetteFormat.detect(vinyl) == .vinyl)
     }

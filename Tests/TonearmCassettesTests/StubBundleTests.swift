@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 @testable import TonearmCassettes
+import TonearmTestSupport
 
 /// Stub bundles as teams keep them: `<name>.bundle/stubsRules.plist` with
 /// `{matching_url, json_file, status_code, http_method}` rules and the JSON files they name.
@@ -109,8 +110,7 @@ struct StubBundleTests {
 
     @Test("docs/team-formats.md: the stubsRules.plist example loads and answers as described")
     func documentedExample() throws {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/team-formats.md")
+        let docs = packageRoot.appendingPathComponent("docs/team-formats.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let start = try #require(text.range(of: "```xml\n"))
         let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 @testable import TonearmCassettes
+import TonearmTestSupport
 
 @Suite("Stub schema")
 struct StubSchemaTests {
@@ -204,8 +205,7 @@ struct BodyFileConfinementTests {
 struct StubSchemaDocumentationTests {
     /// The fenced blocks of the section, by language.
     static func examples() throws -> [(language: String, text: String)] {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/cassette-format.md")
+        let docs = packageRoot.appendingPathComponent("docs/cassette-format.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let section = try #require(text.components(separatedBy: "\n## Stub schema\n").last?.components(separatedBy: "\n## ").first)
         var blocks: [(String, String)] = []

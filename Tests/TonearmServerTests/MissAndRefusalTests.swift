@@ -3,14 +3,15 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite("Server: misses and refusals")
 struct MissAndRefusalTests {
     /// A replay-only server over one recorded track.
     private func replayServer(strategy: StrategyHint? = nil, tracks: [Track]? = nil) async throws -> TonearmServer {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("c.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("c.json")
         let recorded = tracks ?? [Track(
             request: Request(method: "GET", url: "https://api.example.com/v1/users?page=1"),
             response: Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: #"{"users":[]}"#))]

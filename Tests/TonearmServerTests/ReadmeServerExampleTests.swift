@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 
 /// README's "A local server for other processes and languages" Swift example, verbatim between the
 /// markers. Change both together.
@@ -10,8 +11,8 @@ import TonearmServer
 struct ReadmeServerExampleTests {
     @Test("the Swift example starts a server, gives the host's base URL, and stops")
     func example() async throws {
-        let folder = try temporaryFolder()
-        let cassetteURL = folder.appendingPathComponent("signIn.json")
+        let folder = try TemporaryFolder()
+        let cassetteURL = folder.file("signIn.json")
         try CassetteFile.save(
             Cassette(tracks: [Track(request: Request(url: "https://api.example.com/v1/users"), response: Response(body: "[]"))]),
             to: cassetteURL, format: .native)

@@ -11,10 +11,10 @@ import TonearmURLSession
 
 @Suite("Server: record, then replay with the upstream stopped")
 struct RecordReplayTests {
-    /// Records `paths` through a server in `missing` mode, stops the upstream, and returns the cassette.
-    private func record(_ exchange: (String) async throws -> Void) async throws -> (URL, TestUpstream) {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("recorded.json")
+    /// Records `paths` through a server in `missing` mode to a cassette in `folder`, stops the upstream,
+    /// and returns the cassette.
+    private func record(in folder: TemporaryFolder, _ exchange: (String) async throws -> Void) async throws -> (URL, TestUpstream) {
+        let cassette = folder.file("recorded.json")
         let upstream = try await TestUpstream()
         let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
         try await exchange(server.baseURL(for: upstream.authority).absoluteString)
@@ -26,7 +26,8 @@ struct RecordReplayTests {
     @Test("AsyncHTTPClient: a recorded exchange replays identically, repeated headers in order")
     func asyncHTTPClient() async throws {
         var live: ClientResponse?
-        let (cassette, upstream) = try await record { base in
+        let folder = try TemporaryFolder()
+        let (cassette, upstream) = try await record(in: folder) { base in
             live = try await TestClient.send(base + "/v1/users?b=2&a=1", method: "POST", headers: [("Content-Type", "application/json")], body: #"{"name":"ada","age":36}"#)
         }
         #expect(upstream.requests.count == 1)
@@ -52,7 +53,8 @@ struct RecordReplayTests {
     @Test("URLSession: recorded through the server, replayed through the server and through TonearmSession")
     func urlSession() async throws {
         var live: Data?
-        let (cassette, upstream) = try await record { base in
+        let folder = try TemporaryFolder()
+        let (cassette, upstream) = try await record(in: folder) { base in
             let (data, _) = try await URLSession.shared.data(from: URL(string: base + "/v1/profile")!)
             live = data
         }
@@ -71,7 +73,8 @@ struct RecordReplayTests {
     func curl() async throws {
         let curl = try #require(curlPath)
         var live = ""
-        let (cassette, upstream) = try await record { base in
+        let folder = try TemporaryFolder()
+        let (cassette, upstream) = try await record(in: folder) { base in
             live = try await ProcessRun.run(curl, ["-s", "-X", "PUT", "-d", "x=1", base + "/v1/items/7"]).output
         }
         let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .never))
@@ -122,8 +125,8 @@ struct RecordReplayTests {
 
     @Test("Upstream down in missing mode: 502 naming the upstream, nothing recorded")
     func upstreamDown() async throws {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("down.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("down.json")
         let upstream = try await TestUpstream()
         let origin = upstream.origin, authority = upstream.authority
         try await upstream.stop()
@@ -137,9 +140,9 @@ struct RecordReplayTests {
 
     @Test("In missing mode a recorded track answers the next identical request without the network")
     func missingAnswersFromRecording() async throws {
-        let folder = try temporaryFolder()
+        let folder = try TemporaryFolder()
         let upstream = try await TestUpstream()
-        let server = try await TonearmServer.start(quietConfiguration(cassette: folder.appendingPathComponent("c.json"), mode: .missing, hosts: [upstream.origin]))
+        let server = try await TonearmServer.start(quietConfiguration(cassette: folder.file("c.json"), mode: .missing, hosts: [upstream.origin]))
         let base = server.baseURL(for: upstream.authority).absoluteString
         _ = try await TestClient.send(base + "/v1/once")
         let again = try await TestClient.send(base + "/v1/once")

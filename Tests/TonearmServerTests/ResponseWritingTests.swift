@@ -3,13 +3,15 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 
 @Suite("Server: how a replayed response is written on the connection")
 struct ResponseWritingTests {
     /// A replay server over tracks for `GET /a`, `GET /b` and `HEAD /a` whose recorded headers include
     /// hop-by-hop ones.
     private func server() async throws -> TonearmServer {
-        let cassette = try temporaryFolder().appendingPathComponent("c.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("c.json")
         let headers = [
             HeaderField("Content-Type", "application/json"), HeaderField("Connection", "X-Private, keep-alive"),
             HeaderField("X-Private", "per-hop"), HeaderField("Transfer-Encoding", "chunked"),
@@ -46,6 +48,28 @@ struct ResponseWritingTests {
             }
         }
         #expect(responses.last?.lowercased().contains("connection: close") == true)
+    }
+
+    @Test("A request pipelined behind a delayed one is answered after it, in order")
+    func pipelinedBehindDelay() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("delayed.json")
+        let tracks = [
+            Track(request: Request(url: "https://api.example.com/slow"), response: Response(status: 200, body: "slow"), delay: .milliseconds(300)),
+            Track(request: Request(url: "https://api.example.com/fast"), response: Response(status: 200, body: "fast")),
+        ]
+        try CassetteFile.save(Cassette(tracks: tracks), to: cassette, format: .native)
+        let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .never))
+        let connection = try RawConnection(port: server.port)
+        connection.send(
+            "GET /api.example.com/slow HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /api.example.com/fast HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /api.example.com/slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (text, closed) = try await connection.readUntilClosed()
+        try await server.stop()
+        #expect(closed)
+        let bodies = text.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst().map { $0.components(separatedBy: "\r\n\r\n").last ?? "" }
+        #expect(bodies == ["slow", "fast", "slow"])
     }
 
     @Test("HEAD states the recorded length and sends no body; the connection stays usable")

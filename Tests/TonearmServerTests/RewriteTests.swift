@@ -3,14 +3,15 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite("Server: --rewrite-urls")
 struct RewriteTests {
     /// Replays one response through a rewriting server for api.example.com and returns what the client got.
     private func served(_ response: Response) async throws -> (ClientResponse, String) {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("c.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("c.json")
         try CassetteFile.save(Cassette(tracks: [Track(request: Request(url: "https://api.example.com/page"), response: response)]), to: cassette, format: .native)
         var configuration = quietConfiguration(cassette: cassette, hosts: ["api.example.com"])
         configuration.rewritesURLs = true
@@ -66,8 +67,8 @@ struct RewriteTests {
 
     @Test("The cassette keeps the upstream's bytes when recording with rewriting on")
     func cassetteKeepsUpstreamBytes() async throws {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("c.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("c.json")
         let upstream = try await TestUpstream { _ in
             Response(headers: [HeaderField("Content-Type", "text/html")], body: "<a href=\"http://127.0.0.1/x\">x</a>")
         }
@@ -90,18 +91,5 @@ struct RewriteTests {
 
 /// `bytes` compressed by the system's gzip.
 func gzipped(_ bytes: [UInt8]) async throws -> [UInt8] {
-    try await blocking {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Array(compressed)
-    }
+    try await blocking { try ProcessRun.runBlocking("/bin/gzip", ["-c"], environment: nil, input: Data(bytes)).outputBytes }
 }

@@ -3,13 +3,14 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTestSupport
 import TonearmURLSession
 
 @Suite("Server: hostile and heavy traffic")
 struct RobustnessTests {
     private func stubServer(maximumBodySize: Int = 1024, idleTimeout: Duration = .seconds(60)) async throws -> TonearmServer {
-        let folder = try temporaryFolder()
-        let rules = folder.appendingPathComponent("rules.json")
+        let folder = try TemporaryFolder()
+        let rules = folder.file("rules.json")
         try Data(#"[{"path": "^/ping$", "body": "pong"}]"#.utf8).write(to: rules)
         var configuration = quietConfiguration()
         configuration.rules = [rules]
@@ -100,8 +101,8 @@ struct RobustnessTests {
 
     @Test("uniquePlay over HTTP: 64 concurrent clients, each track plays exactly once")
     func uniquePlayConcurrent() async throws {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("queue.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("queue.json")
         let tracks = (0..<64).map { index in
             Track(request: Request(url: "https://api.example.com/ticket"), response: Response(body: "ticket \(index)"))
         }

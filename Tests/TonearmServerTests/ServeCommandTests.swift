@@ -54,8 +54,8 @@ final class ServeProcess: @unchecked Sendable {
 struct ServeCommandTests {
     @Test("The first stdout line is the listening JSON; --ready-file gets it too; SIGTERM exits 0")
     func listeningLine() async throws {
-        let folder = try temporaryFolder()
-        let ready = folder.appendingPathComponent("ready.json")
+        let folder = try TemporaryFolder()
+        let ready = folder.file("ready.json")
         let server = try await ServeProcess(["--ready-file", ready.path])
         #expect(server.listening["event"] as? String == "listening")
         #expect(server.url == "http://127.0.0.1:\(server.port)")
@@ -85,8 +85,8 @@ struct ServeCommandTests {
 
     @Test("SIGTERM while 64 clients record leaves a complete, valid cassette")
     func sigtermDuringRecording() async throws {
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("busy.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("busy.json")
         let upstream = try await TestUpstream()
         let server = try await ServeProcess(["--cassette", cassette.path, "--mode", "missing", "--host", upstream.origin])
         let base = server.url + "/" + upstream.authority
@@ -125,8 +125,8 @@ struct ServeCommandTests {
     @Test("Two processes: the app records through the server, then replays with the upstream stopped")
     func twoProcesses() async throws {
         let app = try #require(builtExecutable("TonearmServerTestApp"))
-        let folder = try temporaryFolder()
-        let cassette = folder.appendingPathComponent("app.json")
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("app.json")
         let upstream = try await TestUpstream()
         let recording = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
         var environment = ProcessInfo.processInfo.environment

@@ -9,13 +9,6 @@ import TonearmURLSession
 import Glibc
 #endif
 
-/// A fresh folder for one test's cassettes.
-func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-server-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
 /// A server configuration logging nowhere, so test output stays readable.
 func quietConfiguration(
     cassette: URL? = nil, mode: RecordMode = .never, hosts: [String] = [], upstream: String? = nil
@@ -50,6 +43,28 @@ enum TestClient {
             status: Int(response.status.code), headers: response.headers.map { HeaderField($0.name, $0.value) },
             body: Array(buffer: collected))
     }
+}
+
+/// A JSON object's member names and the JSON type of each (read with the core's JSON parser, so
+/// booleans and numbers are told apart on every platform): how the admin and control API tests pin a
+/// document's fields.
+func jsonShape(_ value: Any?) -> [String: String] {
+    guard let value, JSONSerialization.isValidJSONObject(value),
+        let data = try? JSONSerialization.data(withJSONObject: value),
+        case .object(let members)? = try? JSONValue(parsing: Array(data))
+    else { return [:] }
+    var result: [String: String] = [:]
+    for member in members {
+        result[member.key] = switch member.value {
+        case .string: "string"
+        case .bool: "boolean"
+        case .number: "number"
+        case .array: "array"
+        case .object: "object"
+        case .null: "null"
+        }
+    }
+    return result
 }
 
 extension ProcessRun {

@@ -2,32 +2,12 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmTestSupport
 
 /// The admin API's answers, pinned field by field against WireMock's documented shapes (its Java client
 /// refuses unknown fields, its Python client accepts only 200, 201 and 204).
 @Suite("WireMock admin API")
 struct WireMockAdminTests {
-    /// A JSON object's member names and the JSON type of each (read with the core's JSON parser, so
-    /// booleans and numbers are told apart on every platform).
-    private static func shape(_ value: Any?) -> [String: String] {
-        guard let value, JSONSerialization.isValidJSONObject(value),
-            let data = try? JSONSerialization.data(withJSONObject: value),
-            case .object(let members)? = try? JSONValue(parsing: Array(data))
-        else { return [:] }
-        var result: [String: String] = [:]
-        for member in members {
-            result[member.key] = switch member.value {
-            case .string: "string"
-            case .bool: "boolean"
-            case .number: "number"
-            case .array: "array"
-            case .object: "object"
-            case .null: "null"
-            }
-        }
-        return result
-    }
-
     private static func json(_ response: ClientResponse) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
     }
@@ -55,10 +35,10 @@ struct WireMockAdminTests {
         #expect(created.status == 201)
         #expect(created.headers.first(named: "Content-Type") == "application/json")
         let echo = try Self.object(created)
-        #expect(Self.shape(echo) == ["id": "string", "uuid": "string", "request": "object", "response": "object"])
+        #expect(jsonShape(echo) == ["id": "string", "uuid": "string", "request": "object", "response": "object"])
         let id = try #require(echo["id"] as? String)
         #expect(UUID(uuidString: id) != nil && id == id.lowercased())
-        #expect(Self.shape(echo["request"]) == ["method": "string", "url": "string"])
+        #expect(jsonShape(echo["request"]) == ["method": "string", "url": "string"])
 
         let fetched = try await TestClient.send(base + "/__admin/mappings/\(id)")
         #expect(fetched.status == 200)
@@ -83,8 +63,8 @@ struct WireMockAdminTests {
             _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"method":"GET","url":"\#(path)"},"response":{"status":200}}"#)
         }
         let page = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin/mappings?limit=2&offset=1"))
-        #expect(Self.shape(page) == ["mappings": "array", "meta": "object"])
-        #expect(Self.shape(page["meta"]) == ["total": "number"])
+        #expect(jsonShape(page) == ["mappings": "array", "meta": "object"])
+        #expect(jsonShape(page["meta"]) == ["total": "number"])
         #expect((page["meta"] as? [String: Any])?["total"] as? Int == 3)
         let urls = (page["mappings"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
         #expect(urls == ["/two", "/one"])
@@ -113,14 +93,14 @@ struct WireMockAdminTests {
             let answer = try await Self.post(server, "/__admin/mappings", body)
             #expect(answer.status == 422, "\(body): \(answer.status) \(answer.text)")
             let document = try Self.object(answer)
-            #expect(Self.shape(document) == ["errors": "array"])
+            #expect(jsonShape(document) == ["errors": "array"])
             let error = try #require((document["errors"] as? [[String: Any]])?.first)
-            #expect(Self.shape(error) == ["code": "number", "source": "object", "title": "string", "detail": "string"])
+            #expect(jsonShape(error) == ["code": "number", "source": "object", "title": "string", "detail": "string"])
             #expect((error["source"] as? [String: Any])?["pointer"] as? String == pointer, "\(body): \(error)")
         }
         let badID = try await TestClient.send(base + "/__admin/mappings/not-a-uuid")
         #expect(badID.status == 400)
-        #expect(Self.shape(try Self.object(badID)) == ["errors": "array"])
+        #expect(jsonShape(try Self.object(badID)) == ["errors": "array"])
         #expect(try Self.object(try await TestClient.send(base + "/__admin/mappings"))["meta"] as? [String: Int] == ["total": 0])
         let unknown = try await TestClient.send(base + "/__admin/recordings/status")
         #expect(unknown.status == 404 && unknown.text.contains("Coming from WireMock"))
@@ -166,23 +146,23 @@ struct WireMockAdminTests {
         #expect(miss.status == 404)
 
         let list = try Self.object(try await TestClient.send(base + "/__admin/requests"))
-        #expect(Self.shape(list) == ["requests": "array", "meta": "object", "requestJournalDisabled": "boolean"])
+        #expect(jsonShape(list) == ["requests": "array", "meta": "object", "requestJournalDisabled": "boolean"])
         let events = try #require(list["requests"] as? [[String: Any]])
         #expect(events.count == 2)
         let matched = events[1], unmatched = events[0]
-        #expect(Self.shape(matched) == [
+        #expect(jsonShape(matched) == [
             "id": "string", "request": "object", "stubMapping": "object", "responseDefinition": "object", "response": "object",
             "wasMatched": "boolean", "timing": "object", "subEvents": "array",
         ])
         #expect((matched["stubMapping"] as? [String: Any])?["id"] as? String == mapping["id"] as? String)
         #expect(matched["wasMatched"] as? Bool == true && unmatched["wasMatched"] as? Bool == false)
-        #expect(Self.shape(matched["request"]) == [
+        #expect(jsonShape(matched["request"]) == [
             "url": "string", "absoluteUrl": "string", "method": "string", "headers": "object", "cookies": "object",
             "browserProxyRequest": "boolean", "loggedDate": "number", "loggedDateString": "string", "bodyAsBase64": "string",
             "body": "string",
         ])
-        #expect(Self.shape(matched["response"]) == ["status": "number", "headers": "object", "body": "string", "fromProxy": "boolean"])
-        #expect(Self.shape(matched["timing"]) == [
+        #expect(jsonShape(matched["response"]) == ["status": "number", "headers": "object", "body": "string", "fromProxy": "boolean"])
+        #expect(jsonShape(matched["timing"]) == [
             "addedDelay": "number", "processTime": "number", "responseSendTime": "number", "serveTime": "number", "totalTime": "number",
         ])
         let limited = try Self.object(try await TestClient.send(base + "/__admin/requests?limit=1"))
@@ -196,25 +176,25 @@ struct WireMockAdminTests {
         #expect(try await TestClient.send(base + "/__admin/requests/\(UUID().uuidString)").status == 404)
 
         let count = try Self.object(try await Self.post(server, "/__admin/requests/count", #"{"method":"POST","urlPath":"/orders"}"#))
-        #expect(Self.shape(count) == ["count": "number", "requestJournalDisabled": "boolean"])
+        #expect(jsonShape(count) == ["count": "number", "requestJournalDisabled": "boolean"])
         #expect(count["count"] as? Int == 2)
         let find = try Self.object(try await Self.post(server, "/__admin/requests/find", #"{"method":"ANY"}"#))
-        #expect(Self.shape(find) == ["requests": "array", "requestJournalDisabled": "boolean"])
+        #expect(jsonShape(find) == ["requests": "array", "requestJournalDisabled": "boolean"])
         #expect((find["requests"] as? [Any])?.count == 2)
         let unmatchedList = try Self.object(try await TestClient.send(base + "/__admin/requests/unmatched"))
         #expect((unmatchedList["requests"] as? [[String: Any]])?.first?["body"] as? String == #"{"id": 2}"#)
 
         let near = try Self.object(try await TestClient.send(base + "/__admin/requests/unmatched/near-misses"))
-        #expect(Self.shape(near) == ["nearMisses": "array"])
+        #expect(jsonShape(near) == ["nearMisses": "array"])
         let first = try #require((near["nearMisses"] as? [[String: Any]])?.first)
-        #expect(Self.shape(first) == ["request": "object", "stubMapping": "object", "matchResult": "object"])
+        #expect(jsonShape(first) == ["request": "object", "stubMapping": "object", "matchResult": "object"])
         let distance = try #require((first["matchResult"] as? [String: Any])?["distance"] as? Double)
         #expect(distance > 0 && distance < 1)
 
         let byPattern = try Self.object(try await Self.post(
             server, "/__admin/near-misses/request-pattern", #"{"method":"POST","url":"/orders","bodyPatterns":[{"equalToJson":{"id":3}}]}"#))
         let patternMiss = try #require((byPattern["nearMisses"] as? [[String: Any]])?.first)
-        #expect(Self.shape(patternMiss) == ["request": "object", "requestPattern": "object", "matchResult": "object"])
+        #expect(jsonShape(patternMiss) == ["request": "object", "requestPattern": "object", "matchResult": "object"])
 
         #expect(try await TestClient.send(base + "/__admin/requests", method: "DELETE").status == 200)
         #expect(try Self.object(try await TestClient.send(base + "/__admin/requests"))["meta"] as? [String: Int] == ["total": 0])
@@ -226,7 +206,7 @@ struct WireMockAdminTests {
         let server = try await Self.start()
         let base = server.baseURL.absoluteString
         let health = try Self.object(try await TestClient.send(base + "/__admin/health"))
-        #expect(Self.shape(health) == ["status": "string", "message": "string", "version": "string", "uptimeInSeconds": "number", "timestamp": "string"])
+        #expect(jsonShape(health) == ["status": "string", "message": "string", "version": "string", "uptimeInSeconds": "number", "timestamp": "string"])
         let echoed = try Self.object(try await Self.post(server, "/__admin/settings", #"{"fixedDelay":300}"#))
         #expect(echoed as? [String: Int] == ["fixedDelay": 300])
         let settings = try Self.object(try await TestClient.send(base + "/__admin/settings"))
@@ -238,7 +218,7 @@ struct WireMockAdminTests {
         #expect(try await TestClient.send(base + "/slow").status == 200)
         #expect(clock.now - started >= .milliseconds(300))
         let listedScenarios = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
-        #expect(Self.shape(listedScenarios) == ["scenarios": "array"])
+        #expect(jsonShape(listedScenarios) == ["scenarios": "array"])
         #expect(try await TestClient.send(base + "/__admin/scenarios/reset", method: "POST").status == 200)
         try await server.stop()
     }
@@ -263,7 +243,7 @@ struct WireMockAdminTests {
 
         let listed = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
         let scenario = try #require((listed["scenarios"] as? [[String: Any]])?.first)
-        #expect(Self.shape(scenario) == ["id": "string", "name": "string", "state": "string", "possibleStates": "array", "mappings": "array"])
+        #expect(jsonShape(scenario) == ["id": "string", "name": "string", "state": "string", "possibleStates": "array", "mappings": "array"])
         #expect(scenario["state"] as? String == "added")
         #expect(Set(scenario["possibleStates"] as? [String] ?? []) == ["Started", "added"])
         #expect((scenario["mappings"] as? [Any])?.count == 4)
@@ -294,7 +274,8 @@ struct WireMockAdminTests {
 
     @Test("A root directory's mappings load at start; a body file outside __files is refused")
     func rootDirectory() async throws {
-        let root = try temporaryFolder()
+        let folder = try TemporaryFolder()
+        let root = folder.url
         let mappings = root.appendingPathComponent("mappings")
         try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
         try Data(#"{"mappings":[{"request":{"url":"/a"},"response":{"body":"a"}},{"request":{"urlPath":"/b"},"response":{"body":"b"}}]}"#.utf8)

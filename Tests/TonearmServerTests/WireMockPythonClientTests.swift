@@ -6,8 +6,6 @@ import TonearmTestSupport
 /// The Python interpreter with the PyPI `wiremock` and `requests` packages: `TONEARM_WIREMOCK_PYTHON`,
 /// else the virtual environment `.ci/run` creates in `.build/python-venv`.
 enum WireMockPython {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     static let interpreter: String? = {
         if let given = ProcessInfo.processInfo.environment["TONEARM_WIREMOCK_PYTHON"], !given.isEmpty { return given }
         let venv = packageRoot.appendingPathComponent(".build/python-venv/bin/python").path
@@ -36,7 +34,8 @@ struct WireMockPythonClientTests {
         "mappings, journal, count and find, near misses, settings, save and reset through the wiremock package",
         .enabled(if: WireMockPython.interpreter != nil, Comment(rawValue: WireMockPython.missingMessage)))
     func pythonClient() async throws {
-        let root = try temporaryFolder()
+        let folder = try TemporaryFolder()
+        let root = folder.url
         try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
         try Data(#"{"request":{"method":"GET","url":"/static/hello.txt"},"response":{"status":200,"bodyFileName":"hello.txt"}}"#.utf8)

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A tiny HTTP/1.1 server, shared by the URLSession and server-side bridge tests, on 127.0.0.1 and a free port, on plain POSIX sockets, so recording tests talk
+/// A tiny HTTP/1.1 server, shared by the URLSession, bridge and server tests (the server's upstream), on 127.0.0.1 and a free port, on plain POSIX sockets, so recording tests talk
 /// to a real server without pulling SwiftNIO into the build. One request per connection
 /// (`Connection: close`); the request body is read by `Content-Length`.
 public final class HTTPTestServer: Sendable {
@@ -116,7 +116,9 @@ public final class HTTPTestServer: Sendable {
                 if errno == EINTR { continue }
                 return  // stopped
             }
-            DispatchQueue.global().async { [self] in serve(connection) }
+            // A thread per connection, not a dispatch queue: a handler that waits (an upstream holding
+            // its answer) must not hold up other connections behind the queue's few threads.
+            Thread { [self] in serve(connection) }.start()
         }
     }
 

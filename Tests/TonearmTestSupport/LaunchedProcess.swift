@@ -16,25 +16,40 @@ public func builtExecutable(_ name: String) -> URL? {
 public struct ProcessRun: Sendable {
     /// The exit status.
     public var status: Int32
-    /// Standard output.
-    public var output: String
+    /// Standard output, byte for byte (for commands whose output is not text).
+    public var outputBytes: [UInt8]
     /// Standard error.
     public var errors: String
 
-    /// Runs `executable` with `arguments` (and `environment`, the runner's when `nil`) on the calling
-    /// thread until it exits.
-    public static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]?) throws -> ProcessRun {
+    /// Standard output, decoded as UTF-8.
+    public var output: String { String(decoding: outputBytes, as: UTF8.self) }
+
+    /// Runs `executable` with `arguments` on the calling thread until it exits.
+    ///
+    /// - Parameters:
+    ///   - environment: the command's whole environment; the runner's when `nil`.
+    ///   - input: written to the command's standard input, which is then closed. Without it the command
+    ///     reads an empty standard input rather than the test runner's, so a command that reads it never hangs.
+    ///   - currentDirectory: where the command runs; the runner's when `nil`.
+    public static func runBlocking(
+        _ executable: String, _ arguments: [String], environment: [String: String]?, input: Data? = nil,
+        currentDirectory: URL? = nil
+    ) throws -> ProcessRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let output = Pipe(), errors = Pipe()
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        process.standardInput = standardInput
         try process.run()
+        if let input { standardInput.fileHandleForWriting.write(input) }
+        try standardInput.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ProcessRun(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), errors: String(decoding: err, as: UTF8.self))
+        return ProcessRun(status: process.terminationStatus, outputBytes: Array(out), errors: String(decoding: err, as: UTF8.self))
     }
 }

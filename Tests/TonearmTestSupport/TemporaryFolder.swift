@@ -15,4 +15,9 @@ public final class TemporaryFolder: Sendable {
 
     /// `name` inside the folder.
     public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    /// Writes `text` as UTF-8 to `name` inside the folder (whose parent folders must exist).
+    public func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: file(name))
+    }
 }

@@ -71,6 +71,37 @@ import TonearmURLSession
         #expect(result.recorded == 3)
     }
 
+    @Test("repeat: identical requests sent together are fetched and recorded once, the others replay it")
+    func concurrentIdenticalRequestsRecordedOnce() async throws {
+        let folder = try TemporaryFolder()
+        let counter = Mutex(0)
+        // Slow enough that every copy misses while the first is being fetched.
+        let server = try HTTPTestServer { _ in
+            Thread.sleep(forTimeInterval: 0.3)
+            let number = counter.withLock { count in
+                count += 1
+                return count
+            }
+            return .init(headers: [("Content-Type", "text/plain")], text: "reply \(number)")
+        }
+        defer { server.stop() }
+        let cassette = folder.file("together.json")
+        let session = try TonearmSession.cassette(
+            at: cassette, options: .init(strategy: .repeat, record: .missing), environment: [:])
+        let url = try URL.literal(server.baseURL + "/config")
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<16 {
+                group.addTask { String(decoding: try await session.urlSession.data(from: url).0, as: UTF8.self) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        try session.finish()
+        #expect(bodies == Array(repeating: "reply 1", count: 16))
+        #expect(server.received.count == 1)
+        #expect(try CassetteFile.load(cassette).cassette.entries.count == 1)
+        #expect(session.exchanges.filter { $0.source == .network }.count == 1)
+    }
+
     @Test("unique-play: the recorded sequence replays in order once the cassette is loaded again")
     func uniquePlaySequenceReplays() async throws {
         let folder = try TemporaryFolder()

@@ -43,12 +43,13 @@ extension ServerCore {
     }
 
     /// The miss answer for a local request no mapping (and nothing else) answers, with the mappings' report.
-    func mappingMissReply(_ report: MissReport, request: Request) -> (ServerReply, JournalEntry.Source, ServerMiss?) {
+    func mappingMissReply(_ report: MissReport, request: Request) -> Outcome {
         configuration.log("tonearm: miss \(request.method) \(request.url): \(report.reason)")
         let response = MissReply.response(
             for: report, status: configuration.missStatus, acceptsJSON: MissReply.acceptsJSON(request.headers),
             source: "the stub mappings")
-        return (.response(response), JournalEntry.Source(kind: "miss", detail: report.reason.description),
-                ServerMiss(time: Date(), request: request, report: report))
+        return Outcome(
+            reply: .response(response), source: JournalEntry.Source(kind: "miss", detail: report.reason.description),
+            miss: ServerMiss(time: Date(), request: request, report: report))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonearmTestSupport
 @testable import Tonearm
 
 /// The worked vectors of docs/key-spec.md, read from the document itself so the spec and the code
@@ -30,9 +31,7 @@ struct KeySpecVectorTests {
     }
 
     static func loadVectors() throws -> [Vector] {
-        let specURL = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/key-spec.md")
+        let specURL = packageRoot.appendingPathComponent("docs/key-spec.md")
         let text = try String(contentsOf: specURL, encoding: .utf8)
         var vectors: [Vector] = []
         var title = ""

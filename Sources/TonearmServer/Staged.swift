@@ -1,0 +1,29 @@
+/// A value the connection's event-loop thread either has at once or must wait for.
+///
+/// Most requests a replay server sees are answered from memory: those are answered on the thread that
+/// read them, with no task started and no thread hop. Only what must wait (a replayed delay, the
+/// network, a control call) becomes a task.
+enum Staged<Value: Sendable>: Sendable {
+    /// Ready now.
+    case now(Value)
+    /// Needs waiting: run it in a task.
+    case later(@Sendable () async -> Value)
+
+    /// The value, waiting when it must.
+    var value: Value {
+        get async {
+            switch self {
+            case .now(let value): value
+            case .later(let work): await work()
+            }
+        }
+    }
+
+    /// The same stage, with `transform` applied to its value once there is one.
+    func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> Staged<Other> {
+        switch self {
+        case .now(let value): .now(transform(value))
+        case .later(let work): .later { transform(await work()) }
+        }
+    }
+}

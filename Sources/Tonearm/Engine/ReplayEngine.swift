@@ -45,10 +45,9 @@ public final class ReplayEngine: Sendable {
     public let strategy: any MatchingStrategy
     /// Rules, tried after the tracks.
     let ruleStage: LiveRules
-    /// `strategy`'s answer by key, when it decides from keys alone (every built-in track strategy): then a
-    /// hit needs no canonical form. A closure rather than an optional existential, which would be copied
-    /// through generic value witnesses on every match.
-    private let matchKey: (@Sendable (RequestKey, Request) -> StrategyOutcome)?
+    /// `strategy`, when it decides from keys alone (every built-in track strategy): then a hit needs no
+    /// canonical form.
+    private let keyedStrategy: KeyedStrategy?
 
     /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`, with no rules
     /// (add some with ``add(_:)-(Rule)``).
@@ -90,11 +89,7 @@ public final class ReplayEngine: Sendable {
     private init(index: TrackIndex, ruleStage: LiveRules, strategy: Strategy) {
         self.index = index
         self.strategy = strategy.make(index)
-        if let keyed = self.strategy as? any KeyedMatchingStrategy {
-            self.matchKey = { key, request in keyed.match(key: key, request: request) }
-        } else {
-            self.matchKey = nil
-        }
+        self.keyedStrategy = KeyedStrategy(self.strategy)
         self.ruleStage = ruleStage
     }
 
@@ -148,10 +143,10 @@ public final class ReplayEngine: Sendable {
     public func match(_ request: Request) -> MatchResult {
         let incoming: IncomingRequest
         let reason: MissReason
-        if let matchKey, !index.canonicalizer.keyNeedsCanonicalForm(request) {
+        if let keyedStrategy, !index.canonicalizer.keyNeedsCanonicalForm(request) {
             // The key alone decides a hit; the canonical form is made only for a miss.
             let key = index.canonicalizer.key(for: request)
-            switch matchKey(key, request) {
+            switch keyedStrategy.match(key: key, request: request) {
             case .hit(let hit):
                 return .hit(hit)
             case .miss(let trackReason):

@@ -16,3 +16,32 @@ extension KeyedMatchingStrategy {
         match(key: request.key, request: request.request)
     }
 }
+
+/// The built-in strategies that decide by key, as one enum the engine switches over: its calls are
+/// direct and inlinable, where a call through an existential or a closure copies the hit's track
+/// (about 130 bytes) once more at every layer.
+enum KeyedStrategy: Sendable {
+    case repeating(RepeatStrategy)
+    case queue(QueueStrategy)
+    case strictOrder(StrictOrderStrategy)
+
+    /// `strategy` as a keyed strategy, or `nil` when it is not one of the built-in ones.
+    init?(_ strategy: any MatchingStrategy) {
+        switch strategy {
+        case let repeating as RepeatStrategy: self = .repeating(repeating)
+        case let queue as QueueStrategy: self = .queue(queue)
+        case let strictOrder as StrictOrderStrategy: self = .strictOrder(strictOrder)
+        default: return nil
+        }
+    }
+
+    /// The strategy's answer for `request`, whose key is `key`.
+    @inline(__always)
+    func match(key: RequestKey, request: Request) -> StrategyOutcome {
+        switch self {
+        case .repeating(let strategy): strategy.match(key: key, request: request)
+        case .queue(let strategy): strategy.match(key: key, request: request)
+        case .strictOrder(let strategy): strategy.match(key: key, request: request)
+        }
+    }
+}

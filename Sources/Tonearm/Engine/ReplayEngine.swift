@@ -47,7 +47,7 @@ public final class ReplayEngine: Sendable {
     let ruleStage: LiveRules
     /// `strategy`, when it decides from keys alone (every built-in track strategy): then a hit needs no
     /// canonical form.
-    private let keyedStrategy: KeyedStrategy?
+    private let keyedStrategy: KeyedStrategy
 
     /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`, with no rules
     /// (add some with ``add(_:)-(Rule)``).
@@ -143,7 +143,7 @@ public final class ReplayEngine: Sendable {
     public func match(_ request: Request) -> MatchResult {
         let incoming: IncomingRequest
         let reason: MissReason
-        if let keyedStrategy, !index.canonicalizer.keyNeedsCanonicalForm(request) {
+        if keyedStrategy.decidesByKey, !index.canonicalizer.keyNeedsCanonicalForm(request) {
             // The key alone decides a hit; the canonical form is made only for a miss.
             let key = index.canonicalizer.key(for: request)
             switch keyedStrategy.match(key: key, request: request) {

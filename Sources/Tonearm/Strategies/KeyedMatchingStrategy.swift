@@ -19,26 +19,35 @@ extension KeyedMatchingStrategy {
 
 /// The built-in strategies that decide by key, as one enum the engine switches over: its calls are
 /// direct and inlinable, where a call through an existential or a closure copies the hit's track
-/// (about 130 bytes) once more at every layer.
+/// (about 130 bytes) once more at every layer. Not optional: `notKeyed` stands for any other strategy,
+/// so the engine reads its stored value in place instead of copying an optional out on every match.
 enum KeyedStrategy: Sendable {
+    case notKeyed
     case repeating(RepeatStrategy)
     case queue(QueueStrategy)
     case strictOrder(StrictOrderStrategy)
 
-    /// `strategy` as a keyed strategy, or `nil` when it is not one of the built-in ones.
-    init?(_ strategy: any MatchingStrategy) {
+    /// `strategy` as a keyed strategy, or `notKeyed` when it is not one of the built-in ones.
+    init(_ strategy: any MatchingStrategy) {
         switch strategy {
         case let repeating as RepeatStrategy: self = .repeating(repeating)
         case let queue as QueueStrategy: self = .queue(queue)
         case let strictOrder as StrictOrderStrategy: self = .strictOrder(strictOrder)
-        default: return nil
+        default: self = .notKeyed
         }
     }
 
-    /// The strategy's answer for `request`, whose key is `key`.
+    /// Whether ``match(key:request:)`` answers.
+    var decidesByKey: Bool {
+        if case .notKeyed = self { return false }
+        return true
+    }
+
+    /// The strategy's answer for `request`, whose key is `key`; only when ``decidesByKey``.
     @inline(__always)
     func match(key: RequestKey, request: Request) -> StrategyOutcome {
         switch self {
+        case .notKeyed: .miss(.notRecorded)
         case .repeating(let strategy): strategy.match(key: key, request: request)
         case .queue(let strategy): strategy.match(key: key, request: request)
         case .strictOrder(let strategy): strategy.match(key: key, request: request)

@@ -143,16 +143,17 @@ public final class ReplayEngine: Sendable {
     public func match(_ request: Request) -> MatchResult {
         let incoming: IncomingRequest
         let reason: MissReason
-        if keyedStrategy.decidesByKey, !index.canonicalizer.keyNeedsCanonicalForm(request) {
+        let canonicalizer = index.canonicalizer
+        if keyedStrategy.decidesByKey, !canonicalizer.keyNeedsCanonicalForm(request) {
             // The key alone decides a hit; the canonical form is made only for a miss.
-            let key = index.canonicalizer.key(for: request)
+            let key = canonicalizer.key(for: request)
             switch keyedStrategy.match(key: key, request: request) {
             case .hit(let hit):
                 return .hit(hit)
             case .miss(let trackReason):
                 reason = trackReason
             }
-            incoming = IncomingRequest(request: request, canonical: index.canonicalizer.canonicalize(request), key: key)
+            incoming = IncomingRequest(request: request, canonical: canonicalizer.canonicalize(request), key: key)
         } else {
             incoming = incomingRequest(for: request)
             switch strategy.match(incoming) {

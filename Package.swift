@@ -74,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "TonearmURLSession",
-            dependencies: ["Tonearm", "TonearmCassettes", "TonearmReplay", "CZlib"]
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmReplay"]
         ),
         .target(
             name: "TonearmTesting",
@@ -89,7 +89,6 @@ let package = Package(
                 "Tonearm",
                 "TonearmCassettes",
                 "TonearmReplay",
-                "TonearmURLSession",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -182,7 +181,7 @@ let package = Package(
         // shared by the URLSession, AsyncHTTPClient and OpenAPI bridges; Foundation but no networking.
         .target(
             name: "TonearmReplay",
-            dependencies: ["Tonearm", "TonearmCassettes"]
+            dependencies: ["Tonearm", "TonearmCassettes", "CZlib"]
         ),
         .target(
             name: "TonearmHTTPTypes",

@@ -1,7 +1,7 @@
 import Foundation
 import Tonearm
 import TonearmCassettes
-import TonearmURLSession
+import TonearmReplay
 
 /// The control API under `/__tonearm/`, on the same port as the traffic (see docs/server.md).
 ///

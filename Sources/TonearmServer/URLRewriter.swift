@@ -1,6 +1,6 @@
 import Foundation
 import Tonearm
-import TonearmURLSession
+import TonearmReplay
 
 /// Rewrites absolute URLs of the allowed hosts in responses so clients come back through the server:
 /// `https://api.example.com/v1/x` becomes `http://127.0.0.1:PORT/api.example.com/v1/x`.

@@ -1,7 +1,8 @@
 import CZlib
 import Tonearm
 
-/// Decodes `gzip` and `deflate` response bodies before URLSession hands them to its client.
+/// Decodes `gzip` and `deflate` response bodies: before URLSession hands them to its client, and before
+/// the local server rewrites URLs in them.
 ///
 /// Cassettes keep bodies exactly as the server sent them (a VCR cassette stores the gzip bytes and the
 /// `Content-Encoding: gzip` header). URLSession's contract is that `data(for:)` returns decoded bytes,

@@ -109,11 +109,23 @@ enum PackedTrack {
             return String(decoding: bytes, as: UTF8.self)
         }
 
-        mutating func bytes() -> [UInt8] { Array(buffer()) }
+        mutating func bytes() -> [UInt8] {
+            let bytes = buffer()
+            // Most packed bodies are empty: the empty array literal skips the generic copy.
+            return bytes.isEmpty ? [] : Array(bytes)
+        }
 
+        @inline(__always)
         mutating func headers() -> [HeaderField] {
             let count = Int(truncatingIfNeeded: varint())
             guard count > 0 else { return [] }
+            return headers(count: count)
+        }
+
+        /// `count` (at least one) header fields; apart from ``headers()`` so that the common empty case
+        /// inlines into decoding.
+        @inline(never)
+        private mutating func headers(count: Int) -> [HeaderField] {
             var fields: [HeaderField] = []
             fields.reserveCapacity(count)
             for _ in 0..<count {

@@ -3,24 +3,30 @@
 /// This is the hot path of every match: it works on UTF-8 bytes and builds one output buffer. Recorded
 /// tracks and live requests must go through the same canonicalizer for their keys to be comparable.
 public struct RequestCanonicalizer: Sendable, Hashable {
-    /// The configuration the keys are built under.
-    public let configuration: MatchingConfiguration
+    /// Everything derived from the configuration, in one immutable object: a canonicalizer is copied
+    /// wherever an engine or index hands it on, and copying one reference costs one retain where the
+    /// fields themselves cost one per array, set and string inside them.
+    private let plan: Plan
 
-    private let lines: Lines
-    private let includesBody: Bool
-    private let json: JSONCanonicalizer
+    /// The configuration the keys are built under.
+    public var configuration: MatchingConfiguration { plan.configuration }
+
+    private var includesBody: Bool { plan.includesBody }
+    private var json: JSONCanonicalizer { plan.json }
 
     /// Creates a canonicalizer for `configuration`.
     public init(_ configuration: MatchingConfiguration = .default) {
-        self.configuration = configuration
-        let attributes = configuration.attributes
-        lines = Lines(
-            includesMethod: attributes.contains(.method), includesURL: attributes.contains(.url),
-            includesPath: attributes.contains(.path) && !attributes.contains(.url),
-            includesQuery: attributes.contains(.query), headerNames: configuration.headerNames,
-            ignoredParameters: Set(configuration.ignoredQueryParameters.map(FormEncoding.canonicalName)))
-        includesBody = attributes.contains(.body)
-        json = JSONCanonicalizer(ignoring: configuration.ignoredJSONFields)
+        plan = Plan(configuration)
+    }
+
+    /// Canonicalizers are equal when their configurations are: everything else is derived from it.
+    public static func == (lhs: RequestCanonicalizer, rhs: RequestCanonicalizer) -> Bool {
+        lhs.plan === rhs.plan || lhs.plan.configuration == rhs.plan.configuration
+    }
+
+    /// Hashes the configuration, which decides everything else.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(plan.configuration)
     }
 
     /// The canonical form of `request`.
@@ -33,14 +39,14 @@ public struct RequestCanonicalizer: Sendable, Hashable {
         var method = Self.canonicalMethod(request.method)
         var bodyKind = self.bodyKind(of: request)
         let headerFields = self.headerFields(of: request)
-        let lines = self.lines, body = request.body
+        let plan = self.plan, body = request.body
         var output: [UInt8] = method.withUTF8 { methodBytes in
             url.withUnsafeBytes { withoutQuery, query in
-                let capacity = lines.lineCapacity(
+                let capacity = plan.lines.lineCapacity(
                     method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
                     headerFields: headerFields, body: body, bodyKind: bodyKind)
                 return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                    initialized = lines.writeLines(
+                    initialized = plan.lines.writeLines(
                         into: buffer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
                         pathStart: url.pathStart, query: query, headerFields: headerFields, body: body,
                         bodyKind: bodyKind)
@@ -60,10 +66,22 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     public func key(for request: Request) -> RequestKey {
         let bodyKind = self.bodyKind(of: request)
         if bodyKind == .json { return RequestKey(canonicalBytes: canonicalize(request).bytes) }
+        return linesKey(for: request, bodyKind: bodyKind)
+    }
+
+    /// Whether the key of `request` is hashed from its canonical form (a JSON body), rather than from
+    /// lines written in scratch memory: then a caller that may need both should canonicalise first.
+    func keyNeedsCanonicalForm(_ request: Request) -> Bool {
+        bodyKind(of: request) == .json
+    }
+
+    /// The key of a request without a JSON body to canonicalise, hashed from lines written in scratch memory.
+    @inline(__always)
+    private func linesKey(for request: Request, bodyKind: BodyKind?) -> RequestKey {
         var method = Self.canonicalMethod(request.method)
         var target = request.url
         let headerFields = self.headerFields(of: request)
-        let lines = self.lines, body = request.body
+        let plan = self.plan, body = request.body
         return method.withUTF8 { methodBytes in
             target.withUTF8 { input in
                 NormalizedURL.normalize(utf8: input) { urlCapacity, writeURL in
@@ -72,11 +90,11 @@ public struct RequestCanonicalizer: Sendable, Hashable {
                         let url = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: urlBuffer[0..<layout.count]))
                         let withoutQuery = UnsafeRawBufferPointer(rebasing: url[0..<layout.pathEnd])
                         let query = layout.pathEnd < layout.count ? UnsafeRawBufferPointer(rebasing: url[(layout.pathEnd &+ 1)...]) : nil
-                        let capacity = lines.lineCapacity(
+                        let capacity = plan.lines.lineCapacity(
                             method: methodBytes.count, withoutQuery: withoutQuery.count, query: query?.count,
                             headerFields: headerFields, body: body, bodyKind: bodyKind)
                         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                            let count = lines.writeLines(
+                            let count = plan.lines.writeLines(
                                 into: buffer, method: UnsafeRawBufferPointer(methodBytes), withoutQuery: withoutQuery,
                                 pathStart: layout.pathStart, query: query, headerFields: headerFields, body: body,
                                 bodyKind: bodyKind)
@@ -112,7 +130,7 @@ public struct RequestCanonicalizer: Sendable, Hashable {
     /// The header fields whose names are in the key.
     @inline(__always)
     private func headerFields(of request: Request) -> [HeaderField] {
-        let names = lines.headerNames
+        let names = plan.lines.headerNames
         return names.isEmpty ? [] : request.headers.filter { field in
             names.contains { field.name.equalsIgnoringASCIICase($0) }
         }
@@ -203,6 +221,26 @@ public struct RequestCanonicalizer: Sendable, Hashable {
 }
 
 extension RequestCanonicalizer {
+    /// A canonicalizer's configuration and what it decides, made once.
+    final class Plan: Sendable {
+        let configuration: MatchingConfiguration
+        let lines: Lines
+        let includesBody: Bool
+        let json: JSONCanonicalizer
+
+        init(_ configuration: MatchingConfiguration) {
+            self.configuration = configuration
+            let attributes = configuration.attributes
+            lines = Lines(
+                includesMethod: attributes.contains(.method), includesURL: attributes.contains(.url),
+                includesPath: attributes.contains(.path) && !attributes.contains(.url),
+                includesQuery: attributes.contains(.query), headerNames: configuration.headerNames,
+                ignoredParameters: Set(configuration.ignoredQueryParameters.map(FormEncoding.canonicalName)))
+            includesBody = attributes.contains(.body)
+            json = JSONCanonicalizer(ignoring: configuration.ignoredJSONFields)
+        }
+    }
+
     /// What decides the lines other than a JSON body, apart from the rest of the canonicalizer, so that
     /// key building's closures capture two references instead of copying the whole canonicalizer.
     struct Lines: Sendable, Hashable {

@@ -45,6 +45,9 @@ public final class ReplayEngine: Sendable {
     public let strategy: any MatchingStrategy
     /// Rules, tried after the tracks.
     let ruleStage: LiveRules
+    /// `strategy`, when it decides from keys alone (every built-in track strategy): then a hit needs no
+    /// canonical form.
+    private let keyedStrategy: KeyedStrategy
 
     /// An engine over `tracks`, keyed under `configuration`, answering by `strategy`, with no rules
     /// (add some with ``add(_:)-(Rule)``).
@@ -86,6 +89,7 @@ public final class ReplayEngine: Sendable {
     private init(index: TrackIndex, ruleStage: LiveRules, strategy: Strategy) {
         self.index = index
         self.strategy = strategy.make(index)
+        self.keyedStrategy = KeyedStrategy(self.strategy)
         self.ruleStage = ruleStage
     }
 
@@ -137,13 +141,27 @@ public final class ReplayEngine: Sendable {
 
     /// The answer for `request`, or a report of why there is none.
     public func match(_ request: Request) -> MatchResult {
-        let incoming = incomingRequest(for: request)
+        let incoming: IncomingRequest
         let reason: MissReason
-        switch strategy.match(incoming) {
-        case .hit(let hit):
-            return .hit(hit)
-        case .miss(let trackReason):
-            reason = trackReason
+        let canonicalizer = index.canonicalizer
+        if keyedStrategy.decidesByKey, !canonicalizer.keyNeedsCanonicalForm(request) {
+            // The key alone decides a hit; the canonical form is made only for a miss.
+            let key = canonicalizer.key(for: request)
+            switch keyedStrategy.match(key: key, request: request) {
+            case .hit(let hit):
+                return .hit(hit)
+            case .miss(let trackReason):
+                reason = trackReason
+            }
+            incoming = IncomingRequest(request: request, canonical: canonicalizer.canonicalize(request), key: key)
+        } else {
+            incoming = incomingRequest(for: request)
+            switch strategy.match(incoming) {
+            case .hit(let hit):
+                return .hit(hit)
+            case .miss(let trackReason):
+                reason = trackReason
+            }
         }
         switch StubStage.match(incoming, strategyReason: reason, index: index, rules: ruleStage) {
         case .hit(let hit):

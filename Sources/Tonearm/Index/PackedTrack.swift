@@ -24,12 +24,17 @@ enum PackedTrack {
     }
 
     /// The track packed at `start` (written by ``encode(_:into:)``, so well formed).
-    static func decode(_ start: UnsafePointer<UInt8>) -> Track {
+    ///
+    /// When the track answers `request`, its method and URL are usually byte for byte the request's:
+    /// then the request's strings are handed back (one retain) instead of copies (an allocation, a
+    /// UTF-8 validation and later a free for a URL longer than 15 bytes).
+    @inline(__always)
+    static func decode(_ start: UnsafePointer<UInt8>, answering request: Request? = nil) -> Track {
         var reader = Reader(next: start)
         let flags = reader.next.pointee
         reader.next += 1
-        let method = reader.string()
-        let url = reader.string()
+        let method = reader.string(reusing: request?.method)
+        let url = reader.string(reusing: request?.url)
         let requestHeaders = reader.headers()
         let requestBody = reader.bytes()
         let status = Int(truncatingIfNeeded: Int64(bitPattern: reader.varint()))
@@ -95,11 +100,32 @@ enum PackedTrack {
 
         mutating func string() -> String { String(decoding: buffer(), as: UTF8.self) }
 
-        mutating func bytes() -> [UInt8] { Array(buffer()) }
+        /// The next string: `candidate` itself when it has exactly these bytes (equal bytes make an
+        /// equal string), else a new one.
+        @inline(__always)
+        mutating func string(reusing candidate: String?) -> String {
+            let bytes = buffer()
+            if var candidate, candidate.withUTF8({ URLBytes.equal($0, bytes) }) { return candidate }
+            return String(decoding: bytes, as: UTF8.self)
+        }
 
+        mutating func bytes() -> [UInt8] {
+            let bytes = buffer()
+            // Most packed bodies are empty: the empty array literal skips the generic copy.
+            return bytes.isEmpty ? [] : Array(bytes)
+        }
+
+        @inline(__always)
         mutating func headers() -> [HeaderField] {
             let count = Int(truncatingIfNeeded: varint())
             guard count > 0 else { return [] }
+            return headers(count: count)
+        }
+
+        /// `count` (at least one) header fields; apart from ``headers()`` so that the common empty case
+        /// inlines into decoding.
+        @inline(never)
+        private mutating func headers(count: Int) -> [HeaderField] {
             var fields: [HeaderField] = []
             fields.reserveCapacity(count)
             for _ in 0..<count {

@@ -151,10 +151,11 @@ public final class TrackIndex: Sendable {
         return recordedTrack(at: position)
     }
 
-    /// The track at `position`, which must have been published (removed or not).
+    /// The track at `position`, which must have been published (removed or not); when it answers
+    /// `request`, it may share that request's strings instead of allocating equal ones.
     @inline(__always)
-    func recordedTrack(at position: Int) -> Track {
-        store.track(at: entries[position].location)
+    func recordedTrack(at position: Int, answering request: Request? = nil) -> Track {
+        store.track(at: entries[position].location, answering: request)
     }
 
     /// The key group of the track at `position`, which must have been published.

@@ -56,12 +56,13 @@ final class TrackStore: @unchecked Sendable {
         return Location(chunk: Self.valueChunk, offset: UInt32(truncatingIfNeeded: values.append(track)))
     }
 
-    /// The track stored at `location` (a location this store returned).
+    /// The track stored at `location` (a location this store returned); a packed track answering
+    /// `request` shares the request's strings where they are equal (see ``PackedTrack/decode(_:answering:)``).
     @inline(__always)
-    func track(at location: Location) -> Track {
+    func track(at location: Location, answering request: Request? = nil) -> Track {
         if location.chunk == Self.valueChunk { return values[Int(location.offset)] }
         let chunk = UnsafePointer<UInt8>(bitPattern: chunks[Int(location.chunk)]).unsafelyUnwrapped
-        return PackedTrack.decode(chunk + Int(location.offset))
+        return PackedTrack.decode(chunk + Int(location.offset), answering: request)
     }
 
     /// Whether `scratch` (non-empty: it starts with the flags byte) decodes to `track`.

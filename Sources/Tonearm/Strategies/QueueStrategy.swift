@@ -8,7 +8,7 @@
 /// concurrent requests never get the same track and no lock is taken. Removed tracks, and tracks that
 /// count as played by the request that recorded them, are stepped over, and so are tracks with a
 /// scenario (the engine's scenario stage answers them).
-struct QueueStrategy: MatchingStrategy {
+struct QueueStrategy: KeyedMatchingStrategy {
     private let index: TrackIndex
     private let whenExhausted: Strategy.ExhaustionPolicy
     /// Per key group: the position of the last track played, plus one (zero before any).
@@ -20,29 +20,29 @@ struct QueueStrategy: MatchingStrategy {
         self.whenExhausted = whenExhausted
     }
 
-    /// The next unplayed track for the request's key.
-    func match(_ request: IncomingRequest) -> StrategyOutcome {
-        guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
+    /// The next unplayed track for `key`.
+    func match(key: RequestKey, request: Request) -> StrategyOutcome {
+        guard let group = index.keyGroup(for: key) else { return .miss(.notRecorded) }
         let keys = index.keys
         while true {
             let cursor = lastPlayed.load(group)
             var candidate = cursor == 0 ? keys.first(of: group) : keys.next(after: cursor - 1)
             while let position = candidate, index.isRemovedOrScenario(position) { candidate = keys.next(after: position) }
-            guard let position = candidate else { return exhausted(group: group, lastPlayed: cursor - 1) }
+            guard let position = candidate else { return exhausted(group: group, lastPlayed: cursor - 1, request: request) }
             guard lastPlayed.compareExchange(group, expected: cursor, desired: position + 1) else { continue }
             // Played by the request that recorded it: it is behind the cursor now; look further.
             if index.isRemovedOrPrePlayed(position) { continue }
-            return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
+            return .hit(Hit(track: index.recordedTrack(at: position, answering: request), source: .track(position: position)))
         }
     }
 
-    private func exhausted(group: Int, lastPlayed: Int) -> StrategyOutcome {
+    private func exhausted(group: Int, lastPlayed: Int, request: Request) -> StrategyOutcome {
         let live = index.keys.members(of: group).filter { !index.isRemovedOrScenario($0) }
         guard let last = live.last else { return .miss(.notRecorded) }
         guard whenExhausted == .repeatLast else { return .miss(.exhausted(trackCount: live.count)) }
         // The last track played, unless it was removed since: then the last live one.
         let position = lastPlayed >= 0 && !index.isRemoved(lastPlayed) ? lastPlayed : last
-        return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
+        return .hit(Hit(track: index.recordedTrack(at: position, answering: request), source: .track(position: position)))
     }
 
     /// Refills every queue.

@@ -2,7 +2,7 @@
 /// the same key never answer while it is there; if it is removed, the next one takes over). Tracks
 /// with a scenario are stepped over: the engine's scenario stage answers them. Stateless,
 /// so it never takes a lock and scales with the number of cores.
-struct RepeatStrategy: MatchingStrategy {
+struct RepeatStrategy: KeyedMatchingStrategy {
     private let index: TrackIndex
 
     /// A repeat strategy over `index`.
@@ -10,13 +10,13 @@ struct RepeatStrategy: MatchingStrategy {
         self.index = index
     }
 
-    /// The first live track for the request's key.
-    func match(_ request: IncomingRequest) -> StrategyOutcome {
-        guard let group = index.keyGroup(for: request.key) else { return .miss(.notRecorded) }
+    /// The first live track for `key`.
+    func match(key: RequestKey, request: Request) -> StrategyOutcome {
+        guard let group = index.keyGroup(for: key) else { return .miss(.notRecorded) }
         var candidate = index.keys.first(of: group)
         while let position = candidate {
             if !index.isRemovedOrScenario(position) {
-                return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
+                return .hit(Hit(track: index.recordedTrack(at: position, answering: request), source: .track(position: position)))
             }
             candidate = index.keys.next(after: position)
         }

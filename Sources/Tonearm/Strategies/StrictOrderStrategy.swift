@@ -6,7 +6,7 @@
 /// requests can never both take the same step. Removed tracks, tracks that count as played by the
 /// request that recorded them, and tracks with a scenario (the engine's scenario stage answers them)
 /// are stepped over.
-struct StrictOrderStrategy: MatchingStrategy {
+struct StrictOrderStrategy: KeyedMatchingStrategy {
     private let index: TrackIndex
     private let cursor = AtomicCounters(count: 1)
 
@@ -15,9 +15,9 @@ struct StrictOrderStrategy: MatchingStrategy {
         self.index = index
     }
 
-    /// The next track, if the request is the one expected next.
-    func match(_ request: IncomingRequest) -> StrategyOutcome {
-        let group = index.keyGroup(for: request.key)
+    /// The next track, if a request with `key` is the one expected next.
+    func match(key: RequestKey, request: Request) -> StrategyOutcome {
+        let group = index.keyGroup(for: key)
         while true {
             let next = cursor.value(0)
             guard next < index.positionCount else {
@@ -31,7 +31,7 @@ struct StrictOrderStrategy: MatchingStrategy {
                 return .miss(.outOfOrder(expectedPosition: next))
             }
             if cursor.advance(0, from: next, to: next + 1) {
-                return .hit(Hit(track: index.recordedTrack(at: next), source: .track(position: next)))
+                return .hit(Hit(track: index.recordedTrack(at: next, answering: request), source: .track(position: next)))
             }
         }
     }

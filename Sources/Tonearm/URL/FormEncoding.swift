@@ -113,11 +113,11 @@ package enum FormEncoding {
                         end &+= 1
                     }
                     let piece = canonical[position]
-                    (base + end).update(from: piece.name, count: piece.nameCount)
+                    URLBytes.copyBytes(from: piece.name, to: base + end, count: piece.nameCount)
                     end &+= piece.nameCount
                     base[end] = UInt8(ascii: "=")
                     end &+= 1
-                    (base + end).update(from: piece.value, count: piece.valueCount)
+                    URLBytes.copyBytes(from: piece.value, to: base + end, count: piece.valueCount)
                     end &+= piece.valueCount
                 }
             }

@@ -81,9 +81,16 @@ enum PercentEncoding {
         var length = 0
         var index = start
         while true {
-            // Most bytes are unreserved: skip a run of them with one table load per byte.
+            // Most bytes are unreserved: skip a run of them with one table load per byte, walking a
+            // pointer (one increment and compare per byte rather than index arithmetic). Safe: the
+            // pointer stays within base + index ..< base + end, inside `bytes`.
             let runStart = index
-            while index < end && flags[Int(bytes[index])] & URLByteClass.unreserved != 0 { index &+= 1 }
+            if let base = bytes.baseAddress {
+                var next = base + index
+                let stop = base + end
+                while next < stop && flags[Int(next.pointee)] & URLByteClass.unreserved != 0 { next += 1 }
+                index = next - base
+            }
             length &+= index &- runStart
             if index >= end { break }
             let byte = bytes[index]

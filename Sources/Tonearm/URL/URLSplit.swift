@@ -52,6 +52,20 @@ struct URLSplit {
                 var seen: UInt8 = 0
                 var sawPercent = false
                 while authorityEnd < end {
+                    // Skip a run of unreserved bytes, most of any host, with a pointer walk. Safe: the
+                    // pointer stays within base + authorityEnd ..< base + end.
+                    if let base = bytes.baseAddress {
+                        var next = base + authorityEnd
+                        let stop = base + end
+                        while next < stop {
+                            let runFlags = flags[Int(next.pointee)]
+                            if runFlags & URLByteClass.unreserved == 0 { break }
+                            seen |= runFlags
+                            next += 1
+                        }
+                        authorityEnd = next - base
+                        if authorityEnd >= end { break }
+                    }
                     let byte = bytes[authorityEnd]
                     let byteFlags = flags[Int(byte)]
                     seen |= byteFlags

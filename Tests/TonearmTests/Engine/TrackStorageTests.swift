@@ -73,6 +73,49 @@ struct TrackStorageTests {
         }
     }
 
+    /// Method and URL spellings a request may send for a recorded track: the same bytes (shared), the
+    /// same key in other bytes, the same length in other bytes, non-ASCII, empty.
+    static let spellings = [
+        ("GET", "https://t.example/café?a=1&b="), ("get", "HTTPS://T.EXAMPLE/caf%C3%A9?b=&a=1"),
+        ("GET", "https://t.example/cafe?a=1&b=x"), ("POST", "https://t.example/café?a=1&b="),
+        ("GET", "https://t.example/café?a=1&b=&"), ("GeT", ""), ("GET", "https://t.example/"),
+    ]
+
+    @Test("a packed track read for a request is the recorded track, whatever the request's strings")
+    func sharedStringsKeepTheRecordedTrack() async {
+        let spellingGen = Gen.int(in: 0...(Self.spellings.count - 1)).map { Self.spellings[$0] }
+        await propertyCheck(input: spellingGen, spellingGen, Gen.int(in: 0...2)) { recorded, sent, headerCount in
+            let headers = (0..<headerCount).map { HeaderField("X-\($0)", "v\($0)") }
+            let track = Track(
+                request: Request(method: recorded.0, url: recorded.1, headers: headers), response: Response(status: 201))
+            let engine = ReplayEngine(tracks: [track])
+            #expect(engine.index.trackStorage.packed == 1)
+            let request = Request(method: sent.0, url: sent.1, headers: headers)
+            #expect(engine.index.recordedTrack(at: 0, answering: request) == track)
+            // A request with the track's key but other bytes (lowercase method, other URL spelling)
+            // gets the track as recorded, not its own strings.
+            if let hit = engine.match(request).hit {
+                #expect(hit.track == track)
+                #expect(hit.track.request.method.utf8.elementsEqual(recorded.0.utf8))
+                #expect(hit.track.request.url.utf8.elementsEqual(recorded.1.utf8))
+            }
+        }
+    }
+
+    @Test("byte equality, eight bytes at a time, agrees with comparing arrays")
+    func bytesEqual() async {
+        let bytesGen = Gen.int(in: 0...3).array(of: 0...40).map { $0.map { UInt8(truncatingIfNeeded: $0 * 85) } }
+        await propertyCheck(input: bytesGen, Gen.int(in: 0...40), Gen.bool) { bytes, position, flip in
+            var other = bytes
+            if flip, position < other.count { other[position] ^= 0x01 }
+            let equal = bytes.withUnsafeBufferPointer { a in other.withUnsafeBufferPointer { b in URLBytes.equal(a, b) } }
+            #expect(equal == (bytes == other))
+            let prefix = Array(bytes.prefix(position))
+            let prefixEqual = bytes.withUnsafeBufferPointer { a in prefix.withUnsafeBufferPointer { b in URLBytes.equal(a, b) } }
+            #expect(prefixEqual == (bytes == prefix))
+        }
+    }
+
     @Test("building past the key tables' first sizes keeps every track findable")
     func buildingGrowsTables() {
         let tracks = (0..<5_000).map { Track(request: Request(url: "https://t.example/\($0)"), response: Response(status: 200 + $0 % 3)) }

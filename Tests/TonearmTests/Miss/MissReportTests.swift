@@ -19,6 +19,27 @@ struct MissReportTests {
         #expect(report.description.contains("\"page one\""))
     }
 
+    @Test("a miss reports the request's canonical form and key, under every built-in strategy")
+    func missCarriesCanonicalFormAndKey() throws {
+        // The engine asks built-in strategies by key alone and canonicalises only on a miss: the report
+        // must still carry exactly what the canonicalizer makes, for a GET and for a JSON body.
+        let requests = [
+            Fixtures.get("https://API.example.com/a/./b?z=1&a=%7e"),
+            Fixtures.postJSON("https://api.example.com/signup", #"{"b":1, "a":[true,null]}"#),
+            Fixtures.postJSON("https://api.example.com/signup", #"{"b":1,"#),
+        ]
+        for strategy in [Strategy.repeat, .uniquePlay, .fifo(), .strictOrder] {
+            let engine = ReplayEngine(tracks: [Fixtures.track(Fixtures.get("https://h.example/"), status: 200)], strategy: strategy)
+            for request in requests {
+                let report = try #require(engine.match(request).missReport)
+                let canonical = engine.canonicalizer.canonicalize(request)
+                #expect(report.canonical == canonical)
+                #expect(report.key == RequestKey(canonicalBytes: canonical.bytes))
+                #expect(report.key == engine.canonicalizer.key(for: request))
+            }
+        }
+    }
+
     @Test("added and removed parameters are told apart")
     func addedAndRemovedParameters() throws {
         let engine = ReplayEngine(tracks: [Fixtures.track(Fixtures.get("https://h.example/a?keep=1&old=x"), status: 200)])

@@ -31,6 +31,20 @@ struct URLInternalsTests {
         }
     }
 
+    @Test("the inline short copy writes exactly the source bytes and nothing around them", arguments: 0...40)
+    func copyBytes(count: Int) {
+        let source = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }
+        var output = [UInt8](repeating: 0xEE, count: count + 4)
+        source.withUnsafeBufferPointer { from in
+            output.withUnsafeMutableBufferPointer { to in
+                guard let start = to.baseAddress else { return }
+                URLBytes.copyBytes(from: from.baseAddress ?? UnsafePointer(start), to: start + 2, count: count)
+            }
+        }
+        #expect(Array(output[2..<(2 + count)]) == source)
+        #expect(output.prefix(2).allSatisfy { $0 == 0xEE } && output.suffix(2).allSatisfy { $0 == 0xEE })
+    }
+
     @Test("the word-at-a-time search finds the first match at every position", arguments: [0, 1, 7, 8, 9, 15, 16, 17, 40])
     func firstIndex(length: Int) {
         for position in 0...length {

@@ -297,7 +297,9 @@ public enum CassetteFile {
         return loaded
     }
 
-    private static func indexTracks(
+    /// Indexes each of `streamed`'s tracks as it is read. Nothing the engine keeps refers to the file's
+    /// bytes (LoadedFileBytesTests), so they are freed with `streamed`.
+    static func indexTracks(
         of streamed: StreamedImport, strategy: Strategy?, configuration: MatchingConfiguration?
     ) throws(CassetteError) -> (engine: ReplayEngine, imported: CassetteImport) {
         var imported = streamed.header

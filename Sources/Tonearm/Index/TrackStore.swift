@@ -26,9 +26,14 @@ final class TrackStore: @unchecked Sendable {
         let offset: UInt32
     }
 
-    /// The largest packed form stored packed: a few short strings, decoded with a handful of small
-    /// allocations at most.
-    static let packedLimit = 256
+    /// The largest packed form stored packed: a few short strings and a body of a few hundred bytes,
+    /// decoded with a handful of small allocations. 512 rather than 256 packs the typical small JSON
+    /// API response too (a 300-byte body, one header: about 370 bytes, against about 730 as a value):
+    /// 100,000 of them take 47 MB instead of 82, for about 2,100 more instructions per hit on one,
+    /// which a server request does not show. Larger tracks decode at a cost growing with their headers
+    /// and body (11,600 against 6,500 instructions for a 760-byte one) and stay values. Numbers and
+    /// commands: docs/benchmarks.md, "The server's memory after loading".
+    static let packedLimit = 512
     private static let chunkSize = 1 << 16
     private static let valueChunk = UInt32.max
 

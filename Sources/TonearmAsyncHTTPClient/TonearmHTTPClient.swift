@@ -12,8 +12,8 @@ import TonearmReplay
 /// let tonearm = TonearmHTTPClient(upstream: HTTPClient.shared)   // answers from ReplaySession.current
 /// let response = try await tonearm.execute(HTTPClientRequest(url: "https://api.example.com/me"), timeout: .seconds(5))
 /// ```
-/// Streaming request bodies are collected before matching (a body is part of the key); response bodies
-/// are streamed back in chunks. A replayed transport error is thrown as the `HTTPClientError` AHC
+/// Streaming request bodies are collected before matching (a body is part of the key), up to
+/// ``maximumRequestBodySize``; response bodies are streamed back in chunks. A replayed transport error is thrown as the `HTTPClientError` AHC
 /// reports for it, a replayed delay is waited out (and counts against `timeout`), and a miss is
 /// thrown as a ``TonearmReplay/ReplayFailure`` carrying its report.
 ///
@@ -24,6 +24,9 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
     public let upstream: (any HTTPClientExecuting)?
     /// The largest response body read from `upstream` for recording, in bytes.
     public let maximumResponseBodySize: Int
+    /// The largest request body collected for matching, in bytes; a longer one fails the request with
+    /// `NIOTooManyBytesError` before anything is matched or sent.
+    public let maximumRequestBodySize: Int
     private let fixedSession: ReplaySession?
 
     /// Chunk size of streamed response bodies.
@@ -37,13 +40,15 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
     ///   - session: The session to answer from; `nil` follows the test's scope.
     ///   - upstream: The client that reaches the network in recording and passthrough modes.
     ///   - maximumResponseBodySize: The largest response body recorded, 64 MiB by default.
+    ///   - maximumRequestBodySize: The largest request body collected for matching, 64 MiB by default.
     public init(
         session: ReplaySession? = nil, upstream: (any HTTPClientExecuting)? = nil,
-        maximumResponseBodySize: Int = 64 * 1024 * 1024
+        maximumResponseBodySize: Int = 64 * 1024 * 1024, maximumRequestBodySize: Int = 64 * 1024 * 1024
     ) {
         fixedSession = session
         self.upstream = upstream
         self.maximumResponseBodySize = maximumResponseBodySize
+        self.maximumRequestBodySize = maximumRequestBodySize
     }
 
     /// The session the next request is answered from: the one given, else the scope's, else one that
@@ -57,10 +62,11 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
     /// - Throws: `HTTPClientError.deadlineExceeded` when the answer (a replayed delay included) takes
     ///   longer than `timeout`; the `HTTPClientError` for a replayed transport error; a
     ///   ``TonearmReplay/ReplayFailure`` for a miss or a finished session; ``TonearmReplay/MissingUpstreamError`` when
-    ///   the request must go to the network and there is no ``upstream``; the upstream's own errors.
+    ///   the request must go to the network and there is no ``upstream``; `NIOTooManyBytesError` for a
+    ///   request body over ``maximumRequestBodySize``; the upstream's own errors.
     public func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
         let session = self.session
-        let body = try await Self.collect(request.body)
+        let body = try await collect(request.body)
         let captured = Request(
             method: request.method.rawValue, url: request.url,
             headers: request.headers.map { HeaderField($0.name, $0.value) }, body: body)
@@ -91,12 +97,15 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
             body: Array(received.readableBytesView))
     }
 
-    /// Every byte of a (possibly streaming) request body.
-    private static func collect(_ body: HTTPClientRequest.Body?) async throws -> [UInt8] {
+    /// Every byte of a (possibly streaming) request body, up to ``maximumRequestBodySize``.
+    private func collect(_ body: HTTPClientRequest.Body?) async throws -> [UInt8] {
         guard let body else { return [] }
-        var bytes: [UInt8] = []
-        for try await buffer in body { bytes.append(contentsOf: buffer.readableBytesView) }
-        return bytes
+        do {
+            return Array(buffer: try await body.collect(upTo: maximumRequestBodySize))
+        } catch is NIOTooManyBytesError {
+            // NIO's error carries what was left of the limit when the chunk overflowed it; name the limit.
+            throw NIOTooManyBytesError(maxBytes: maximumRequestBodySize)
+        }
     }
 
     /// `body` as a stream of chunks, as a server's response body arrives.

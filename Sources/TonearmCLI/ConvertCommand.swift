@@ -59,6 +59,6 @@ enum CLIFormat {
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStream.error.writeLine(line)
     }
 }

@@ -76,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let line = listeningLine(server)
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.writeLine(line)
         if let readyFile {
             do throws(CassetteError) {
                 try AtomicFile.write(Array((line + "\n").utf8), to: URL(fileURLWithPath: readyFile))
@@ -87,7 +87,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let signal = await ShutdownSignal.wait()
-        CLIFormat.printError("tonearm: \(signal) received, stopping")
+        // Through the server's log, not straight to standard error: a harness that never reads it may
+        // have filled the pipe with miss lines, and a blocking write here would keep the server from stopping.
+        ServerConfiguration.standardError("tonearm: \(signal) received, stopping")
         do {
             try await server.stop()
         } catch {
@@ -95,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let recorded = server.journal.filter { $0.source.kind == "network" }.count
-        FileHandle.standardOutput.write(Data(#"{"event":"stopped","exchanges":\#(server.journal.count),"network":\#(recorded)}"#.utf8 + [0x0A]))
+        StandardStream.output.writeLine(#"{"event":"stopped","exchanges":\#(server.journal.count),"network":\#(recorded)}"#)
     }
 
     private func makeConfiguration() throws -> ServerConfiguration {

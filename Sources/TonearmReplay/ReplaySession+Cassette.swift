@@ -75,6 +75,6 @@ extension ReplaySession {
 
     /// Passthrough mode's log: one line per exchange on standard error, where test runners show it.
     static let standardErrorLogger: @Sendable (LoggedExchange) -> Void = { exchange in
-        FileHandle.standardError.write(Data("tonearm passthrough: \(exchange)\n".utf8))
+        StandardStream.error.writeLine("tonearm passthrough: \(exchange)")
     }
 }

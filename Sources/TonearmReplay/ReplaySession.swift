@@ -405,7 +405,7 @@ public final class ReplaySession: Sendable {
             do throws(TonearmError) {
                 try saveRecording()
             } catch {
-                FileHandle.standardError.write(Data("tonearm: \(error)\n".utf8))
+                StandardStream.error.writeLine("tonearm: \(error)")
             }
         }
     }

@@ -78,9 +78,10 @@ public struct ServerConfiguration: Sendable {
         self.log = log
     }
 
-    /// Writes a line to standard error, where `tonearm serve` reports misses.
+    /// Writes a line to standard error, where `tonearm serve` reports misses. Lines are written on a
+    /// queue of their own, so a reader that is slow, never reads or went away never holds up a request.
     public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardErrorLog.shared.write(line)
     }
 
     /// Every host requests may be sent to: the `--host` list and the `--upstream`.

@@ -161,6 +161,7 @@ public final class TonearmServer: Sendable {
             }
         }
         await core.upstreamClient.shutdown()
+        StandardErrorLog.shared.flush(timeout: .seconds(1))
         let final = result
         stopped.withLock { if $0 == nil { $0 = final } }
         try final.get()

@@ -66,6 +66,27 @@ import TonearmTestSupport
         #expect(session.takeMisses().count == 1)
     }
 
+    @Test func aRequestBodyOverTheLimitFailsBeforeAnythingIsSentOrRecorded() async throws {
+        let server = try BridgeUpstream.start()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let session = try ReplaySession.cassette(
+            at: folder.file("limited.json"), options: CassetteOptions(record: .all), environment: [:])
+        // The streamed body is 23 bytes: one byte over the limit is refused, exactly the limit is sent.
+        let refusing = TonearmHTTPClient(session: session, upstream: HTTPClient.shared, maximumRequestBodySize: 22)
+        let error = await #expect(throws: NIOTooManyBytesError.self) {
+            _ = try await refusing.execute(Self.streamingPost(server.baseURL + "/echo"), timeout: .seconds(10))
+        }
+        #expect(error?.maxBytes == 22)
+        #expect(server.received.isEmpty)
+        #expect(session.exchanges.isEmpty)
+
+        let accepting = TonearmHTTPClient(session: session, upstream: HTTPClient.shared, maximumRequestBodySize: 23)
+        let echoed = try await accepting.execute(Self.streamingPost(server.baseURL + "/echo"), timeout: .seconds(10))
+        #expect(try await Self.text(of: echoed) == "first half, second half")
+        #expect(server.received.count == 1)
+    }
+
     @Test func responseBodiesAreStreamedBackInChunks() async throws {
         let server = try BridgeUpstream.start()
         let folder = try TemporaryFolder()

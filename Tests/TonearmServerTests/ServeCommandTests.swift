@@ -38,6 +38,15 @@ final class ServeProcess: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Sends `signal` and waits for the exit without reading the pipes (a harness that ignores them).
+    func terminate(signal: Int32 = SIGTERM) async throws -> Int32 {
+        kill(process.processIdentifier, signal)
+        return try await blocking { [process] in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
     /// Sends `signal` and waits for the exit; returns the status and the rest of the output.
     func stop(signal: Int32 = SIGTERM) async throws -> (status: Int32, output: String, errors: String) {
         kill(process.processIdentifier, signal)
@@ -120,6 +129,36 @@ struct ServeCommandTests {
         // Every exchange a client saw answered from the network is in the cassette.
         #expect(loaded.cassette.tracks.count >= answered)
         #expect(loaded.cassette.tracks.count == upstream.requests.count)
+    }
+
+    @Test("Readers that went away: with stdout and stderr closed after the listening line, misses are answered and SIGTERM still saves and exits 0")
+    func closedOutputPipes() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("closed.json")
+        let upstream = try await TestUpstream()
+        let server = try await ServeProcess(["--cassette", cassette.path, "--mode", "missing", "--host", upstream.origin])
+        // As `tonearm serve | head -1` does, or a harness that drops its pipes once it has the port.
+        try server.output.fileHandleForReading.close()
+        try server.errors.fileHandleForReading.close()
+        let refused = try await TestClient.send(server.url + "/not-allowed.example/x")
+        #expect(refused.status >= 400 && refused.status < 500)
+        let recorded = try await TestClient.send(server.url + "/" + upstream.authority + "/item/1")
+        #expect(recorded.status == 200)
+        #expect(try await server.terminate() == 0)
+        try await upstream.stop()
+        #expect(try CassetteFile.load(cassette).cassette.tracks.count == 1)
+    }
+
+    @Test("A stderr pipe nobody reads never holds up requests: 1,000 logged refusals (well over a pipe's 64 KiB) are all answered, and SIGTERM exits 0")
+    func unreadStandardError() async throws {
+        let server = try await ServeProcess([])
+        let longPath = String(repeating: "segment/", count: 25)
+        for index in 0..<1_000 {
+            let miss = try await TestClient.send(server.url + "/" + longPath + "\(index)")
+            #expect(miss.status >= 400 && miss.status < 500)
+            if miss.status < 400 || miss.status >= 500 { break }
+        }
+        #expect(try await server.terminate() == 0)
     }
 
     @Test("Two processes: the app records through the server, then replays with the upstream stopped")

@@ -68,6 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !["127.0.0.1", "::1", "localhost"].contains(bind) {
             CLIFormat.printError("warning: --bind \(bind) exposes the server (and its recordings) beyond this machine")
         }
+        let shutdownSignals = ShutdownSignals()
         let server: TonearmServer
         do {
             server = try await TonearmServer.start(configuration)
@@ -86,14 +87,15 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let signal = await ShutdownSignal.wait()
+        let signal = await shutdownSignals.next()
         // Through the server's log, not straight to standard error: a harness that never reads it may
         // have filled the pipe with miss lines, and a blocking write here would keep the server from stopping.
         ServerConfiguration.standardError("tonearm: \(signal) received, stopping")
         do {
             try await server.stop()
         } catch {
-            CLIFormat.printError("error: \(error)")
+            ServerConfiguration.standardError("error: \(error)")
+            ServerConfiguration.flushStandardError(timeout: .seconds(1))
             throw ExitCode(1)
         }
         let recorded = server.journal.filter { $0.source.kind == "network" }.count
@@ -139,23 +141,31 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// Waits for SIGINT or SIGTERM, which then no longer kill the process.
-enum ShutdownSignal {
-    static func wait() async -> String {
+/// SIGINT and SIGTERM, caught from the moment this is made. It is made before the server starts, so
+/// a signal sent as soon as the listening line appears, or while the cassette loads, stops the server
+/// (it used to be set up after the line: such a signal killed the process unsaved, or, between
+/// ignoring the signal and watching for it, was lost and left the server running).
+struct ShutdownSignals: ~Copyable {
+    private let names: AsyncStream<String>
+    private let sources: [any DispatchSourceSignal]
+
+    init() {
         let (names, continuation) = AsyncStream.makeStream(of: String.self)
-        let sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+        self.names = names
+        sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
+            // Ignored first, as libdispatch requires: set after the source, SIG_IGN drops the signal
+            // before the source sees it (measured: 8 servers signalled at once, some never stopped).
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(name) }
             source.resume()
             return source
         }
-        var received = "end of input"
-        for await name in names {
-            received = name
-            break
-        }
-        withExtendedLifetime(sources) {}
-        return received
+    }
+
+    /// The name of the first signal received since ``init()``.
+    func next() async -> String {
+        for await name in names { return name }
+        return "end of input"
     }
 }

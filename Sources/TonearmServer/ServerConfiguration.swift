@@ -84,6 +84,12 @@ public struct ServerConfiguration: Sendable {
         StandardErrorLog.shared.write(line)
     }
 
+    /// Waits until the lines ``standardError`` queued so far are written, or `timeout` passes: for a
+    /// last line before the process exits.
+    package static func flushStandardError(timeout: Duration) {
+        StandardErrorLog.shared.flush(timeout: timeout)
+    }
+
     /// Every host requests may be sent to: the `--host` list and the `--upstream`.
     var allowedHosts: [UpstreamHost] {
         hosts + (upstream.map { [$0] } ?? [])

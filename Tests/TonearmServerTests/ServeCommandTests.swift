@@ -18,14 +18,20 @@ final class ServeProcess: @unchecked Sendable {
     var url: String { listening["url"] as? String ?? "" }
     var port: Int { listening["port"] as? Int ?? 0 }
 
-    init(_ arguments: [String]) async throws {
+    /// Starts `tonearm serve` and reads its listening line; with `signalOnListening`, sends that signal
+    /// the instant the line's newline is read, on the reading thread, as a fast harness would.
+    init(_ arguments: [String], signalOnListening: Int32? = nil) async throws {
         guard let tonearm = builtExecutable("tonearm") else { throw CocoaError(.fileNoSuchFile) }
         process.executableURL = tonearm
         process.arguments = ["serve"] + arguments
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let line = try await blocking { [output] in Self.readLine(output.fileHandleForReading) }
+        let line = try await blocking { [output, process] in
+            let line = Self.readLine(output.fileHandleForReading)
+            if let signalOnListening { kill(process.processIdentifier, signalOnListening) }
+            return line
+        }
         listening = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? ["raw": line]
     }
 
@@ -38,9 +44,16 @@ final class ServeProcess: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    private func killIfStillRunning(after seconds: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+    }
+
     /// Sends `signal` and waits for the exit without reading the pipes (a harness that ignores them).
     func terminate(signal: Int32 = SIGTERM) async throws -> Int32 {
         kill(process.processIdentifier, signal)
+        killIfStillRunning(after: 30)
         return try await blocking { [process] in
             process.waitUntilExit()
             return process.terminationStatus
@@ -48,8 +61,11 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits for the exit; returns the status and the rest of the output.
+    /// A server still running 30 s later is killed (status 9), so a lost signal fails the test instead
+    /// of hanging the run.
     func stop(signal: Int32 = SIGTERM) async throws -> (status: Int32, output: String, errors: String) {
         kill(process.processIdentifier, signal)
+        killIfStillRunning(after: 30)
         return try await blocking { [process, output, errors] in
             let out = output.fileHandleForReading.readDataToEndOfFile()
             let err = errors.fileHandleForReading.readDataToEndOfFile()
@@ -75,6 +91,22 @@ struct ServeCommandTests {
         #expect(health.status == 200)
         let ended = try await server.stop()
         #expect(ended.status == 0)
+    }
+
+    @Test("SIGTERM sent the moment the listening line appears stops the server with exit 0 (8 servers at once)")
+    func sigtermRightAfterListening() async throws {
+        let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let server = try await ServeProcess(["--mode", "missing"], signalOnListening: SIGTERM)
+                    return try await server.stop(signal: 0).status
+                }
+            }
+            var statuses: [Int32] = []
+            for try await status in group { statuses.append(status) }
+            return statuses
+        }
+        #expect(statuses == Array(repeating: 0, count: 8))
     }
 
     @Test("8 servers started in parallel get 8 different ports")

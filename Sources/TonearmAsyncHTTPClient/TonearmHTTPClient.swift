@@ -13,9 +13,9 @@ import TonearmReplay
 /// let response = try await tonearm.execute(HTTPClientRequest(url: "https://api.example.com/me"), timeout: .seconds(5))
 /// ```
 /// Streaming request bodies are collected before matching (a body is part of the key), up to
-/// ``maximumRequestBodySize``; response bodies are streamed back in chunks. A replayed transport error is thrown as the `HTTPClientError` AHC
-/// reports for it, a replayed delay is waited out (and counts against `timeout`), and a miss is
-/// thrown as a ``TonearmReplay/ReplayFailure`` carrying its report.
+/// ``maximumRequestBodySize``; response bodies are streamed back in chunks. A replayed transport error
+/// is thrown as the `HTTPClientError` AHC reports for it, a replayed delay is waited out (and counts
+/// against `timeout`), and a miss is thrown as a ``TonearmReplay/ReplayFailure`` carrying its report.
 ///
 /// Recording sends each request once through `upstream`; an `HTTPClient` follows redirects itself
 /// (its `redirectConfiguration`), so what is recorded is the final answer, under the first URL.

@@ -8,8 +8,8 @@ import TonearmCassettes
 /// Misses are logged while a request is answered on its event loop. A test harness that launches the
 /// server with a pipe it never reads fills that pipe after 64 KiB, and a direct write would then block
 /// the event loop, and every connection on it, for good. Here lines wait on the queue instead; past
-/// ``limit`` waiting lines, new ones are dropped and counted, and the count is written once the
-/// reader catches up. A reader that went away costs nothing (``StandardStream`` drops the line).
+/// ``limit`` waiting lines, new ones are dropped and counted, and the count is written before the next
+/// line that gets through. A reader that went away costs nothing (``StandardStream`` drops the line).
 final class StandardErrorLog: Sendable {
     /// The process's one log: every server in the process shares standard error.
     static let shared = StandardErrorLog(stream: .error)

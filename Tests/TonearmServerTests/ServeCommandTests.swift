@@ -44,9 +44,30 @@ final class ServeProcess: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private func killIfStillRunning(after seconds: Double) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    /// `count` servers started at once with the same arguments.
+    static func startInParallel(_ count: Int, _ arguments: [String], signalOnListening: Int32? = nil) async throws -> [ServeProcess] {
+        try await withThrowingTaskGroup(of: ServeProcess.self) { group in
+            for _ in 0..<count { group.addTask { try await ServeProcess(arguments, signalOnListening: signalOnListening) } }
+            var servers: [ServeProcess] = []
+            for try await server in group { servers.append(server) }
+            return servers
+        }
+    }
+
+    /// Sends `signal` and waits for the exit; returns the status and the rest of the output.
+    func stop(signal: Int32 = SIGTERM) async throws -> (status: Int32, output: String, errors: String) {
+        kill(process.processIdentifier, signal)
+        return try await waitForExit()
+    }
+
+    /// Waits for the exit, reading the rest of the output.
+    func waitForExit() async throws -> (status: Int32, output: String, errors: String) {
+        killIfStillRunning(after: 30)
+        return try await blocking { [process, output, errors] in
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
         }
     }
 
@@ -60,17 +81,11 @@ final class ServeProcess: @unchecked Sendable {
         }
     }
 
-    /// Sends `signal` and waits for the exit; returns the status and the rest of the output.
-    /// A server still running 30 s later is killed (status 9), so a lost signal fails the test instead
-    /// of hanging the run.
-    func stop(signal: Int32 = SIGTERM) async throws -> (status: Int32, output: String, errors: String) {
-        kill(process.processIdentifier, signal)
-        killIfStillRunning(after: 30)
-        return try await blocking { [process, output, errors] in
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    /// A server still running `seconds` from now is killed (status 9), so a lost signal fails the test
+    /// instead of hanging the run.
+    private func killIfStillRunning(after seconds: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
     }
 }
@@ -95,28 +110,15 @@ struct ServeCommandTests {
 
     @Test("SIGTERM sent the moment the listening line appears stops the server with exit 0 (8 servers at once)")
     func sigtermRightAfterListening() async throws {
-        let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    let server = try await ServeProcess(["--mode", "missing"], signalOnListening: SIGTERM)
-                    return try await server.stop(signal: 0).status
-                }
-            }
-            var statuses: [Int32] = []
-            for try await status in group { statuses.append(status) }
-            return statuses
-        }
+        let servers = try await ServeProcess.startInParallel(8, ["--mode", "missing"], signalOnListening: SIGTERM)
+        var statuses: [Int32] = []
+        for server in servers { statuses.append(try await server.waitForExit().status) }
         #expect(statuses == Array(repeating: 0, count: 8))
     }
 
     @Test("8 servers started in parallel get 8 different ports")
     func parallelPorts() async throws {
-        let servers = try await withThrowingTaskGroup(of: ServeProcess.self) { group in
-            for _ in 0..<8 { group.addTask { try await ServeProcess([]) } }
-            var servers: [ServeProcess] = []
-            for try await server in group { servers.append(server) }
-            return servers
-        }
+        let servers = try await ServeProcess.startInParallel(8, [])
         #expect(Set(servers.map(\.port)).count == 8)
         for server in servers {
             #expect(try await TestClient.send(server.url + "/__tonearm/health").status == 200)

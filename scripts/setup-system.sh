@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system packages a job needs and that the machine lacks, then returns; `make demo`,
-# `make test` and .ci/run call it before any Swift command, so a fresh clone needs no other step.
+# Installs the system packages a job needs and that the machine lacks, then returns; README's two
+# commands and .ci/run call it before any Swift command, so a fresh clone needs no other step.
 #
 #   scripts/setup-system.sh demo|test|ci      (each job needs what the one before it needs, and more)
 #

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TonearmTestSupport
 
-/// `make demo`, `make test` and `.ci/run` start with `scripts/setup-system.sh`. These run it on a PATH of
+/// README's two commands and `.ci/run` start with `scripts/setup-system.sh`. These run it on a PATH of
 /// stub commands standing for machines that lack packages, so what it would install (and how) is checked
 /// without installing anything: the stub `apt-get` and `sudo` only log their arguments.
 @Suite("scripts/setup-system.sh")

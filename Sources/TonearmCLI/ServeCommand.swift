@@ -27,7 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             The control API is under /__tonearm/ (health, cassette, stubs, reset, save, journal, journal.har, \
             misses); WireMock's admin API is under /__admin/ (mappings, requests, near misses, settings), so \
-            WireMock clients work unchanged; see docs/server.md.
+            WireMock clients work unchanged; see docs/server.md. Both answer only requests addressed to this \
+            server's own loopback name and port, not from other web pages, with JSON bodies for state changes, \
+            and with --admin-token only requests carrying it.
 
             SIGINT or SIGTERM: stop accepting, finish in-flight exchanges, save the cassette atomically, write \
             the journal, exit 0.
@@ -62,6 +64,10 @@ struct ServeCommand: AsyncParsableCommand {
     var missStatus = 404
     @Option(name: .customLong("root-dir"), help: "A WireMock root directory: stub mappings from DIR/mappings, body files from DIR/__files (see docs/server.md).")
     var rootDir: String?
+    @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
+    var adminToken: String?
+    @Option(name: .customLong("cassette-dir"), help: "The folder POST /__tonearm/cassette may load and record cassettes in (default: the --cassette's folder, else the working directory).")
+    var cassetteDir: String?
 
     func run() async throws {
         let configuration = try makeConfiguration()
@@ -128,7 +134,17 @@ struct ServeCommand: AsyncParsableCommand {
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
             journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus,
-            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, adminToken: try resolvedAdminToken(),
+            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
+    }
+
+    /// `--admin-token`, else `TONEARM_ADMIN_TOKEN` (which, unlike an argument, other users' `ps` does not show).
+    private func resolvedAdminToken() throws -> String? {
+        let token = adminToken ?? ProcessInfo.processInfo.environment["TONEARM_ADMIN_TOKEN"]
+        if let token, token.isEmpty {
+            throw ValidationError("--admin-token: the token is empty; give a secret, or leave the option out")
+        }
+        return token
     }
 
     private func listeningLine(_ server: TonearmServer) -> String {

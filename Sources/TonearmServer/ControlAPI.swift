@@ -8,7 +8,7 @@ import TonearmReplay
 /// | Method and path | What it does |
 /// | --- | --- |
 /// | `GET health` | mode, strategy, cassette, counts |
-/// | `POST cassette` `{"path","mode","strategy"}` | saves the current cassette and loads another |
+/// | `POST cassette` `{"path","mode","strategy"}` | saves the current cassette and loads another, inside the cassette folder |
 /// | `POST stubs` (a rule file, JSON or YAML) | adds stubs answering after everything else |
 /// | `POST reset` | rewinds the strategies: every track playable again |
 /// | `POST save` | writes the recording now |
@@ -136,9 +136,21 @@ extension ServerCore {
             }
             strategy = parsed
         }
+        var file: URL?
+        if let path = body.path {
+            do throws(FolderConfinement.Escape) {
+                file = try cassetteFolder.resolve(path)
+            } catch {
+                return Self.plainText(403, """
+                    cassette path \(error): the control API loads and records cassettes only inside \(cassetteFolder.root.path). \
+                    Give a path inside it (relative paths are resolved against it), or start the server with \
+                    --cassette-dir naming a folder that holds the cassette
+                    """)
+            }
+        }
         do throws(ServerError) {
             let next = try LoadedCassette(
-                url: body.path.map { URL(fileURLWithPath: $0) }, rules: configuration.rules, mode: mode, strategy: strategy,
+                url: file, rules: configuration.rules, mode: mode, strategy: strategy,
                 matching: configuration.matching, redaction: configuration.redaction)
             try switchCassette(to: next)
             return .adminJSON(health())

@@ -45,6 +45,14 @@ public struct ServerConfiguration: Sendable {
     /// defaults of `POST /__admin/mappings/reset`), its `__files` hold their body files, and
     /// `POST /__admin/mappings/save` writes there.
     public var rootDirectory: URL?
+    /// The secret control (`/__tonearm/`) and admin (`/__admin/`) requests must carry as
+    /// `Authorization: Bearer TOKEN` (`--admin-token`); `nil` asks for none. Required to bind an
+    /// address other than loopback: anyone who can reach it could otherwise plant answers.
+    public var adminToken: String?
+    /// The folder `POST /__tonearm/cassette` may load and record cassettes in (`--cassette-dir`);
+    /// relative paths are resolved against it and anything leading out of it is refused. `nil` uses the
+    /// starting cassette's folder, else the working directory when the server starts.
+    public var cassetteDirectory: URL?
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
 
@@ -55,7 +63,8 @@ public struct ServerConfiguration: Sendable {
         bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
         rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
         idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60),
-        redaction: Redaction = .default, rootDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
+        redaction: Redaction = .default, rootDirectory: URL? = nil, adminToken: String? = nil,
+        cassetteDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
         self.cassette = cassette
         self.rules = rules
@@ -75,6 +84,8 @@ public struct ServerConfiguration: Sendable {
         self.upstreamTimeout = upstreamTimeout
         self.redaction = redaction
         self.rootDirectory = rootDirectory
+        self.adminToken = adminToken
+        self.cassetteDirectory = cassetteDirectory
         self.log = log
     }
 
@@ -88,6 +99,13 @@ public struct ServerConfiguration: Sendable {
     /// last line before the process exits.
     package static func flushStandardError(timeout: Duration) {
         StandardErrorLog.shared.flush(timeout: timeout)
+    }
+
+    /// The folder control API cassettes are confined to: ``cassetteDirectory``, else the starting
+    /// cassette's folder, else the working directory (read once, when the server starts).
+    var cassetteFolder: URL {
+        cassetteDirectory ?? cassette?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
 
     /// Every host requests may be sent to: the `--host` list and the `--upstream`.

@@ -16,9 +16,17 @@ final class ServerCore: Sendable {
     private let cassette: Mutex<LoadedCassette>
     /// `http://127.0.0.1:PORT`, known once bound; the rewriter and messages use it.
     private let listening = Mutex<String>("")
+    /// The folder `POST /__tonearm/cassette` may load and record in.
+    let cassetteFolder: FolderConfinement
+    /// Who may use the control and admin APIs; its port is set once bound.
+    private let controlPlane: Mutex<ControlPlaneGuard>
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
         self.configuration = configuration
+        controlPlane = Mutex(ControlPlaneGuard(
+            port: configuration.port, bindAddress: configuration.bindAddress,
+            token: configuration.adminToken.flatMap { $0.isEmpty ? nil : $0 }))
+        cassetteFolder = FolderConfinement(root: configuration.cassetteFolder)
         journal = Journal(limit: configuration.journalLimit)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassette = Mutex(try LoadedCassette(
@@ -32,6 +40,11 @@ final class ServerCore: Sendable {
     var baseURL: String {
         get { listening.withLock { $0 } }
         set { listening.withLock { $0 = newValue } }
+    }
+
+    var controlPlaneGuard: ControlPlaneGuard {
+        get { controlPlane.withLock { $0 } }
+        set { controlPlane.withLock { $0 = newValue } }
     }
 
     /// The cassette in force.
@@ -57,6 +70,10 @@ final class ServerCore: Sendable {
     func begin(_ request: ServerRequest) -> Staged<ServerReply> {
         let started = ContinuousClock.now
         let time = Date()
+        if ControlPlaneGuard.covers(request.target), let refusal = controlPlaneGuard.refusal(for: request) {
+            configuration.log("tonearm: refused \(request.method) \(request.target): \(refusal.message)")
+            return .now(.response(Self.plainText(refusal.status, refusal.message, extra: refusal.headers)))
+        }
         if let admin = WireMockAdmin.route(request.target) {
             return .now(.response(wireMockAdmin(path: admin.path, query: admin.query, request: request)))
         }

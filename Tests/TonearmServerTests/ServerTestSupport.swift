@@ -36,7 +36,16 @@ enum TestClient {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        // The control and admin APIs take JSON and refuse bodies without a Content-Type (as a browser
+        // page could send them): bodies sent there are JSON unless a test says otherwise, as with
+        // WireMock's clients. Traffic is sent as the test gives it.
+        if let body {
+            let controlPlane = url.contains("/__tonearm") || url.contains("/__admin")
+            if controlPlane, !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+                request.headers.add(name: "Content-Type", value: "application/json")
+            }
+            request.body = .bytes(ByteBuffer(string: body))
+        }
         let response = try await shared.execute(request, timeout: .seconds(120))
         let collected = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return ClientResponse(

@@ -144,6 +144,21 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Everything received until `marker` is among it (or the peer closes, or 60 s pass), read off the
+    /// cooperative pool: for a test that must know the server has read a request before going on.
+    func read(until marker: String) async throws -> String {
+        try await blocking {
+            var data: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !String(decoding: data, as: UTF8.self).contains(marker) {
+                let count = recv(self.descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                data += buffer[0..<count]
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
     /// Whether bytes (or the peer's close) are waiting to be read, without waiting or consuming them.
     func hasDataWaiting() -> Bool {
         var byte: UInt8 = 0

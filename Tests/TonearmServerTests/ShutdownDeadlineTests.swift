@@ -17,6 +17,17 @@ struct ShutdownDeadlineTests {
         return connection
     }
 
+    /// `target` left in flight on its own raw connection, pipelined behind `immediate` (answered at once)
+    /// in one write; returns once `immediate`'s answer ending in `body` has arrived. The server reads
+    /// both requests in one go, so `target` is being answered by then: no guessing with sleeps.
+    private func sendInFlight(_ target: String, behind immediate: String, answeredWith body: String, port: Int) async throws -> (RawConnection, String) {
+        let connection = try RawConnection(port: port)
+        connection.send("GET \(immediate) HTTP/1.1\r\nHost: x\r\n\r\nGET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try await connection.read(until: body)
+        try #require(first.hasSuffix(body))
+        return (connection, first)
+    }
+
     /// Waits (at most 10 s) until `upstream` has received `count` requests.
     private func waitForRequests(_ count: Int, at upstream: TestUpstream) async throws {
         for _ in 0..<200 where upstream.requests.count < count {
@@ -40,15 +51,15 @@ struct ShutdownDeadlineTests {
         let recorded = try await TestClient.send(server.url + "/" + live.authority + "/recorded")
         #expect(recorded.status == 200)
         let hungClient = try sendInFlight("/\(hung.authority)/hang", port: server.port)
-        let delayedClient = try sendInFlight("/\(live.authority)/slow", port: server.port)
+        let (delayedClient, _) = try await sendInFlight(
+            "/\(live.authority)/slow", behind: "/\(live.authority)/recorded", answeredWith: "\"body\":\"\"}", port: server.port)
         try await waitForRequests(1, at: hung)
-        // The replayed delay starts the moment its request is read.
-        try await Task.sleep(for: .milliseconds(300))
 
         let signalled = ContinuousClock.now
         let ended = try await server.stop()
         let took = ContinuousClock.now - signalled
         let hungAnswer = try await hungClient.readUntilClosed()
+        // The replayed answer to /recorded came first; what is read now answers /slow.
         let delayedAnswer = try await delayedClient.readUntilClosed()
         try await live.stop()
         try await hung.stop()
@@ -64,6 +75,7 @@ struct ShutdownDeadlineTests {
         }
         let urls = try CassetteFile.load(cassette).cassette.tracks.map(\.request.url)
         #expect(urls.sorted() == [live.origin + "/recorded", live.origin + "/slow"])
+        #expect(live.requests.map(\.url) == ["/recorded"])
         let har = try String(contentsOf: journal, encoding: .utf8)
         #expect(har.contains("/hang"))
         #expect(har.contains("cancelled"))
@@ -102,8 +114,11 @@ struct ShutdownDeadlineTests {
         let added = try await TestClient.send(
             server.baseURL.absoluteString + "/__admin/mappings", method: "POST", headers: [("Content-Type", "application/json")], body: mapping)
         #expect(added.status == 201)
-        let client = try sendInFlight("/slow", port: server.port)
-        try await Task.sleep(for: .milliseconds(300))
+        let fast = #"{"request":{"method":"GET","url":"/fast"},"response":{"status":200,"body":"fast"}}"#
+        let addedFast = try await TestClient.send(
+            server.baseURL.absoluteString + "/__admin/mappings", method: "POST", headers: [("Content-Type", "application/json")], body: fast)
+        #expect(addedFast.status == 201)
+        let (client, _) = try await sendInFlight("/slow", behind: "/fast", answeredWith: "fast", port: server.port)
 
         let stopping = ContinuousClock.now
         try await server.stop()
@@ -119,11 +134,13 @@ struct ShutdownDeadlineTests {
     func inFlightWithinDeadlineIsAnswered() async throws {
         let folder = try TemporaryFolder()
         let cassette = folder.file("short.json")
-        let track = Track(request: Request(url: "https://api.example.com/short"), response: Response(status: 200, body: "short"), delay: .milliseconds(800))
-        try CassetteFile.save(Cassette(tracks: [track]), to: cassette, format: .native)
-        let server = try await TonearmServer.start(ServerConfiguration(cassette: cassette, shutdownTimeout: .seconds(10), log: { _ in }))
-        let client = try sendInFlight("/api.example.com/short", port: server.port)
-        try await Task.sleep(for: .milliseconds(200))
+        let tracks = [
+            Track(request: Request(url: "https://api.example.com/short"), response: Response(status: 200, body: "short"), delay: .seconds(2)),
+            Track(request: Request(url: "https://api.example.com/now"), response: Response(status: 200, body: "now")),
+        ]
+        try CassetteFile.save(Cassette(tracks: tracks), to: cassette, format: .native)
+        let server = try await TonearmServer.start(ServerConfiguration(cassette: cassette, shutdownTimeout: .seconds(30), log: { _ in }))
+        let (client, _) = try await sendInFlight("/api.example.com/short", behind: "/api.example.com/now", answeredWith: "now", port: server.port)
 
         try await server.stop()
         let answer = try await client.readUntilClosed()

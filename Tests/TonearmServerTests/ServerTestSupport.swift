@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Tonearm
+import TonearmCassettes
 import TonearmServer
 import TonearmTestSupport
 import TonearmURLSession
@@ -16,6 +17,13 @@ func quietConfiguration(
     ServerConfiguration(
         cassette: cassette, mode: mode, hosts: hosts.compactMap { UpstreamHost($0) },
         upstream: upstream.flatMap { UpstreamHost($0) }, log: { _ in })
+}
+
+/// A native cassette file in `folder` holding `tracks`.
+func savedCassette(_ tracks: [Track], in folder: TemporaryFolder, name: String = "c.json") throws -> URL {
+    let file = folder.file(name)
+    try CassetteFile.save(Cassette(tracks: tracks), to: file, format: .native)
+    return file
 }
 
 /// One exchange made with AsyncHTTPClient, body collected.

@@ -39,11 +39,11 @@ struct ShutdownDeadlineTests {
     @Test("tonearm serve, SIGTERM with a hung upstream exchange and a long replayed delay in flight: exit 0 within --shutdown-timeout and a margin, clients get a 503 and a close, the recorded track is saved")
     func sigtermWithExchangesInFlight() async throws {
         let folder = try TemporaryFolder()
-        let cassette = folder.file("shutdown.json"), journal = folder.file("journal.har")
+        let journal = folder.file("journal.har")
         let live = try await TestUpstream()
         let hung = try await TestUpstream(delay: .seconds(45))
         let slow = Track(request: Request(url: live.origin + "/slow"), response: Response(status: 200, body: "slow"), delay: .seconds(60))
-        try CassetteFile.save(Cassette(tracks: [slow]), to: cassette, format: .native)
+        let cassette = try savedCassette([slow], in: folder)
         let server = try await ServeProcess([
             "--cassette", cassette.path, "--mode", "missing", "--host", live.origin, "--host", hung.origin,
             "--shutdown-timeout", "2", "--journal", journal.path,
@@ -133,12 +133,10 @@ struct ShutdownDeadlineTests {
     @Test("An exchange that finishes within the shutdown timeout is answered as usual, with Connection: close")
     func inFlightWithinDeadlineIsAnswered() async throws {
         let folder = try TemporaryFolder()
-        let cassette = folder.file("short.json")
-        let tracks = [
+        let cassette = try savedCassette([
             Track(request: Request(url: "https://api.example.com/short"), response: Response(status: 200, body: "short"), delay: .seconds(2)),
             Track(request: Request(url: "https://api.example.com/now"), response: Response(status: 200, body: "now")),
-        ]
-        try CassetteFile.save(Cassette(tracks: tracks), to: cassette, format: .native)
+        ], in: folder)
         let server = try await TonearmServer.start(ServerConfiguration(cassette: cassette, shutdownTimeout: .seconds(30), log: { _ in }))
         let (client, _) = try await sendInFlight("/api.example.com/short", behind: "/api.example.com/now", answeredWith: "now", port: server.port)
 

@@ -39,10 +39,9 @@ struct UpstreamDeadlineTests {
     @Test("An upstream dripping its body one byte a second is answered 504 once upstreamTimeout (2 s) has passed; journaled as an upstream error, nothing recorded")
     func drippingBody() async throws {
         let folder = try TemporaryFolder()
-        let cassette = folder.file("drip.json")
         let upstream = try await drippingUpstream()
         let earlier = Track(request: Request(url: upstream.origin + "/earlier"), response: Response(status: 200, body: "earlier"))
-        try CassetteFile.save(Cassette(tracks: [earlier]), to: cassette, format: .native)
+        let cassette = try savedCassette([earlier], in: folder)
         let server = try await TonearmServer.start(ServerConfiguration(
             cassette: cassette, mode: .missing, hosts: [try #require(UpstreamHost(upstream.origin))],
             upstreamTimeout: .seconds(2), log: { _ in }))

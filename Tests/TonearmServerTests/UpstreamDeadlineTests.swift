@@ -55,8 +55,9 @@ struct UpstreamDeadlineTests {
         #expect(answer.body.contains("within 2.0 seconds"))
         #expect(answer.body.contains("--upstream-timeout"))
         #expect(answer.closed)
-        // 2 s and the answer, not the two minutes the upstream would drip for.
-        #expect(answer.took < .seconds(10))
+        // 2 s and the answer, not the two minutes the upstream would drip for (generous: a loaded runner
+        // can starve the event loops for many seconds).
+        #expect(answer.took < .seconds(60))
         #expect(upstream.requests.count == 1)
         #expect(server.journal.last?.source.kind == "upstream-error")
         #expect(server.journal.last?.response?.status == 504)
@@ -85,7 +86,7 @@ struct UpstreamDeadlineTests {
 
         #expect(answer.head.hasPrefix("HTTP/1.1 504"))
         #expect(answer.head.contains("Tonearm-Upstream-Error"))
-        #expect(answer.took < .seconds(10))
+        #expect(answer.took < .seconds(60))
         #expect(server.journal.last?.source.kind == "upstream-error")
         let recorded = FileManager.default.fileExists(atPath: cassette.path) ? try CassetteFile.load(cassette).cassette.tracks.count : 0
         #expect(recorded == 0)

@@ -37,8 +37,12 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodySize: Int
     /// How long a connection may stay silent (between requests or mid-request) before it is closed.
     public var idleTimeout: Duration
-    /// How long an upstream exchange may take before it is answered 504.
+    /// How long a whole upstream exchange may take (connecting, the response head and every byte of its
+    /// body) before it is cancelled and answered 504, nothing recorded.
     public var upstreamTimeout: Duration
+    /// How long ``TonearmServer/stop()`` lets in-flight exchanges finish before it cancels them (their
+    /// clients get a 503 with `Connection: close`) and saves what was recorded.
+    public var shutdownTimeout: Duration
     /// What is hidden before recording, and from live requests before matching.
     public var redaction: Redaction
     /// A WireMock root directory (`--root-dir`): its `mappings` are loaded as stub mappings (the
@@ -62,7 +66,7 @@ public struct ServerConfiguration: Sendable {
         matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
         bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
         rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
-        idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60),
+        idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60), shutdownTimeout: Duration = .seconds(5),
         redaction: Redaction = .default, rootDirectory: URL? = nil, adminToken: String? = nil,
         cassetteDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
@@ -82,6 +86,7 @@ public struct ServerConfiguration: Sendable {
         self.maximumBodySize = maximumBodySize
         self.idleTimeout = idleTimeout
         self.upstreamTimeout = upstreamTimeout
+        self.shutdownTimeout = shutdownTimeout
         self.redaction = redaction
         self.rootDirectory = rootDirectory
         self.adminToken = adminToken

@@ -153,6 +153,7 @@ final class ServerCore: Sendable {
                         try await upstreamClient.fetch(request)
                     }
                 } catch {
+                    if Task.isCancelled { return cancelledInFlight }
                     let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
                     configuration.log("tonearm: \(request.method) \(request.url): \(failure.message)")
                     return Outcome(
@@ -177,8 +178,8 @@ final class ServerCore: Sendable {
                 Outcome(reply: .fault(ConnectionFault(error)), source: JournalEntry.Source(kind: "fault", detail: "\(answeredBy.description): \(error)"))
             }
             guard let delay = hit.track.delay else { return .now(outcome) }
-            return .later {
-                try? await Task.sleep(for: delay)
+            return .later { [self] in
+                do { try await Task.sleep(for: delay) } catch { return cancelledInFlight }
                 return outcome
             }
         case .missed(let report):

@@ -156,12 +156,17 @@ public final class TonearmServer: Sendable {
 
     /// Stops accepting, lets in-flight exchanges finish (idle connections are closed), saves the
     /// cassette atomically and writes the journal file. Calling it again returns the first result.
+    ///
+    /// Exchanges still in flight when ``ServerConfiguration/shutdownTimeout`` has passed (a hung
+    /// upstream, a long replayed delay) are cancelled: their clients get a 503 with `Connection: close`,
+    /// nothing of them is recorded, and what completed before is saved. It returns within the shutdown
+    /// timeout plus about two seconds.
     public func stop() async throws(ServerError) {
         if let result = stopped.withLock({ $0 }) { return try result.get() }
         let open = connections.stop()
         try? await serverChannel.close()
-        // Idle connections close now; busy ones once their exchange is answered.
-        for channel in open { try? await channel.closeFuture.get() }
+        // Idle connections close now; busy ones once their exchange is answered or cancelled.
+        await ShutdownDeadline.closeAll(open, within: core.configuration.shutdownTimeout)
         var result: Result<Void, ServerError> = .success(())
         do throws(ServerError) {
             try core.current.save()

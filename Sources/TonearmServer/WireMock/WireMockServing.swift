@@ -24,22 +24,18 @@ extension ServerCore {
         guard case .answered(let hit, let id) = answer else { return .response(Response(status: 500)) }
         var delay = hit.track.delay ?? .zero
         if let fixed = wireMock.fixedDelay { delay += .milliseconds(fixed) }
-        if delay > .zero { try? await Task.sleep(for: delay) }
-        let reply: ServerReply
-        let response: Response?
-        switch hit.track.outcome {
-        case .response(let answer):
-            reply = .response(answer)
-            response = answer
-        case .transportError(let error):
-            reply = .fault(ConnectionFault(error))
-            response = nil
+        var outcome = switch hit.track.outcome {
+        case .response(let answer): Outcome(reply: .response(answer), source: JournalEntry.Source(kind: "mapping", detail: id))
+        case .transportError(let error): Outcome(reply: .fault(ConnectionFault(error)), source: JournalEntry.Source(kind: "mapping", detail: id))
         }
+        if delay > .zero {
+            do { try await Task.sleep(for: delay) } catch { outcome = cancelledInFlight }
+        }
+        let response: Response? = if case .response(let response) = outcome.reply { response } else { nil }
         let journaled = Request(method: request.method, url: request.target, headers: request.headers, body: request.body)
         journal.append(JournalEntry(
-            time: time, request: journaled, response: response, source: JournalEntry.Source(kind: "mapping", detail: id),
-            latency: ContinuousClock.now - started))
-        return reply
+            time: time, request: journaled, response: response, source: outcome.source, latency: ContinuousClock.now - started))
+        return outcome.reply
     }
 
     /// The miss answer for a local request no mapping (and nothing else) answers, with the mappings' report.

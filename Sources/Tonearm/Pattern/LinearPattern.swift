@@ -47,16 +47,16 @@ package struct LinearPattern: Sendable {
         let columns = dfa.columns
         let count = bytes.count
         var state: Int32 = usingTable ? 0 : PatternDFA.unknown
-        var workspace: PatternAutomaton.Workspace?
+        // Sized for the program only once the automaton runs: a match that stays on the table allocates nothing.
+        var workspace = PatternAutomaton.Workspace(size: 0)
         var threads = SparseSet(capacity: 0)
         var following = SparseSet(capacity: 0)
         var previous = PatternAutomaton.Previous.start
         var stepsSinceTableCheck = 0
         if !usingTable {
-            var fresh = PatternAutomaton.Workspace(size: automaton.size)
-            threads = automaton.startThreads(&fresh)
+            workspace = PatternAutomaton.Workspace(size: automaton.size)
+            threads = automaton.startThreads(&workspace)
             following = SparseSet(capacity: automaton.size)
-            workspace = fresh
         }
         var position = 0
         while position < count {
@@ -74,7 +74,7 @@ package struct LinearPattern: Sendable {
                 }
                 if target == PatternDFA.matched { return true }
                 // Off the table: continue on the automaton from this state's threads.
-                if workspace == nil {
+                if following.capacity == 0 {
                     workspace = PatternAutomaton.Workspace(size: automaton.size)
                     threads = SparseSet(capacity: automaton.size)
                     following = SparseSet(capacity: automaton.size)
@@ -84,11 +84,9 @@ package struct LinearPattern: Sendable {
                 previous = dfa.previous[Int(state)]
                 state = PatternDFA.unknown
             }
-            guard var scratch = workspace else { return false }
-            let matched = automaton.step(threads, previous: previous, column: column, into: &following, &scratch)
-            visits = visits &+ scratch.visits
-            scratch.visits = 0
-            workspace = scratch
+            let matched = automaton.step(threads, previous: previous, column: column, into: &following, &workspace)
+            visits = visits &+ workspace.visits
+            workspace.visits = 0
             if matched { return true }
             swap(&threads, &following)
             previous = automaton.previous(afterColumn: column)
@@ -103,9 +101,8 @@ package struct LinearPattern: Sendable {
             }
         }
         if state >= 0 { return dfa.acceptsAtEnd[Int(state)] }
-        guard var scratch = workspace else { return false }
-        let matched = automaton.step(threads, previous: previous, column: nil, into: &following, &scratch)
-        visits = visits &+ scratch.visits
+        let matched = automaton.step(threads, previous: previous, column: nil, into: &following, &workspace)
+        visits = visits &+ workspace.visits
         return matched
     }
 

@@ -163,5 +163,8 @@ struct SparseSet: Sendable {
 
     mutating func removeAll() { elements.removeAll(keepingCapacity: true) }
 
+    /// The largest value it can hold, plus one.
+    var capacity: Int { slots.count }
+
     var isEmpty: Bool { elements.isEmpty }
 }

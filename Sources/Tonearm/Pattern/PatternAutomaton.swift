@@ -74,11 +74,21 @@ struct PatternAutomaton: Sendable {
     /// at consuming instructions, assertions and the match (assertions are crossed only once the next
     /// scalar is known, in ``step``).
     func addClosure(from position: Int, to threads: inout SparseSet, _ workspace: inout Workspace) {
+        program.instructions.withUnsafeBufferPointer { code in
+            addClosure(from: position, to: &threads, &workspace, code)
+        }
+    }
+
+    @inline(__always)
+    private func addClosure(
+        from position: Int, to threads: inout SparseSet, _ workspace: inout Workspace,
+        _ code: UnsafeBufferPointer<PatternProgram.Instruction>
+    ) {
         workspace.stack.append(position)
         while let current = workspace.stack.popLast() {
             guard threads.insert(current) else { continue }
-            workspace.visits += 1
-            switch program.instructions[current] {
+            workspace.visits &+= 1
+            switch code[current] {
             case .split(let first, let second):
                 workspace.stack.append(second)
                 workspace.stack.append(first)
@@ -102,13 +112,20 @@ struct PatternAutomaton: Sendable {
     /// position (then `following` is incomplete and not needed).
     func step(_ threads: SparseSet, previous: Previous, column: Int?, into following: inout SparseSet,
               _ workspace: inout Workspace) -> Bool {
+        program.instructions.withUnsafeBufferPointer { code in
+            step(threads, previous: previous, column: column, into: &following, &workspace, code)
+        }
+    }
+
+    private func step(_ threads: SparseSet, previous: Previous, column: Int?, into following: inout SparseSet,
+                      _ workspace: inout Workspace, _ code: UnsafeBufferPointer<PatternProgram.Instruction>) -> Bool {
         let next = column.map(next(forColumn:)) ?? .end
         workspace.expanded.removeAll()
         for thread in threads.elements { workspace.stack.append(thread) }
         while let current = workspace.stack.popLast() {
             guard workspace.expanded.insert(current) else { continue }
-            workspace.visits += 1
-            switch program.instructions[current] {
+            workspace.visits &+= 1
+            switch code[current] {
             case .split(let first, let second):
                 workspace.stack.append(second)
                 workspace.stack.append(first)
@@ -127,10 +144,10 @@ struct PatternAutomaton: Sendable {
         guard let column else { return false }
         let inputClass = column == finalNewlineColumn ? classes.classOf(10) : column
         for thread in workspace.expanded.elements {
-            guard case .consume(let set) = program.instructions[thread], classes.set(set, contains: inputClass) else { continue }
-            addClosure(from: thread + 1, to: &following, &workspace)
+            guard case .consume(let set) = code[thread], classes.set(set, contains: inputClass) else { continue }
+            addClosure(from: thread + 1, to: &following, &workspace, code)
         }
-        if !program.isAnchoredAtStart { addClosure(from: 0, to: &following, &workspace) }
+        if !program.isAnchoredAtStart { addClosure(from: 0, to: &following, &workspace, code) }
         return false
     }
 }

@@ -61,6 +61,7 @@ struct CraftedPatternImportTests {
         ]
         for (json, construct) in cases {
             let folder = try TemporaryFolder()
+            try FileManager.default.createDirectory(at: folder.file("mappings"), withIntermediateDirectories: true)
             try folder.write("mappings/stub.json", json)
             #expect {
                 _ = try CassetteFile.load(folder.file("mappings/stub.json"))

@@ -467,7 +467,7 @@ struct PatternParser {
         guard let set = PosixClass.named(name.lowercased()) else {
             throw PatternProblem(
                 message: "property `\(text(start..<position))` at offset \(start) is not supported; write a class such as "
-                    + "`[A-Za-z]`, or one of \\p{Alpha}, \\p{Digit}, \\p{Alnum}, \\p{Upper}, \\p{Lower}, \\p{Punct}, \\p{Space}, \\p{XDigit}",
+                    + "`[A-Za-z]`, or one of \\p{L}, \\p{N}, \\p{Alpha}, \\p{Digit}, \\p{Alnum}, \\p{Upper}, \\p{Lower}, \\p{Punct}, \\p{Space}, \\p{XDigit}",
                 offset: start)
         }
         return set

@@ -44,6 +44,8 @@ struct LinearPatternTests {
         ("^(?x) / users / \\d+ # the id\n $", "/users/7", true),
         ("^[[:alpha:]]+\\p{Digit}$", "abc7", true),
         ("^caf\\u00e9$", "café", true),
+        ("(?:^|[^\\p{L}\\p{N}])v1[^\\p{L}\\p{N}]*$", "/api/v1/", true),
+        ("^\\p{L}+\\p{N}$", "héllo7", true),
         ("^caf.$", "café", true),
         ("^/é+$", "/ééé", true),
         ("^\\x41\\u{42}$", "AB", true),

@@ -102,7 +102,7 @@ struct WireMockAdminTests {
             (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A/matchesJsonPath"),
             (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions"),
             (#"{"request":{"url":"/x"},"response":{"proxyBaseUrl":"http://example.com"}}"#, "/response/proxyBaseUrl"),
-            (#"{"request":{"urlPattern":"(a+)+$"},"response":{}}"#, "/request/urlPattern"),
+            (#"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{}}"#, "/request/urlPattern"),
             (#"{"request":{"urlPath":"/x","headers":{"A":{"equalTo":"b","caseInsensitive":true}}},"response":{}}"#, "/request/headers/A/caseInsensitive"),
             (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToJson":{},"ignoreExtraElements":true}]},"response":{}}"#, "/request/bodyPatterns/0/ignoreExtraElements"),
             (#"{"request":"#, ""),

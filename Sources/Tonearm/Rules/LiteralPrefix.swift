@@ -1,46 +1,25 @@
 /// The literal text every match of an anchored pattern starts with, so most rules can be skipped with
-/// a byte comparison instead of running the regular expression.
+/// a byte comparison instead of running the pattern (and the rule index can file them by it).
 enum LiteralPrefix {
-    /// The literal prefix of `pattern`, or "" when the pattern is not anchored with `^`, has an
-    /// alternation, or opens with options that could change how literals match.
-    static func of(_ pattern: String) -> String {
-        let characters = Array(pattern.unicodeScalars)
-        guard characters.first == "^", !characters.contains("|") else { return "" }
-        var literal = String.UnicodeScalarView()
-        var position = 1
-        while position < characters.count {
-            let character = characters[position]
-            var next: Unicode.Scalar
-            var consumed = 1
-            if character == "\\" {
-                guard position + 1 < characters.count, isEscapedLiteral(characters[position + 1]) else { break }
-                next = characters[position + 1]
-                consumed = 2
-            } else if isMeta(character) {
-                break
-            } else {
-                next = character
-            }
-            let after = position + consumed
-            // A quantifier makes the character just read optional or repeated, so it is not part of
-            // every match.
-            if after < characters.count, isQuantifier(characters[after]) { break }
-            literal.append(next)
-            position = after
+    /// The literal prefix of `pattern`, or "" when it does not start with `^` on its one branch.
+    /// Letters under `(?i)` are not literals in the tree, so the prefix stops before them.
+    static func of(_ pattern: PatternNode) -> String {
+        let parts = PatternNode.sequence(of: pattern)
+        guard case .assertion(.textStart)? = parts.first?.kind else { return "" }
+        var prefix = String.UnicodeScalarView()
+        for part in parts.dropFirst() {
+            guard case .literal(let scalar) = part.kind else { break }
+            prefix.append(scalar)
         }
-        return String(literal)
+        return String(prefix)
     }
+}
 
-    private static func isMeta(_ scalar: Unicode.Scalar) -> Bool {
-        "^$.[]()*+?{}|\\".unicodeScalars.contains(scalar)
-    }
-
-    private static func isQuantifier(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "*" || scalar == "+" || scalar == "?" || scalar == "{"
-    }
-
-    /// Escapes that stand for the character itself (not classes like `\d` or anchors like `\b`).
-    static func isEscapedLiteral(_ scalar: Unicode.Scalar) -> Bool {
-        "^$.[]()*+?{}|\\/-:&=#%@!,;'\"~_ ".unicodeScalars.contains(scalar)
+extension PatternNode {
+    /// The parts every match goes through in order: a concatenation's items, with nested concatenations
+    /// (plain groups) opened; any other node is one part.
+    static func sequence(of node: PatternNode) -> [PatternNode] {
+        guard case .concatenation(let items) = node.kind else { return [node] }
+        return items.flatMap(sequence(of:))
     }
 }

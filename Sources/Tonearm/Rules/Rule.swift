@@ -14,8 +14,9 @@ public struct Rule: Sendable, Hashable {
     public var name: String
     /// The method the rule answers (any when `nil`), compared case-insensitively.
     public var method: String?
-    /// A regular expression (Swift `Regex` syntax) searched for in the target; anchor it with `^`/`$`
-    /// to match the whole target. A literal `^https://host/...` prefix lets the rule set skip the rule
+    /// A regular expression (the syntax Java, RE2 and Swift `Regex` share, matched in time linear in the
+    /// target; lookaround and backreferences are refused, see docs/limits.md) searched for in the target;
+    /// anchor it with `^`/`$` to match the whole target. A literal `^https://host/...` prefix lets the rule set skip the rule
     /// for requests elsewhere without running the expression.
     public var pattern: String
     /// What `pattern` is matched against.

@@ -3,7 +3,7 @@ import Tonearm
 
 /// Reads one entry of a stub bundle's rule list (`stubsRules.plist`, see ``StubBundleFormat``) into a
 /// ``Rule``, with the stub schema's own checks: unknown keys are refused with the nearest known one,
-/// `matching_url` goes through ``PatternSafety``, and `json_file` through the body-file confinement of
+/// `matching_url` goes through ``LinearPattern``, and `json_file` through the body-file confinement of
 /// rule files.
 ///
 /// | key | meaning |

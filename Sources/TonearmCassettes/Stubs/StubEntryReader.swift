@@ -180,11 +180,11 @@ extension DocumentCursor {
         return value
     }
 
-    /// Checks `pattern` as the rule set will (``PatternSafety``: nesting, compiling, unbounded
-    /// backtracking), so the error points into the document.
+    /// Checks `pattern` as the rule set will (``LinearPattern``: the syntax a linear-time matcher runs,
+    /// within the program-size cap), so the error points into the document.
     func checkRegex(_ pattern: String, owner: String) throws(CassetteError) {
         do throws(PatternProblem) {
-            _ = try PatternSafety.compile(pattern)
+            _ = try LinearPattern(pattern)
         } catch {
             throw self.error(expected: "a usable regular expression for \(owner)", found: "\(pattern.debugDescription) (\(error.message))")
         }

@@ -1,0 +1,187 @@
+/// The Thompson automaton of a ``PatternProgram``: sets of instruction positions ("threads") advanced
+/// one input scalar at a time. Each step visits every instruction at most once, so matching costs at most
+/// text length × program size. ``PatternDFA`` caches the steps; this type computes them.
+struct PatternAutomaton: Sendable {
+    /// What precedes the current position, as far as assertions care.
+    enum Previous: UInt8, Hashable, Sendable {
+        case start, word, newline, other
+    }
+
+    /// What follows the current position.
+    enum Next {
+        case end, finalNewline, newline, word, other
+    }
+
+    let program: PatternProgram
+    let classes: InputClasses
+    /// The column of a `\n` that is the text's last scalar (`$` holds before it): one past the classes.
+    var finalNewlineColumn: Int { classes.count }
+    var columnCount: Int { classes.count + 1 }
+
+    init(_ program: PatternProgram) {
+        self.program = program
+        classes = InputClasses(sets: program.sets)
+    }
+
+    var size: Int { program.instructions.count }
+
+    /// The context after consuming a scalar of `column`, reduced to what the program's assertions read
+    /// (fewer distinct contexts, fewer DFA states).
+    func previous(afterColumn column: Int) -> Previous {
+        let kind: InputClasses.Kind = column == finalNewlineColumn ? .newline : classes.kinds[column]
+        switch kind {
+        case .word: return program.usesWordBoundary ? .word : .other
+        case .newline: return program.usesLineStart ? .newline : .other
+        case .other: return .other
+        }
+    }
+
+    private func next(forColumn column: Int) -> Next {
+        if column == finalNewlineColumn { return .finalNewline }
+        switch classes.kinds[column] {
+        case .word: return .word
+        case .newline: return .newline
+        case .other: return .other
+        }
+    }
+
+    private static func holds(_ assertion: PatternAssertion, previous: Previous, next: Next) -> Bool {
+        switch assertion {
+        case .textStart: return previous == .start
+        case .lineStart: return previous == .start || previous == .newline
+        case .textEnd: return next == .end
+        case .textEndOrFinalNewline: return next == .end || next == .finalNewline
+        case .lineEnd: return next == .end || next == .finalNewline || next == .newline
+        case .wordBoundary: return (previous == .word) != (next == .word)
+        case .notWordBoundary: return (previous == .word) == (next == .word)
+        }
+    }
+
+    /// Scratch space for one match: reused between steps so a step allocates nothing.
+    struct Workspace {
+        var expanded: SparseSet
+        var stack: [Int] = []
+        /// Instruction visits so far: the work a match did, for the linearity tests.
+        var visits = 0
+
+        init(size: Int) {
+            expanded = SparseSet(capacity: size)
+            stack.reserveCapacity(size)
+        }
+    }
+
+    /// Adds to `threads` the instructions reachable from `position` through splits and jumps, stopping
+    /// at consuming instructions, assertions and the match (assertions are crossed only once the next
+    /// scalar is known, in ``step``).
+    func addClosure(from position: Int, to threads: inout SparseSet, _ workspace: inout Workspace) {
+        program.instructions.withUnsafeBufferPointer { code in
+            addClosure(from: position, to: &threads, &workspace, code)
+        }
+    }
+
+    @inline(__always)
+    private func addClosure(
+        from position: Int, to threads: inout SparseSet, _ workspace: inout Workspace,
+        _ code: UnsafeBufferPointer<PatternProgram.Instruction>
+    ) {
+        workspace.stack.append(position)
+        while let current = workspace.stack.popLast() {
+            guard threads.insert(current) else { continue }
+            workspace.visits &+= 1
+            switch code[current] {
+            case .split(let first, let second):
+                workspace.stack.append(second)
+                workspace.stack.append(first)
+            case .jump(let target):
+                workspace.stack.append(target)
+            case .consume, .assert, .match:
+                break
+            }
+        }
+    }
+
+    /// The threads at the start of the text.
+    func startThreads(_ workspace: inout Workspace) -> SparseSet {
+        var threads = SparseSet(capacity: size)
+        addClosure(from: 0, to: &threads, &workspace)
+        return threads
+    }
+
+    /// Advances `threads` (at a position preceded by `previous`) over one scalar of `column` into
+    /// `following`; `nil` for the end of the text. Returns `true` when a match ends at the current
+    /// position (then `following` is incomplete and not needed).
+    func step(_ threads: SparseSet, previous: Previous, column: Int?, into following: inout SparseSet,
+              _ workspace: inout Workspace) -> Bool {
+        program.instructions.withUnsafeBufferPointer { code in
+            step(threads, previous: previous, column: column, into: &following, &workspace, code)
+        }
+    }
+
+    private func step(_ threads: SparseSet, previous: Previous, column: Int?, into following: inout SparseSet,
+                      _ workspace: inout Workspace, _ code: UnsafeBufferPointer<PatternProgram.Instruction>) -> Bool {
+        let next = column.map(next(forColumn:)) ?? .end
+        workspace.expanded.removeAll()
+        for thread in threads.elements { workspace.stack.append(thread) }
+        while let current = workspace.stack.popLast() {
+            guard workspace.expanded.insert(current) else { continue }
+            workspace.visits &+= 1
+            switch code[current] {
+            case .split(let first, let second):
+                workspace.stack.append(second)
+                workspace.stack.append(first)
+            case .jump(let target):
+                workspace.stack.append(target)
+            case .assert(let assertion):
+                if Self.holds(assertion, previous: previous, next: next) { workspace.stack.append(current + 1) }
+            case .match:
+                workspace.stack.removeAll(keepingCapacity: true)
+                return true
+            case .consume:
+                break
+            }
+        }
+        following.removeAll()
+        guard let column else { return false }
+        let inputClass = column == finalNewlineColumn ? classes.classOf(10) : column
+        for thread in workspace.expanded.elements {
+            guard case .consume(let set) = code[thread], classes.set(set, contains: inputClass) else { continue }
+            addClosure(from: thread + 1, to: &following, &workspace, code)
+        }
+        if !program.isAnchoredAtStart { addClosure(from: 0, to: &following, &workspace, code) }
+        return false
+    }
+}
+
+/// A set of small integers with constant-time insert, membership and clearing, kept in insertion order
+/// (Briggs and Torczon's sparse set), sized for one program.
+struct SparseSet: Sendable {
+    private(set) var elements: [Int] = []
+    private var slots: [Int]
+
+    init(capacity: Int) {
+        slots = [Int](repeating: 0, count: capacity)
+        elements.reserveCapacity(capacity)
+    }
+
+    /// Inserts `value`; `false` when it was already there.
+    @inline(__always)
+    mutating func insert(_ value: Int) -> Bool {
+        let slot = slots[value]
+        if slot < elements.count, elements[slot] == value { return false }
+        slots[value] = elements.count
+        elements.append(value)
+        return true
+    }
+
+    func contains(_ value: Int) -> Bool {
+        let slot = slots[value]
+        return slot < elements.count && elements[slot] == value
+    }
+
+    mutating func removeAll() { elements.removeAll(keepingCapacity: true) }
+
+    /// The largest value it can hold, plus one.
+    var capacity: Int { slots.count }
+
+    var isEmpty: Bool { elements.isEmpty }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import Tonearm
+import TonearmServer
+import TonearmTestSupport
+
+/// Issue 18, item 3: a pattern a linear-time matcher cannot run is refused over HTTP with a 4xx naming the
+/// construct, and a crafted pattern that is accepted answers a long URL without holding up anyone else.
+@Suite("Crafted patterns over HTTP")
+struct CraftedPatternTests {
+    static let json = [("Content-Type", "application/json")]
+
+    @Test("a lookahead urlPattern or rule pattern is refused with a 4xx naming the construct and its offset")
+    func refusals() async throws {
+        let server = try await TonearmServer.start(quietConfiguration())
+        let base = server.baseURL.absoluteString
+        let mapping = try await TestClient.send(
+            base + "/__admin/mappings", method: "POST", headers: Self.json,
+            body: #"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{"status":200}}"#)
+        let rule = try await TestClient.send(
+            base + "/__tonearm/stubs", method: "POST", headers: Self.json, body: #"[{"pattern": "^/(?=(a+)+$)", "target": "path"}]"#)
+        let backreference = try await TestClient.send(
+            base + "/__tonearm/stubs", method: "POST", headers: Self.json, body: #"[{"pattern": "^/(a)\\1$"}]"#)
+        let health = try await TestClient.send(base + "/__tonearm/health")
+        try await server.stop()
+        #expect(mapping.status == 422, "\(mapping.text)")
+        #expect(mapping.text.contains("lookahead `(?=` at offset"), "\(mapping.text)")
+        #expect((400..<500).contains(rule.status), "\(rule.status) \(rule.text)")
+        #expect(rule.text.contains("lookahead `(?=` at offset 2 is not supported"), "\(rule.text)")
+        #expect((400..<500).contains(backreference.status))
+        #expect(backreference.text.contains("backreference `\\\\1` at offset 5") || backreference.text.contains("backreference `\\1` at offset 5"),
+                "\(backreference.text)")
+        #expect(health.status == 200, "the server keeps serving after refusing")
+    }
+
+    @Test("with crafted rules loaded, a long URL is answered and a concurrent health check answers promptly")
+    func longURLDoesNotStallOthers() async throws {
+        let server = try await TonearmServer.start(quietConfiguration())
+        let base = server.baseURL.absoluteString
+        let rules = try await TestClient.send(
+            base + "/__tonearm/stubs", method: "POST", headers: Self.json,
+            body: #"[{"name": "ab", "pattern": "^/.*a.*b$", "target": "path", "status": 201}]"#)
+        let mapping = try await TestClient.send(
+            base + "/__admin/mappings", method: "POST", headers: Self.json,
+            body: #"{"request":{"urlPathPattern":"/x(?x)(a | a)+"},"response":{"status":202}}"#)
+        #expect(rules.status == 200, "\(rules.text)")
+        #expect(mapping.status == 201, "\(mapping.text)")
+
+        // 60 KB of path: under the 80 KiB header limit, and minutes of work for a backtracking engine.
+        let miss = base + "/" + String(repeating: "a", count: 60_000)
+        let clock = ContinuousClock()
+        let started = clock.now
+        async let longMiss = TestClient.send(miss)
+        async let longMapping = TestClient.send(base + "/x" + String(repeating: "a", count: 60_000) + "!")
+        async let health = TestClient.send(base + "/__tonearm/health")
+        let healthAnswer = try await health
+        let healthElapsed = clock.now - started
+        let missAnswer = try await longMiss
+        let mappingAnswer = try await longMapping
+        let allElapsed = clock.now - started
+        let hit = try await TestClient.send(base + "/" + String(repeating: "a", count: 60_000) + "b")
+        let crafted = try await TestClient.send(base + "/x" + String(repeating: "a", count: 25))
+        try await server.stop()
+
+        #expect(healthAnswer.status == 200)
+        #expect(healthElapsed < .seconds(2), "health took \(healthElapsed)")
+        #expect(allElapsed < .seconds(10), "the long URLs took \(allElapsed)")
+        #expect(missAnswer.status >= 400, "no rule matches a path without b")
+        #expect(mappingAnswer.status >= 400)
+        #expect(hit.status == 201)
+        #expect(crafted.status == 202)
+    }
+}

@@ -136,6 +136,12 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private var partsThisRead = 0
     /// The head deadline or the end of the body's window, whichever applies now.
     private var timer: Scheduled<Void>?
+    /// Which arming of ``timer`` is current. Cancelling a scheduled task does not stop it once the
+    /// event loop has taken it into the batch it is running: a window that ends in the same tick as a
+    /// delayed answer (which rearms the clock) would still fire, see the connection as reading again
+    /// and answer 408 to a body it has not begun to read. A firing whose generation is not current is
+    /// ignored.
+    private var timerGeneration: UInt64 = 0
     private var published: ConnectionActivity.Phase = .awaitingHead
 
     init(configuration: ServerConfiguration, activity: ConnectionActivity) {
@@ -273,7 +279,9 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             guard minimumBodyBytesPerWindow > 0 else { return }
             delay = bodyRateWindow
         }
+        let generation = timerGeneration
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            guard generation == timerGeneration else { return }  // cancelled in the tick it came due
             timer = nil
             clockRanOut(context: context)
         }
@@ -282,6 +290,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private func cancelTimer() {
         timer?.cancel()
         timer = nil
+        timerGeneration &+= 1
     }
 
     private func clockRanOut(context: ChannelHandlerContext) {

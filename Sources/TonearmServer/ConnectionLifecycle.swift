@@ -18,6 +18,14 @@ struct AnswerAndClose {
 
 /// The open connections, so stopping can close the idle ones and let busy ones finish their exchange,
 /// and so a new connection past ``ServerConfiguration/maximumConnections`` can take an idle one's place.
+///
+/// Choosing whom to shed costs amortised O(1) per accept, not a scan of every connection under the
+/// lock: 3,000 slowloris clients arriving at a full server would otherwise cost millions of entry
+/// visits, serialised with every other accept, while a fresh client waits behind them in the backlog.
+/// Connections entering the idle or slow-head phase queue themselves (``noteSheddable(_:word:)``), in
+/// the order they entered it; a queued item whose connection has since moved on is recognised by its
+/// word and dropped when it reaches the front, or when the queues are compacted. The queues are only
+/// kept from half the cap on, so a server far from full takes no lock on its request path.
 final class ConnectionRegistry: Sendable {
     private struct Entry {
         var channel: any Channel
@@ -26,19 +34,35 @@ final class ConnectionRegistry: Sendable {
         var shed = false
     }
 
+    /// A connection that entered a sheddable phase, and the word saying so.
+    private struct Candidate {
+        var activity: ConnectionActivity
+        var word: UInt64
+    }
+
     private struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
         /// Entries not shed: what counts against the limit.
         var counted = 0
         var stopping = false
+        /// Connections that went idle, then those that began a head, oldest first (while tracking).
+        var idle = CircularBuffer<Candidate>()
+        var awaitingHead = CircularBuffer<Candidate>()
     }
 
     private let state = Mutex(State())
+    /// Whether the candidate queues are kept; read without the lock on every phase change.
+    private let tracking = Atomic(false)
     private let maximumConnections: Int
 
     init(maximumConnections: Int) {
         self.maximumConnections = max(1, maximumConnections)
     }
+
+    /// From this many connections on, the candidate queues are kept; below `trackingOff` they are
+    /// dropped. The gap between them makes each rebuild (one pass over the entries) pay for itself.
+    private var trackingOn: Int { maximumConnections / 2 }
+    private var trackingOff: Int { maximumConnections / 4 }
 
     /// Adds `channel`, shedding the longest-idle connection (else the longest-waiting slow head) when
     /// the server is full; `false` when the server is stopping, or full of connections being answered
@@ -48,38 +72,92 @@ final class ConnectionRegistry: Sendable {
             guard !state.stopping else { return (false, nil) }
             var victim: (any Channel)?
             if state.counted >= maximumConnections {
-                guard let key = Self.sheddable(state.entries) else { return (false, nil) }
+                guard let key = Self.nextSheddable(&state) else { return (false, nil) }
                 state.entries[key]?.shed = true
                 state.counted -= 1
                 victim = state.entries[key]?.channel
             }
-            state.entries[ObjectIdentifier(channel)] = Entry(channel: channel, activity: activity)
+            state.entries[activity.key] = Entry(channel: channel, activity: activity)
             state.counted += 1
+            if state.counted >= trackingOn && !tracking.load(ordering: .relaxed) {
+                // Flag first, then read every word (see ConnectionActivity.enter).
+                tracking.store(true, ordering: .sequentiallyConsistent)
+                Self.rebuildQueues(&state)
+            } else if tracking.load(ordering: .relaxed) {
+                Self.enqueue(Candidate(activity: activity, word: activity.word), in: &state)
+            }
             return (true, victim)
         }
         victim?.pipeline.fireUserInboundEventTriggered(ShedConnection())
         if added {
             channel.closeFuture.whenComplete { [self] _ in
                 state.withLock { state in
-                    guard let removed = state.entries.removeValue(forKey: ObjectIdentifier(channel)) else { return }
+                    guard let removed = state.entries.removeValue(forKey: activity.key) else { return }
                     if !removed.shed { state.counted -= 1 }
+                    if state.counted < trackingOff && tracking.load(ordering: .relaxed) {
+                        tracking.store(false, ordering: .sequentiallyConsistent)
+                        state.idle.removeAll()
+                        state.awaitingHead.removeAll()
+                    }
                 }
             }
         }
         return added
     }
 
-    /// The connection to shed: the lowest phase (idle before slow head), and in it the one there longest;
-    /// never a busy one.
-    private static func sheddable(_ entries: [ObjectIdentifier: Entry]) -> ObjectIdentifier? {
-        var best: (key: ObjectIdentifier, phase: ConnectionActivity.Phase, since: UInt64)?
-        for (key, entry) in entries where !entry.shed {
-            let (phase, since) = entry.activity.current
-            guard phase != .busy else { continue }
-            if let current = best, (current.phase, current.since) <= (phase, since) { continue }
-            best = (key, phase, since)
+    /// Called by a connection that entered the idle or slow-head phase, `word` being what
+    /// ``ConnectionActivity/enter(_:since:)`` returned.
+    func noteSheddable(_ activity: ConnectionActivity, word: UInt64) {
+        guard tracking.load(ordering: .sequentiallyConsistent) else { return }
+        state.withLock { state in
+            guard tracking.load(ordering: .relaxed) else { return }
+            Self.enqueue(Candidate(activity: activity, word: word), in: &state)
         }
-        return best?.key
+    }
+
+    private static func enqueue(_ candidate: Candidate, in state: inout State) {
+        switch ConnectionActivity.unpack(candidate.word).phase {
+        case .idle: state.idle.append(candidate)
+        case .awaitingHead: state.awaitingHead.append(candidate)
+        case .busy: return
+        }
+        // Items of connections that moved on pile up on a busy keep-alive server: drop them once they
+        // outnumber the connections, which takes one pass per as many phase changes.
+        if state.idle.count + state.awaitingHead.count > 2 * state.entries.count + 64 {
+            state.idle = CircularBuffer(state.idle.filter { isCurrent($0, in: state) })
+            state.awaitingHead = CircularBuffer(state.awaitingHead.filter { isCurrent($0, in: state) })
+        }
+    }
+
+    /// Whether `candidate`'s connection is open, not shed, and still in the phase it queued for.
+    private static func isCurrent(_ candidate: Candidate, in state: State) -> Bool {
+        guard let entry = state.entries[candidate.activity.key], !entry.shed else { return false }
+        return candidate.activity.word == candidate.word
+    }
+
+    /// Every open connection in a sheddable phase, queued in the order it entered it.
+    private static func rebuildQueues(_ state: inout State) {
+        var found: [Candidate] = []
+        for entry in state.entries.values where !entry.shed {
+            found.append(Candidate(activity: entry.activity, word: entry.activity.word))
+        }
+        state.idle.removeAll()
+        state.awaitingHead.removeAll()
+        for candidate in found.sorted(by: { ($0.word & ~(3 << 62)) < ($1.word & ~(3 << 62)) }) {
+            enqueue(candidate, in: &state)
+        }
+    }
+
+    /// The connection to shed: the idle one there longest, else the slow head there longest; never a
+    /// busy one. Stale items met on the way are dropped.
+    private static func nextSheddable(_ state: inout State) -> ObjectIdentifier? {
+        while let candidate = state.idle.popFirst() {
+            if isCurrent(candidate, in: state) { return candidate.activity.key }
+        }
+        while let candidate = state.awaitingHead.popFirst() {
+            if isCurrent(candidate, in: state) { return candidate.activity.key }
+        }
+        return nil
     }
 
     /// Tells every open connection the server is stopping, and returns them; no connection is
@@ -125,6 +203,7 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private let minimumBodyBytesPerWindow: Int
     private let minimumBodyRate: Int
     private let activity: ConnectionActivity
+    private let registry: ConnectionRegistry
 
     /// Complete requests waiting for their responses (more than one when a client pipelines).
     private var awaitingResponses = 0
@@ -144,13 +223,14 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     private var timerGeneration: UInt64 = 0
     private var published: ConnectionActivity.Phase = .awaitingHead
 
-    init(configuration: ServerConfiguration, activity: ConnectionActivity) {
+    init(configuration: ServerConfiguration, activity: ConnectionActivity, registry: ConnectionRegistry) {
         headerTimeout = .nanoseconds(TonearmServer.nanoseconds(configuration.headerTimeout))
         bodyRateWindow = .nanoseconds(TonearmServer.nanoseconds(configuration.bodyRateWindow))
         minimumBodyRate = max(0, configuration.minimumBodyBytesPerSecond)
         let windowSeconds = Double(bodyRateWindow.nanoseconds) / 1e9
         minimumBodyBytesPerWindow = Int(min(Double(Int.max / 2), Double(minimumBodyRate) * windowSeconds))
         self.activity = activity
+        self.registry = registry
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -332,7 +412,8 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
         }
         guard phase != published else { return }
         published = phase
-        activity.enter(phase)
+        let word = activity.enter(phase)
+        if phase != .busy { registry.noteSheddable(activity, word: word) }
     }
 
     private static func describe(_ amount: TimeAmount) -> String {

@@ -63,6 +63,12 @@ struct ServeCommand: AsyncParsableCommand {
     var journalLimit = 10_000
     @Option(name: .customLong("miss-status"), help: "The status a miss is answered with.")
     var missStatus = 404
+    @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take to arrive (from accept, or from its first byte); slower heads get 408.")
+    var headerTimeout = 10.0
+    @Option(name: .customLong("min-body-rate"), help: "The slowest a request body may arrive, in bytes per second over each 10 s window; slower bodies get 408 (0: no minimum).")
+    var minBodyRate = 1024
+    @Option(name: .customLong("max-connections"), help: "The most client connections open at once; when full, idle ones are closed to make room (default: half the descriptor limit, at most 16384).")
+    var maxConnections: Int?
     @Option(name: .customLong("root-dir"), help: "A WireMock root directory: stub mappings from DIR/mappings, body files from DIR/__files (see docs/server.md).")
     var rootDir: String?
     @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
@@ -131,6 +137,15 @@ struct ServeCommand: AsyncParsableCommand {
             }
             upstreamHost = parsed
         }
+        guard headerTimeout > 0, headerTimeout <= 86_400 else {
+            throw ValidationError("--header-timeout \(headerTimeout): expected seconds between 0 and 86400, such as 10 or 0.5")
+        }
+        guard minBodyRate >= 0 else {
+            throw ValidationError("--min-body-rate \(minBodyRate): expected bytes per second, 0 or more")
+        }
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections \(maxConnections): expected at least 1")
+        }
         if recordMode != .never, hosts.isEmpty, upstreamHost == nil {
             CLIFormat.printError("warning: --mode \(mode) without --host or --upstream: no request can reach the network")
         }
@@ -141,6 +156,8 @@ struct ServeCommand: AsyncParsableCommand {
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
             journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus,
+            headerTimeout: .milliseconds(Int64((headerTimeout * 1000).rounded())), minimumBodyBytesPerSecond: minBodyRate,
+            maximumConnections: maxConnections ?? ServerConfiguration.defaultMaximumConnections,
             upstreamTimeout: upstreamDeadline, shutdownTimeout: shutdownDeadline,
             rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, adminToken: try resolvedAdminToken(),
             cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) })

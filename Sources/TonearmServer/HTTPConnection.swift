@@ -9,6 +9,10 @@ import Tonearm
 /// A request the core answers at once (a replay, a miss) is answered right here on the connection's event
 /// loop, without a task; one that must wait (a delay, the network, a control call) runs in a task on the
 /// same loop, and the requests a client pipelines behind it wait their turn, so answers keep their order.
+///
+/// Back-pressure: while the answers written are not flushed past the channel's high water mark (a client
+/// that does not read them), the requests already read wait in ``queued`` and nothing more is read from
+/// the socket, so what one connection holds is bounded by one read and one answer, not by what it sends.
 final class HTTPConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -27,8 +31,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private let core: ServerCore
     private let limit: Int
     private var state = State.idle
-    /// Parts that arrived while a request was being answered in a task.
-    private var queued: [HTTPServerRequestPart] = []
+    /// Parts that arrived while a request was being answered in a task, or while the client was not
+    /// reading its answers; never more than one read's worth, since reading stops meanwhile.
+    private var queued = CircularBuffer<HTTPServerRequestPart>()
     /// The answer to unparseable bytes that arrived while a request was being answered in a task.
     private var brokenStream: Response?
     /// The task answering the current request, cancelled when the client leaves or the server's
@@ -45,21 +50,41 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         switch state {
         case .answering: queued.append(part)
         case .closing: break
-        case .idle, .reading: handle(part, context: context)
+        case .idle, .reading:
+            guard queued.isEmpty && context.channel.isWritable else {
+                queued.append(part)
+                return updateReading(context: context)
+            }
+            handle(part, context: context)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { handleQueued(version: .http1_1, context: context) }
+        updateReading(context: context)
+        context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         state = .closing
+        // Everything held for this client goes with it.
         queued.removeAll()
         answering?.cancel()
+        brokenStream = nil
         context.fireChannelInactive()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is ShutdownDeadlinePassed else { return context.fireUserInboundEventTriggered(event) }
-        // The task answers 503 once cancelled; the server closes the connection after it.
-        answering?.cancel()
+        switch event {
+        case is ShutdownDeadlinePassed:
+            // The task answers 503 once cancelled; the server closes the connection after it.
+            answering?.cancel()
+        case let answer as AnswerAndClose:
+            if case .closing = state { return }
+            close(after: answer.response, version: answer.version, context: context)
+        default:
+            context.fireUserInboundEventTriggered(event)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -78,6 +103,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             brokenStream = ServerCore.plainText(status, message)
         case .closing:
             break
+        case .idle where !queued.isEmpty, .reading where !queued.isEmpty:
+            // Requests read before the bad bytes wait for the client to read its answers: the error follows them.
+            brokenStream = ServerCore.plainText(status, message)
         case .idle, .reading:
             close(after: ServerCore.plainText(status, message), version: .http1_1, context: context)
         }
@@ -131,18 +159,38 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         state = .idle
         answering = nil
         send(reply, for: head, context: context)
-        defer {
-            if case .closing = state {} else { try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true) }
-        }
-        if let brokenStream {
-            return close(after: brokenStream, version: head.version, context: context)
-        }
-        while !queued.isEmpty {
+        handleQueued(version: head.version, context: context)
+        updateReading(context: context)
+    }
+
+    /// Handles the parts that waited, as long as the client reads its answers and nothing is answered
+    /// in a task; then the answer to bad bytes that followed them, if any.
+    private func handleQueued(version: HTTPVersion, context: ChannelHandlerContext) {
+        while context.channel.isWritable, let part = queued.first {
             switch state {
-            case .idle, .reading: handle(queued.removeFirst(), context: context)
-            case .answering, .closing: return
+            case .idle, .reading:
+                queued.removeFirst()
+                handle(part, context: context)
+            case .answering, .closing:
+                return
             }
         }
+        guard queued.isEmpty, let brokenStream else { return }
+        switch state {
+        case .idle, .reading: close(after: brokenStream, version: version, context: context)
+        case .answering, .closing: break
+        }
+    }
+
+    /// Reads from the socket only while requests can be handled as they arrive: not while one is
+    /// answered in a task, nor while the client leaves its answers unread.
+    private func updateReading(context: ChannelHandlerContext) {
+        let reading: Bool
+        switch state {
+        case .idle, .reading: reading = queued.isEmpty && context.channel.isWritable
+        case .answering, .closing: reading = false
+        }
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: reading)
     }
 
     /// Writes `reply` to the request `head`, or plays its fault on the connection.
@@ -169,10 +217,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Writes `response` with `Connection: close`, then closes the connection.
+    /// Writes `response` with `Connection: close`, then closes the connection: once written, or after
+    /// ``finalAnswerGrace`` for a client that does not read it.
     private func close(after response: Response, version: HTTPVersion, isHead: Bool = false, context: ChannelHandlerContext) {
         state = .closing
         queued.removeAll()
+        brokenStream = nil
         let parts = Self.parts(of: response, version: version, keepAlive: false, isHead: isHead)
         let written = context.eventLoop.makePromise(of: Void.self)
         for (index, part) in parts.enumerated() {
@@ -181,7 +231,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         context.flush()
         let channel = context.channel
         written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        context.eventLoop.scheduleTask(in: Self.finalAnswerGrace) { channel.close(promise: nil) }
     }
+
+    /// How long a closing answer may wait for the client to read it.
+    private static let finalAnswerGrace = TimeAmount.seconds(2)
 
     private static func tooLarge(_ limit: Int) -> Response {
         ServerCore.plainText(413, "request body is larger than the server accepts (\(limit) bytes)")

@@ -37,6 +37,25 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodySize: Int
     /// How long a connection may stay silent (between requests or mid-request) before it is closed.
     public var idleTimeout: Duration
+    /// How long a whole request head may take to arrive (10 s by default, as nginx's
+    /// `client_header_timeout`), counted from the connection's accept for its first request and from the
+    /// first byte of each later one; a head still incomplete then is answered 408 and the connection
+    /// closed. Unlike ``idleTimeout`` it does not restart with each byte, so a client dripping its head
+    /// cannot hold a connection.
+    public var headerTimeout: Duration
+    /// The slowest a request body may arrive, in bytes per second, averaged over each
+    /// ``bodyRateWindow`` (1,024 by default); a body below it is answered 408 and the connection closed.
+    /// 0 checks no rate (the ``idleTimeout`` still applies).
+    public var minimumBodyBytesPerSecond: Int
+    /// The window ``minimumBodyBytesPerSecond`` is measured over (10 s by default): a body must bring
+    /// rate × window bytes, or end, within each.
+    public var bodyRateWindow: Duration
+    /// The most client connections open at once. When a new client arrives with this many open, the
+    /// connection idle longest between requests is closed to make room, else the one waiting longest
+    /// for its request head (answered 503); connections whose request is being read or answered are
+    /// never shed, and when all are, the new connection is closed. The default is
+    /// ``defaultMaximumConnections``.
+    public var maximumConnections: Int
     /// How long a whole upstream exchange may take (connecting, the response head and every byte of its
     /// body) before it is cancelled and answered 504, nothing recorded.
     public var upstreamTimeout: Duration
@@ -66,9 +85,12 @@ public struct ServerConfiguration: Sendable {
         matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
         bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
         rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
-        idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60), shutdownTimeout: Duration = .seconds(5),
-        redaction: Redaction = .default, rootDirectory: URL? = nil, adminToken: String? = nil,
-        cassetteDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
+        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
+        minimumBodyBytesPerSecond: Int = 1024, bodyRateWindow: Duration = .seconds(10),
+        maximumConnections: Int = ServerConfiguration.defaultMaximumConnections, upstreamTimeout: Duration = .seconds(60),
+        shutdownTimeout: Duration = .seconds(5), redaction: Redaction = .default, rootDirectory: URL? = nil,
+        adminToken: String? = nil, cassetteDirectory: URL? = nil,
+        log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
         self.cassette = cassette
         self.rules = rules
@@ -85,6 +107,10 @@ public struct ServerConfiguration: Sendable {
         self.missStatus = missStatus
         self.maximumBodySize = maximumBodySize
         self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
+        self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+        self.bodyRateWindow = bodyRateWindow
+        self.maximumConnections = maximumConnections
         self.upstreamTimeout = upstreamTimeout
         self.shutdownTimeout = shutdownTimeout
         self.redaction = redaction

@@ -51,21 +51,27 @@ public final class TonearmServer: Sendable {
         try checkExposure(configuration)
         let group = MultiThreadedEventLoopGroup.singleton
         let core = try ServerCore(configuration: configuration, group: group)
-        let connections = ConnectionRegistry()
+        let connections = ConnectionRegistry(maximumConnections: configuration.maximumConnections)
         let idleTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.idleTimeout))
         let listener: any Channel
         do {
             listener = try await ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.backlog, value: 1024)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                // Accepts per wake-up (NIO's default is 4): a burst of connections (3,000 slowloris
+                // clients) drains from the backlog in fewer loop turns, so a fresh client queued behind
+                // it is accepted sooner.
+                .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 64)
                 .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+                .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Self.writeBufferWaterMark)
                 .childChannelInitializer { channel in
-                    guard connections.register(channel) else { return channel.close() }
+                    let activity = ConnectionActivity(key: ObjectIdentifier(channel))
+                    guard connections.admit(channel, activity: activity) else { return channel.close() }
                     return channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
                         try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
                         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-                        try pipeline.addHandler(ConnectionLifecycleHandler())
+                        try pipeline.addHandler(ConnectionLifecycleHandler(configuration: configuration, activity: activity, registry: connections))
                         try pipeline.addHandler(HTTPConnectionHandler(core: core))
                     }
                 }
@@ -186,6 +192,11 @@ public final class TonearmServer: Sendable {
         stopped.withLock { if $0 == nil { $0 = final } }
         try final.get()
     }
+
+    /// A connection stops reading requests once this much of its answers is written but not yet taken
+    /// by the socket (high), and resumes below the low mark. One answer may pass the high mark (it is
+    /// written whole), so a client that never reads holds at most 256 KiB plus one answer.
+    static let writeBufferWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 64 * 1024, high: 256 * 1024)
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let parts = duration.components

@@ -176,6 +176,15 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// What arrives until it ends with `suffix` (one keep-alive answer), the peer closes, or 60 s pass.
+    func readUntil(suffix: String) -> String {
+        var data: [UInt8] = []
+        var byte: UInt8 = 0
+        let wanted = Array(suffix.utf8)
+        while !data.suffix(wanted.count).elementsEqual(wanted), recv(descriptor, &byte, 1, 0) == 1 { data.append(byte) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Whether bytes (or the peer's close) are waiting to be read, without waiting or consuming them.
     func hasDataWaiting() -> Bool {
         var byte: UInt8 = 0

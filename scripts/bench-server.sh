@@ -9,6 +9,8 @@
 #   TRACKS=100000 scripts/bench-server.sh    # the same with 100,000 tracks
 #   MITM=0 scripts/bench-server.sh           # without mitmproxy (it pip-installs into $WORK/venv once)
 #   CONFIG=debug SCRATCH=.build scripts/bench-server.sh   # check the script against a debug build
+#   BASELINE=/path/to/older/tonearm scripts/bench-server.sh   # also replay with an older build, same run
+#   ONLY_REPLAY=1 scripts/bench-server.sh    # replay runs and nginx only (no proxying, no mitmproxy)
 #
 # Needs wrk and nginx (apt-get install wrk nginx). Only loopback addresses are used.
 set -euo pipefail
@@ -68,6 +70,29 @@ curl -sf "$URL/bench.local/items/0" >/dev/null
 run_wrk "tonearm serve (replay)" "$URL"
 echo "tonearm RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
 
+# The same replay with an older build (BASELINE=path), one after the other on the same cassette, so a
+# change to the request path is compared within one run rather than across days of a shared machine.
+if [ -n "${BASELINE:-}" ]; then
+    kill $TONEARM_PID; wait $TONEARM_PID 2>/dev/null || true
+    rm -f "$WORK/baseline.out"
+    "$BASELINE" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/baseline.out" 2>"$WORK/baseline.err" &
+    TONEARM_PID=$!
+    until [ -s "$WORK/baseline.out" ]; do sleep 0.01; done
+    BASE_URL=$(head -1 "$WORK/baseline.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+    curl -sf "$BASE_URL/bench.local/items/0" >/dev/null
+    run_wrk "baseline (replay)" "$BASE_URL"
+    echo "baseline RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
+    # The build under test once more, so neither build always runs first.
+    kill $TONEARM_PID; wait $TONEARM_PID 2>/dev/null || true
+    rm -f "$WORK/tonearm.out"
+    "$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
+    TONEARM_PID=$!
+    until [ -s "$WORK/tonearm.out" ]; do sleep 0.01; done
+    URL=$(head -1 "$WORK/tonearm.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+    curl -sf "$URL/bench.local/items/0" >/dev/null
+    run_wrk "tonearm serve (replay, again)" "$URL"
+fi
+
 # nginx: the same bytes for every path.
 NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat >"$WORK/nginx.conf" <<EOF
@@ -103,6 +128,7 @@ proxied() {  # name mode
     run_wrk "$1" "$url"
     kill -INT $PROXIED_PID; wait $PROXIED_PID 2>/dev/null || true; PROXIED_PID=
 }
+[ "${ONLY_REPLAY:-0}" = 1 ] && exit 0
 proxied "tonearm serve (passthrough)" passthrough
 proxied "tonearm serve (missing)" missing
 echo "recorded by missing: $(python3 -c "import json; print(len(json.load(open('$WORK/recorded.json'))['tracks']))" 2>/dev/null || echo '?') tracks"

@@ -303,7 +303,7 @@ struct HostileClientTests {
         try await Task.sleep(for: .milliseconds(200))
         let health = try await blocking {
             let connection = try RawConnection(port: server.port)
-            connection.send("GET /__tonearm/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            connection.send("GET /__tonearm/health HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n")
             return connection.readBlocking().text
         }
         let (shed, closed) = try await slow.readUntilClosed()

@@ -58,6 +58,8 @@ struct ServeCommand: AsyncParsableCommand {
     var rewriteURLs = false
     @Option(name: .customLong("journal-limit"), help: "The most exchanges the journal keeps.")
     var journalLimit = 10_000
+    @Option(name: .customLong("journal-max-bytes"), help: "The most bytes the journal holds (bodies are kept cut to 64 KiB); the oldest entries are dropped first.")
+    var journalMaxBytes = 64 * 1024 * 1024
     @Option(name: .customLong("miss-status"), help: "The status a miss is answered with.")
     var missStatus = 404
     @Option(name: .customLong("root-dir"), help: "A WireMock root directory: stub mappings from DIR/mappings, body files from DIR/__files (see docs/server.md).")
@@ -98,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
             ServerConfiguration.flushStandardError(timeout: .seconds(1))
             throw ExitCode(1)
         }
-        let recorded = server.journal.filter { $0.source.kind == "network" }.count
+        let recorded = server.journal.filter { $0.source.kind == .network }.count
         StandardStream.output.writeLine(#"{"event":"stopped","exchanges":\#(server.journal.count),"network":\#(recorded)}"#)
     }
 
@@ -128,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
             journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus,
-            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, journalMaximumBytes: journalMaxBytes)
     }
 
     private func listeningLine(_ server: TonearmServer) -> String {

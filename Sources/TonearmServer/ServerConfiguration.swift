@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// defaults of `POST /__admin/mappings/reset`), its `__files` hold their body files, and
     /// `POST /__admin/mappings/save` writes there.
     public var rootDirectory: URL?
+    /// The most bytes the journal's entries may hold (URLs, headers, bodies cut to 64 KiB, miss
+    /// reports), 64 MiB by default; the oldest are dropped first (`--journal-max-bytes`).
+    public var journalMaximumBytes: Int
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
 
@@ -55,7 +58,8 @@ public struct ServerConfiguration: Sendable {
         bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
         rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
         idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60),
-        redaction: Redaction = .default, rootDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
+        redaction: Redaction = .default, rootDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError,
+        journalMaximumBytes: Int = 64 * 1024 * 1024
     ) {
         self.cassette = cassette
         self.rules = rules
@@ -76,6 +80,7 @@ public struct ServerConfiguration: Sendable {
         self.redaction = redaction
         self.rootDirectory = rootDirectory
         self.log = log
+        self.journalMaximumBytes = journalMaximumBytes
     }
 
     /// Writes a line to standard error, where `tonearm serve` reports misses. Lines are written on a

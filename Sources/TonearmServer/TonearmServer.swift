@@ -92,36 +92,23 @@ public final class TonearmServer: Sendable {
     /// Saves the current cassette and loads another, so one server serves a whole suite, a cassette per
     /// test. `mode` and `strategy` default to the current ones; `nil` for `cassette` serves rules only.
     public func load(cassette: URL?, mode: RecordMode? = nil, strategy: StrategyHint? = nil) throws(ServerError) {
-        let next = try LoadedCassette(
-            url: cassette, rules: core.configuration.rules, mode: mode ?? core.current.mode, strategy: strategy,
-            matching: core.configuration.matching, redaction: core.configuration.redaction)
-        try core.switchCassette(to: next)
+        try core.cassettes.load(cassette, mode: mode, strategy: strategy)
     }
 
     /// Adds stubs, written in the rule-file schema (see docs/cassette-format.md), answering after the
     /// cassette's tracks and rules until the cassette is switched.
     public func addStubs(_ document: String, syntax: RuleFileFormat.Syntax = .json) throws(ServerError) {
-        let stubs: CassetteImport
-        do throws(CassetteError) {
-            stubs = try RuleFileFormat.decode(Array(document.utf8), syntax: syntax, file: "stubs")
-        } catch {
-            throw .cassette(error)
-        }
-        do throws(RuleError) {
-            try core.current.engine.addStubs(stubs)
-        } catch {
-            throw .rule(error)
-        }
+        try core.cassettes.addStubs(Array(document.utf8), syntax: syntax, file: "stubs")
     }
 
     /// Rewinds the strategies: every track playable again, strict order at its start.
     public func reset() {
-        core.current.engine.reset()
+        core.cassettes.reset()
     }
 
     /// Writes what was recorded so far, atomically.
     public func save() throws(ServerError) {
-        try core.current.save()
+        try core.cassettes.save()
     }
 
     /// The exchanges handled so far (the last ``ServerConfiguration/journalLimit``), oldest first.
@@ -149,7 +136,7 @@ public final class TonearmServer: Sendable {
         for channel in open { try? await channel.closeFuture.get() }
         var result: Result<Void, ServerError> = .success(())
         do throws(ServerError) {
-            try core.current.save()
+            try core.cassettes.save()
         } catch {
             result = .failure(error)
         }

@@ -126,15 +126,10 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
     private static func within<Result: Sendable>(
         _ timeout: TimeAmount, _ operation: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
-                throw HTTPClientError.deadlineExceeded
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw HTTPClientError.deadlineExceeded }
-            return first
+        do {
+            return try await withDeadline(.nanoseconds(timeout.nanoseconds), operation)
+        } catch is DeadlineExceeded {
+            throw HTTPClientError.deadlineExceeded
         }
     }
 }

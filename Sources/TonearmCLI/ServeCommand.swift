@@ -27,10 +27,13 @@ struct ServeCommand: AsyncParsableCommand {
 
             The control API is under /__tonearm/ (health, cassette, stubs, reset, save, journal, journal.har, \
             misses); WireMock's admin API is under /__admin/ (mappings, requests, near misses, settings), so \
-            WireMock clients work unchanged; see docs/server.md.
+            WireMock clients work unchanged; see docs/server.md. Both answer only requests addressed to this \
+            server's own loopback name and port, not from other web pages, with JSON bodies for state changes, \
+            and with --admin-token only requests carrying it.
 
-            SIGINT or SIGTERM: stop accepting, finish in-flight exchanges, save the cassette atomically, write \
-            the journal, exit 0.
+            SIGINT or SIGTERM: stop accepting, let in-flight exchanges finish for up to --shutdown-timeout \
+            seconds (then cancel them: their clients get a 503 with Connection: close), save the cassette \
+            atomically, write the journal, exit 0.
             """
     )
 
@@ -64,6 +67,14 @@ struct ServeCommand: AsyncParsableCommand {
     var missStatus = 404
     @Option(name: .customLong("root-dir"), help: "A WireMock root directory: stub mappings from DIR/mappings, body files from DIR/__files (see docs/server.md).")
     var rootDir: String?
+    @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
+    var adminToken: String?
+    @Option(name: .customLong("cassette-dir"), help: "The folder POST /__tonearm/cassette may load and record cassettes in (default: the --cassette's folder, else the working directory).")
+    var cassetteDir: String?
+    @Option(name: .customLong("upstream-timeout"), help: "Seconds a whole upstream exchange (connect, head and body) may take before it is answered 504.")
+    var upstreamTimeout = 60.0
+    @Option(name: .customLong("shutdown-timeout"), help: "Seconds in-flight exchanges may take after SIGINT or SIGTERM before they are cancelled (answered 503) and the recording is saved.")
+    var shutdownTimeout = 5.0
 
     func run() async throws {
         let configuration = try makeConfiguration()
@@ -125,12 +136,35 @@ struct ServeCommand: AsyncParsableCommand {
         if recordMode != .never, hosts.isEmpty, upstreamHost == nil {
             CLIFormat.printError("warning: --mode \(mode) without --host or --upstream: no request can reach the network")
         }
+        let upstreamDeadline = try Self.duration(upstreamTimeout, option: "--upstream-timeout", allowsZero: false)
+        let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
         return ServerConfiguration(
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
             journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus,
-            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, journalMaximumBytes: journalMaxBytes)
+            upstreamTimeout: upstreamDeadline, shutdownTimeout: shutdownDeadline,
+            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, adminToken: try resolvedAdminToken(),
+            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, journalMaximumBytes: journalMaxBytes)
+    }
+
+    /// `--admin-token`, else `TONEARM_ADMIN_TOKEN` (which, unlike an argument, other users' `ps` does not show).
+    private func resolvedAdminToken() throws -> String? {
+        let token = adminToken ?? ProcessInfo.processInfo.environment["TONEARM_ADMIN_TOKEN"]
+        if let token, token.isEmpty {
+            throw ValidationError("--admin-token: the token is empty; give a secret, or leave the option out")
+        }
+        return token
+    }
+
+    /// `seconds` given to `option` as a duration, refused when it is not a number of seconds from 0
+    /// (exclusive unless `allowsZero`) to a day.
+    private static func duration(_ seconds: Double, option: String, allowsZero: Bool) throws -> Duration {
+        let lowest = allowsZero ? "0" : "more than 0"
+        guard seconds.isFinite, seconds >= 0, allowsZero || seconds > 0, seconds <= 86_400 else {
+            throw ValidationError("\(option) \(seconds): expected seconds, \(lowest) and at most 86400")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     private func listeningLine(_ server: TonearmServer) -> String {

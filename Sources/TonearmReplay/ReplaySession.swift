@@ -171,8 +171,8 @@ public final class ReplaySession: Sendable {
     /// Ends the session: it stops answering, and what was recorded is saved to the cassette
     /// atomically, redacted. Calling it again does nothing; it returns whether this call finished it.
     ///
-    /// In ``RecordMode/all`` the cassette is rewritten even when nothing was recorded; in
-    /// ``RecordMode/missing`` it is written only when something new was recorded.
+    /// In ``RecordMode/all`` and ``RecordMode/missing`` the cassette is written only when something was
+    /// recorded: a session that recorded nothing leaves the file as it was.
     @discardableResult
     public func finish() throws(TonearmError) -> Bool {
         let wasFinished = state.withLock { state in
@@ -189,16 +189,19 @@ public final class ReplaySession: Sendable {
         state.withLock { $0.recordedCount }
     }
 
-    /// Writes what was recorded to the cassette, atomically and redacted: in ``RecordMode/all`` always
-    /// (the cassette is re-recorded even when nothing was), in ``RecordMode/missing`` when something was
-    /// recorded since the last save, otherwise never. Saves are serialised, so an older snapshot never
+    /// Writes what was recorded to the cassette, atomically and redacted, when something was recorded
+    /// since the last save (in ``RecordMode/all`` the file then holds only this session's recordings;
+    /// in ``RecordMode/missing`` they are added to its tracks); otherwise never, so a session that
+    /// recorded nothing never replaces a cassette with an empty one. Saves are serialised, so an older snapshot never
     /// replaces a newer one.
     package func saveRecording() throws(TonearmError) {
         guard let recorder, let cassetteURL, mode.records else { return }
         let result: Result<Void, TonearmError> = saving.withLock { savedCount in
             // Read before the recorder's snapshot, which then holds at least this many recordings.
             let recorded = state.withLock { $0.recordedCount }
-            guard mode == .all || recorded > savedCount else { return .success(()) }
+            // Nothing new means nothing to write, in `all` mode too: an empty recording written over
+            // the cassette (a server switching away before any request) would lose every track it held.
+            guard recorded > savedCount else { return .success(()) }
             do throws(TonearmError) {
                 try Self.write(recorder.cassette, to: cassetteURL)
                 savedCount = recorded

@@ -8,7 +8,7 @@ import TonearmReplay
 /// | Method and path | What it does |
 /// | --- | --- |
 /// | `GET health` | mode, strategy, cassette, counts |
-/// | `POST cassette` `{"path","mode","strategy"}` | saves the current cassette and loads another |
+/// | `POST cassette` `{"path","mode","strategy"}` | saves the current cassette and loads another, inside the cassette folder |
 /// | `POST stubs` (a rule file, JSON or YAML) | adds stubs answering after everything else |
 /// | `POST reset` | rewinds the strategies: every track playable again |
 /// | `POST save` | writes the recording now |
@@ -19,9 +19,13 @@ import TonearmReplay
 /// members sorted), like the WireMock admin API's.
 ///
 /// Each handler reads the HTTP request, calls the one operation the Swift API calls too
-/// (``CassetteOperations``), and encodes the result.
+/// (``CassetteOperations``), and encodes the result. What only a client over HTTP is held to is checked
+/// here, not in the operations: cassette paths stay inside ``cassetteFolder``, while the Swift API,
+/// called by the test process itself, loads any path.
 struct ControlAPI: Sendable {
     let cassettes: CassetteOperations
+    /// The folder `POST cassette` may load and record in (`--cassette-dir`).
+    let cassetteFolder: FolderConfinement
     let journal: Journal
     let address: ServerAddress
 
@@ -143,8 +147,20 @@ struct ControlAPI: Sendable {
             }
             strategy = parsed
         }
+        var file: URL?
+        if let path = body.path {
+            do throws(FolderConfinement.Escape) {
+                file = try cassetteFolder.resolve(path)
+            } catch {
+                return ServerCore.plainText(403, """
+                    cassette path \(error): the control API loads and records cassettes only inside \(cassetteFolder.root.path). \
+                    Give a path inside it (relative paths are resolved against it), or start the server with \
+                    --cassette-dir naming a folder that holds the cassette
+                    """)
+            }
+        }
         do throws(ServerError) {
-            try cassettes.load(body.path.map { URL(fileURLWithPath: $0) }, mode: mode, strategy: strategy)
+            try cassettes.load(file, mode: mode, strategy: strategy)
             return .adminJSON(health())
         } catch {
             return ServerCore.plainText(422, error.description)

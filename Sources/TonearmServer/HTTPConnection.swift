@@ -31,6 +31,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private var queued: [HTTPServerRequestPart] = []
     /// The answer to unparseable bytes that arrived while a request was being answered in a task.
     private var brokenStream: Response?
+    /// The task answering the current request, cancelled when the client leaves or the server's
+    /// shutdown deadline passes.
+    private var answering: Task<Void, Never>?
 
     init(core: ServerCore) {
         self.core = core
@@ -49,7 +52,14 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         state = .closing
         queued.removeAll()
+        answering?.cancel()
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ShutdownDeadlinePassed else { return context.fireUserInboundEventTriggered(event) }
+        // The task answers 503 once cancelled; the server closes the connection after it.
+        answering?.cancel()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -105,7 +115,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
                 try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
                 let loop = context.eventLoop
                 let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-                Task(executorPreference: EventLoopExecutor(loop)) {
+                answering = Task(executorPreference: EventLoopExecutor(loop)) {
                     let reply = await work()
                     loop.execute { bound.value.handler.finishAnswering(reply, for: head, context: bound.value.context) }
                 }
@@ -119,6 +129,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private func finishAnswering(_ reply: ServerReply, for head: HTTPRequestHead, context: ChannelHandlerContext) {
         guard case .answering = state else { return }  // the client went away
         state = .idle
+        answering = nil
         send(reply, for: head, context: context)
         defer {
             if case .closing = state {} else { try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true) }

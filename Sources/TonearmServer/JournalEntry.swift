@@ -101,6 +101,10 @@ extension JournalEntry.Source {
         public static let upstreamError: Kind = "upstream-error"
         /// A replayed transport error: the connection was closed or reset.
         public static let fault: Kind = "fault"
+        /// An exchange cancelled before it was answered (the server's shutdown timeout passed, or the
+        /// client left) while a delay was waited out or an upstream was fetched; answered 503, nothing of
+        /// it recorded.
+        public static let cancelled: Kind = "cancelled"
         /// The control API under `/__tonearm/` (never journaled).
         public static let control: Kind = "control"
         /// WireMock's admin API under `/__admin/` (never journaled).

@@ -110,8 +110,8 @@ final class LoadedCassette: Sendable {
     /// How many exchanges were recorded since loading.
     var recordedCount: Int { session.recordedCount }
 
-    /// Writes the recording atomically: in `all` mode always, in `missing` mode when something new was
-    /// recorded since the last save. Saves are serialised, so an older snapshot never replaces a newer one.
+    /// Writes the recording atomically when something new was recorded since the last save (never an
+    /// empty recording over a cassette loaded in `all` mode). Saves are serialised, so an older snapshot never replaces a newer one.
     func save() throws(ServerError) {
         do throws(TonearmError) {
             try session.saveRecording()

@@ -44,7 +44,7 @@ enum RequestRoute: Sendable, Equatable {
         guard originForm else {
             return .refused(status: 400, message: "the request target \(target.debugDescription) is neither a path nor an absolute URL")
         }
-        if target.utf8.starts(with: controlPrefix.utf8), target == controlPrefix || target.hasPrefix(controlPrefix + "/") || target.hasPrefix(controlPrefix + "?") {
+        if isControl(target) {
             var rest = target.dropFirst(controlPrefix.count)
             if rest.hasPrefix("/") { rest = rest.dropFirst() }
             let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -67,6 +67,12 @@ enum RequestRoute: Sendable, Equatable {
             return refusal(component, allowed: allowed)
         }
         return .local(target: target)
+    }
+
+    /// Whether `target` is addressed to the control API: `/__tonearm`, `/__tonearm/…` or `/__tonearm?…`.
+    static func isControl(_ target: String) -> Bool {
+        target.utf8.starts(with: controlPrefix.utf8)
+            && (target == controlPrefix || target.hasPrefix(controlPrefix + "/") || target.hasPrefix(controlPrefix + "?"))
     }
 
     /// A first path component that names a host: has a dot or a port, or is `localhost`.

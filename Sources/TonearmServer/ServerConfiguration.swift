@@ -37,14 +37,26 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodySize: Int
     /// How long a connection may stay silent (between requests or mid-request) before it is closed.
     public var idleTimeout: Duration
-    /// How long an upstream exchange may take before it is answered 504.
+    /// How long a whole upstream exchange may take (connecting, the response head and every byte of its
+    /// body) before it is cancelled and answered 504, nothing recorded.
     public var upstreamTimeout: Duration
+    /// How long ``TonearmServer/stop()`` lets in-flight exchanges finish before it cancels them (their
+    /// clients get a 503 with `Connection: close`) and saves what was recorded.
+    public var shutdownTimeout: Duration
     /// What is hidden before recording, and from live requests before matching.
     public var redaction: Redaction
     /// A WireMock root directory (`--root-dir`): its `mappings` are loaded as stub mappings (the
     /// defaults of `POST /__admin/mappings/reset`), its `__files` hold their body files, and
     /// `POST /__admin/mappings/save` writes there.
     public var rootDirectory: URL?
+    /// The secret control (`/__tonearm/`) and admin (`/__admin/`) requests must carry as
+    /// `Authorization: Bearer TOKEN` (`--admin-token`); `nil` asks for none. Required to bind an
+    /// address other than loopback: anyone who can reach it could otherwise plant answers.
+    public var adminToken: String?
+    /// The folder `POST /__tonearm/cassette` may load and record cassettes in (`--cassette-dir`);
+    /// relative paths are resolved against it and anything leading out of it is refused. `nil` uses the
+    /// starting cassette's folder, else the working directory when the server starts.
+    public var cassetteDirectory: URL?
     /// The most bytes the journal's entries may hold (URLs, headers, bodies cut to 64 KiB, miss
     /// reports), 64 MiB by default; the oldest are dropped first (`--journal-max-bytes`).
     public var journalMaximumBytes: Int
@@ -57,8 +69,9 @@ public struct ServerConfiguration: Sendable {
         matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
         bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
         rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
-        idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60),
-        redaction: Redaction = .default, rootDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError,
+        idleTimeout: Duration = .seconds(60), upstreamTimeout: Duration = .seconds(60), shutdownTimeout: Duration = .seconds(5),
+        redaction: Redaction = .default, rootDirectory: URL? = nil, adminToken: String? = nil,
+        cassetteDirectory: URL? = nil, log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError,
         journalMaximumBytes: Int = 64 * 1024 * 1024
     ) {
         self.cassette = cassette
@@ -77,8 +90,11 @@ public struct ServerConfiguration: Sendable {
         self.maximumBodySize = maximumBodySize
         self.idleTimeout = idleTimeout
         self.upstreamTimeout = upstreamTimeout
+        self.shutdownTimeout = shutdownTimeout
         self.redaction = redaction
         self.rootDirectory = rootDirectory
+        self.adminToken = adminToken
+        self.cassetteDirectory = cassetteDirectory
         self.log = log
         self.journalMaximumBytes = journalMaximumBytes
     }
@@ -93,6 +109,13 @@ public struct ServerConfiguration: Sendable {
     /// last line before the process exits.
     package static func flushStandardError(timeout: Duration) {
         StandardErrorLog.shared.flush(timeout: timeout)
+    }
+
+    /// The folder control API cassettes are confined to: ``cassetteDirectory``, else the starting
+    /// cassette's folder, else the working directory (read once, when the server starts).
+    var cassetteFolder: URL {
+        cassetteDirectory ?? cassette?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
 
     /// Every host requests may be sent to: the `--host` list and the `--upstream`.

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import TonearmCassettes
 import Tonearm
 
 /// The state shared by every connection (the cassette in force, the stub mappings, the journal, the
@@ -28,15 +29,24 @@ final class ServerCore: Sendable {
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize)
         let answers = CassetteAnswers(configuration: configuration, address: address)
+        let controlPlane = ControlPlaneGuard(
+            port: configuration.port, bindAddress: configuration.bindAddress,
+            token: configuration.adminToken.flatMap { $0.isEmpty ? nil : $0 })
         chain = ResponderChain(stages: [
+            // Before both APIs, so nothing reaches them that the guard refuses.
+            ControlPlaneGuardStage(configured: controlPlane, address: address),
             WireMockAdminStage(admin: WireMockAdmin(wireMock: wireMock, journal: journal, address: address)),
-            ControlStage(control: ControlAPI(cassettes: cassettes, journal: journal, address: address)),
+            ControlStage(control: ControlAPI(
+                cassettes: cassettes, cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: journal,
+                address: address)),
             MappingStage(stubs: wireMock),
             RefusalStage(),
             CassetteStage(answers: answers),
             UpstreamStage(client: upstreamClient, answers: answers),
         ])
-        writer = AnswerWriter(journal: journal, missStatus: configuration.missStatus, log: configuration.log)
+        writer = AnswerWriter(
+            journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.shutdownTimeout,
+            log: configuration.log)
     }
 
     var baseURL: String {

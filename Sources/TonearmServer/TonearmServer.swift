@@ -48,6 +48,7 @@ public final class TonearmServer: Sendable {
     /// - Throws: ``ServerError`` naming the file and position of a cassette that does not load, or the
     ///   address that could not be bound.
     public static func start(_ configuration: ServerConfiguration) async throws(ServerError) -> TonearmServer {
+        try checkExposure(configuration)
         let group = MultiThreadedEventLoopGroup.singleton
         let core = try ServerCore(configuration: configuration, group: group)
         let connections = ConnectionRegistry()
@@ -77,9 +78,23 @@ public final class TonearmServer: Sendable {
         let host = configuration.bindAddress.contains(":") ? "[\(configuration.bindAddress)]" : configuration.bindAddress
         let base = "http://\(host):\(port)"
         core.baseURL = base
+        core.address.port = port
         return TonearmServer(
             core: core, serverChannel: listener, connections: connections,
             baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port)
+    }
+
+    /// Refuses to listen beyond this machine without an admin token: anyone who can reach the address
+    /// could otherwise plant answers and read what was recorded.
+    private static func checkExposure(_ configuration: ServerConfiguration) throws(ServerError) {
+        let address = configuration.bindAddress.lowercased()
+        let loopback = address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
+        guard !loopback, configuration.adminToken?.isEmpty ?? true else { return }
+        throw .invalid(
+            what: "bind address", value: configuration.bindAddress,
+            expected: """
+                a loopback address (127.0.0.1, ::1, localhost), or an admin token (--admin-token,                 ServerConfiguration.adminToken): anyone who can reach \(configuration.bindAddress) could otherwise                 plant answers and read recordings through the control and admin APIs
+                """)
     }
 
     /// The URL standing for `https://<host>` (or the scheme given with `--host`): `baseURL/<host>`.
@@ -128,12 +143,17 @@ public final class TonearmServer: Sendable {
 
     /// Stops accepting, lets in-flight exchanges finish (idle connections are closed), saves the
     /// cassette atomically and writes the journal file. Calling it again returns the first result.
+    ///
+    /// Exchanges still in flight when ``ServerConfiguration/shutdownTimeout`` has passed (a hung
+    /// upstream, a long replayed delay) are cancelled: their clients get a 503 with `Connection: close`,
+    /// nothing of them is recorded, and what completed before is saved. It returns within the shutdown
+    /// timeout plus about two seconds.
     public func stop() async throws(ServerError) {
         if let result = stopped.withLock({ $0 }) { return try result.get() }
         let open = connections.stop()
         try? await serverChannel.close()
-        // Idle connections close now; busy ones once their exchange is answered.
-        for channel in open { try? await channel.closeFuture.get() }
+        // Idle connections close now; busy ones once their exchange is answered or cancelled.
+        await ShutdownDeadline.closeAll(open, within: core.configuration.shutdownTimeout)
         var result: Result<Void, ServerError> = .success(())
         do throws(ServerError) {
             try core.cassettes.save()

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Tonearm
+import TonearmReplay
 
 /// Sends requests to the real upstreams, keeping the wire: body bytes as they are (no decompression),
 /// repeated headers separate and in order, hop-by-hop headers dropped, `Host` set to the upstream, and
@@ -30,7 +31,8 @@ final class UpstreamClient: Sendable {
         self.maximumBodySize = maximumBodySize
     }
 
-    /// The upstream's response to `request`, whose URL is absolute.
+    /// The upstream's response to `request`, whose URL is absolute, head and whole body within the
+    /// timeout.
     func fetch(_ request: Request) async throws(Failure) -> Response {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
@@ -39,19 +41,35 @@ final class UpstreamClient: Sendable {
         }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
         let origin = UpstreamHost(ofURL: request.url)?.origin ?? request.url
+        let client = client, timeout = timeout, maximumBodySize = maximumBodySize, outgoingRequest = outgoing
         do {
-            let nanoseconds = TonearmServer.nanoseconds(timeout)
-            let response = try await client.execute(outgoing, timeout: .nanoseconds(nanoseconds))
-            let body = try await response.body.collect(upTo: maximumBodySize)
-            let headers = response.headers.map { HeaderField($0.name, $0.value) }
-            return Response(
-                status: Int(response.status.code), headers: HopByHop.removing(from: headers),
-                body: Array(buffer: body))
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw Failure(status: 504, message: "upstream \(origin) did not answer in time (\(error))")
+            // AsyncHTTPClient's deadline stops counting once the head arrives; withDeadline also bounds
+            // the body, which an upstream may drip one byte at a time.
+            return try await withDeadline(timeout) {
+                let response = try await client.execute(outgoingRequest, timeout: .nanoseconds(TonearmServer.nanoseconds(timeout)))
+                let body = try await response.body.collect(upTo: maximumBodySize)
+                let headers = response.headers.map { HeaderField($0.name, $0.value) }
+                return Response(
+                    status: Int(response.status.code), headers: HopByHop.removing(from: headers),
+                    body: Array(buffer: body))
+            }
+        } catch is DeadlineExceeded {
+            throw Self.timedOut(origin, after: timeout)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            throw Self.timedOut(origin, after: timeout)
+        } catch let error as HTTPClientError where error == .connectTimeout {
+            throw Failure(status: 504, message: "upstream \(origin) did not accept a connection in time (\(error))")
         } catch {
             throw Failure(status: 502, message: "upstream \(origin) could not be reached: \(error)")
         }
+    }
+
+    /// The 504 for an exchange that outlived the timeout, saying how to give upstreams longer.
+    private static func timedOut(_ origin: String, after timeout: Duration) -> Failure {
+        Failure(
+            status: 504,
+            message: "upstream \(origin) did not send its whole response within \(timeout) "
+                + "(the upstream timeout: raise it with --upstream-timeout SECONDS or ServerConfiguration.upstreamTimeout)")
     }
 
     func shutdown() async {

@@ -50,12 +50,45 @@ struct ResponderChainTests {
     func controlStage() throws {
         let configuration = ServerConfiguration(log: { _ in })
         let stage = ControlStage(control: ControlAPI(
-            cassettes: try CassetteOperations(configuration: configuration), journal: Journal(limit: 10, maximumBytes: 1 << 20),
+            cassettes: try CassetteOperations(configuration: configuration),
+            cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: Journal(limit: 10, maximumBytes: 1 << 20),
             address: ServerAddress()))
         let cassette = try Self.loaded()
         var health = Self.request("/__tonearm/health", cassette: cassette)
         guard case .later? = stage.respond(to: &health) else { Issue.record("control call not answered in a task"); return }
         var traffic = Self.request("/v1/users", cassette: cassette)
+        #expect(stage.respond(to: &traffic) == nil)
+    }
+
+    @Test("The control-plane guard refuses what it refuses on the admin and control routes, unjournaled, and passes the rest")
+    func controlPlaneGuardStage() throws {
+        let address = ServerAddress()
+        address.port = 8080
+        let stage = ControlPlaneGuardStage(configured: ControlPlaneGuard(port: 0, bindAddress: "127.0.0.1", token: nil), address: address)
+        let cassette = try Self.loaded()
+        func request(_ target: String, _ headers: [HeaderField]) -> ChainRequest {
+            ChainRequest(
+                ServerRequest(method: "POST", target: target, headers: headers, body: Array("{}".utf8)), cassette: cassette,
+                configuration: ServerConfiguration(log: { _ in }))
+        }
+        let crossSite = [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Origin", "https://evil.example"),
+                         HeaderField("Content-Type", "text/plain")]
+        for target in ["/__admin/mappings", "/__tonearm/stubs"] {
+            var refused = request(target, crossSite)
+            guard let answer = Self.now(stage.respond(to: &refused)) else { Issue.record("\(target) not refused at once"); continue }
+            guard case .response(let response) = answer.content else { Issue.record("not a response"); continue }
+            #expect(response.status == 403)
+            #expect(response.headers.first(named: "Tonearm-Refused")?.contains("Origin") == true)
+            #expect(answer.journaled == nil, "a refused control call is not the app's traffic")
+            #expect(answer.logLine?.contains("refused POST \(target)") == true)
+        }
+        // The port the guard checks `Host` against is the bound one, read from the address.
+        var ownPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Content-Type", "application/json")])
+        #expect(stage.respond(to: &ownPort) == nil)
+        var otherPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:9090"), HeaderField("Content-Type", "application/json")])
+        #expect(stage.respond(to: &otherPort) != nil)
+        // Traffic is never guarded: the app's own requests come from anywhere the app runs.
+        var traffic = request("/v1/users", crossSite)
         #expect(stage.respond(to: &traffic) == nil)
     }
 
@@ -111,13 +144,31 @@ struct ResponderChainTests {
         guard case .later? = fetching else { Issue.record("network exchange not a task"); return }
     }
 
-    @Test("The server's chain: admin, control, mappings, refusal, cassette, upstream; replays and mapping hits need no task")
+    @Test("A delay cancelled while waited out is answered 503 and journaled once as cancelled")
+    func cancelledDelay() async throws {
+        let journal = Journal(limit: 10, maximumBytes: 1 << 20)
+        let writer = AnswerWriter(journal: journal, missStatus: 404, shutdownTimeout: .seconds(5), log: { _ in })
+        let pending = Self.request("/v1/slow", cassette: try Self.loaded())
+        let delayed = Answer(
+            content: .response(Response(status: 200)), source: JournalEntry.Source(kind: .stub, detail: "slow"),
+            journaled: pending.asSent, delay: .seconds(60))
+        guard case .later(let work) = writer.reply(.now(delayed), for: pending) else { Issue.record("a delay not waited in a task"); return }
+        let task = Task { await work() }
+        task.cancel()
+        guard case .response(let response) = await task.value else { Issue.record("not a response"); return }
+        #expect(response.status == 503)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("--shutdown-timeout"))
+        #expect(journal.entries.map(\.source.kind) == [.cancelled])
+        #expect(journal.entries.first?.response?.status == 503)
+    }
+
+    @Test("The server's chain: guard, admin, control, mappings, refusal, cassette, upstream; replays and mapping hits need no task")
     func order() async throws {
         let server = try await TonearmServer.start(ServerConfiguration(log: { _ in }))
         try server.addStubs(Self.usersStub)
         let core = server.core
         let stages = core.chain.stages.map { String(describing: type(of: $0)) }
-        #expect(stages == ["WireMockAdminStage", "ControlStage", "MappingStage", "RefusalStage", "CassetteStage", "UpstreamStage"])
+        #expect(stages == ["ControlPlaneGuardStage", "WireMockAdminStage", "ControlStage", "MappingStage", "RefusalStage", "CassetteStage", "UpstreamStage"])
 
         // The cassette answers before any mapping exists, at once and journaled once.
         guard case .now(.response(let replayed)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
@@ -139,6 +190,14 @@ struct ResponderChainTests {
         else { Issue.record("control call not a task"); return }
         guard case .response(let health) = await work() else { Issue.record("no health"); return }
         #expect(String(decoding: health.body, as: UTF8.self).contains(#""status":"ok""#))
+        #expect(server.journal.count == 2)
+
+        // The guard comes before both APIs: a cross-origin call is refused before the catch-all mapping
+        // could answer it, and is not journaled.
+        let crossOrigin = ServerRequest(
+            method: "POST", target: "/__admin/mappings", headers: [HeaderField("Origin", "https://evil.example")], body: [])
+        guard case .now(.response(let refused)) = core.begin(crossOrigin) else { Issue.record("refusal not answered at once"); return }
+        #expect(refused.status == 403)
         #expect(server.journal.count == 2)
         try await server.stop()
     }

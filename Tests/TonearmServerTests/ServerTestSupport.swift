@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Tonearm
+import TonearmCassettes
 import TonearmServer
 import TonearmTestSupport
 import TonearmURLSession
@@ -16,6 +17,13 @@ func quietConfiguration(
     ServerConfiguration(
         cassette: cassette, mode: mode, hosts: hosts.compactMap { UpstreamHost($0) },
         upstream: upstream.flatMap { UpstreamHost($0) }, log: { _ in })
+}
+
+/// A native cassette file in `folder` holding `tracks`.
+func savedCassette(_ tracks: [Track], in folder: TemporaryFolder, name: String = "c.json") throws -> URL {
+    let file = folder.file(name)
+    try CassetteFile.save(Cassette(tracks: tracks), to: file, format: .native)
+    return file
 }
 
 /// One exchange made with AsyncHTTPClient, body collected.
@@ -36,7 +44,16 @@ enum TestClient {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
+        // The control and admin APIs take JSON and refuse bodies without a Content-Type (as a browser
+        // page could send them): bodies sent there are JSON unless a test says otherwise, as with
+        // WireMock's clients. Traffic is sent as the test gives it.
+        if let body {
+            let controlPlane = url.contains("/__tonearm") || url.contains("/__admin")
+            if controlPlane, !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+                request.headers.add(name: "Content-Type", value: "application/json")
+            }
+            request.body = .bytes(ByteBuffer(string: body))
+        }
         let response = try await shared.execute(request, timeout: .seconds(120))
         let collected = try await response.body.collect(upTo: 64 * 1024 * 1024)
         return ClientResponse(
@@ -141,6 +158,21 @@ final class RawConnection: @unchecked Sendable {
                 return (String(decoding: data, as: UTF8.self), !timedOut)
             }
             data += buffer[0..<count]
+        }
+    }
+
+    /// Everything received until `marker` is among it (or the peer closes, or 60 s pass), read off the
+    /// cooperative pool: for a test that must know the server has read a request before going on.
+    func read(until marker: String) async throws -> String {
+        try await blocking {
+            var data: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !String(decoding: data, as: UTF8.self).contains(marker) {
+                let count = recv(self.descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                data += buffer[0..<count]
+            }
+            return String(decoding: data, as: UTF8.self)
         }
     }
 

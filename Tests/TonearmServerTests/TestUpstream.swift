@@ -14,8 +14,12 @@ final class TestUpstream: Sendable {
     var authority: String { "127.0.0.1:\(server.port)" }
 
     /// An upstream answering with `respond`, each answer sent `delay` after its request arrived (so that
-    /// a test can have many requests in flight at once: each connection is served on its own thread).
-    init(delay: Duration = .zero, respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo) async throws {
+    /// a test can have many requests in flight at once: each connection is served on its own thread),
+    /// its body one byte every `byteInterval` when given (an upstream dripping its body).
+    init(
+        delay: Duration = .zero, byteInterval: Duration? = nil,
+        respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo
+    ) async throws {
         server = try HTTPTestServer { received in
             let response = respond(Self.request(received))
             if delay > .zero {
@@ -24,7 +28,8 @@ final class TestUpstream: Sendable {
             }
             // The server writes the body's own Content-Length.
             let headers = response.headers.filter { !$0.name.equalsIgnoringASCIICase("Content-Length") }
-            return HTTPTestServer.Reply(status: response.status, headers: headers.map { ($0.name, $0.value) }, body: response.body)
+            return HTTPTestServer.Reply(
+                status: response.status, headers: headers.map { ($0.name, $0.value) }, body: response.body, byteInterval: byteInterval)
         }
     }
 

@@ -27,11 +27,17 @@ public final class HTTPTestServer: Sendable {
         public var status: Int
         public var headers: [(name: String, value: String)]
         public var body: [UInt8]
+        /// When set, the head is sent at once and the body one byte at a time, this long apart: an
+        /// upstream dripping its body (the connection closes early if the client leaves).
+        public var byteInterval: Duration?
 
-        public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        public init(
+            status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8] = [], byteInterval: Duration? = nil
+        ) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.byteInterval = byteInterval
         }
 
         public init(status: Int = 200, headers: [(name: String, value: String)] = [], text: String) {
@@ -130,7 +136,16 @@ public final class HTTPTestServer: Sendable {
         var head = "HTTP/1.1 \(reply.status) \(Self.reason(reply.status))\r\n"
         for header in reply.headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(reply.body.count)\r\nConnection: close\r\n\r\n"
-        writeAll(Array(head.utf8) + reply.body, to: connection)
+        guard let interval = reply.byteInterval else {
+            _ = writeAll(Array(head.utf8) + reply.body, to: connection)
+            return
+        }
+        guard writeAll(Array(head.utf8), to: connection) else { return }
+        let pause = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        for byte in reply.body {
+            Thread.sleep(forTimeInterval: pause)
+            guard writeAll([byte], to: connection) else { return }
+        }
     }
 
     private func readRequest(_ connection: Int32) -> ReceivedRequest? {
@@ -164,7 +179,8 @@ public final class HTTPTestServer: Sendable {
             method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
     }
 
-    private func writeAll(_ bytes: [UInt8], to connection: Int32) {
+    /// Whether every byte was sent (`false` once the client has gone).
+    private func writeAll(_ bytes: [UInt8], to connection: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { buffer in
@@ -174,9 +190,10 @@ public final class HTTPTestServer: Sendable {
                 send(connection, buffer.baseAddress, buffer.count, 0)
                 #endif
             }
-            guard sent > 0 else { return }
+            guard sent > 0 else { return false }
             offset += sent
         }
+        return true
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

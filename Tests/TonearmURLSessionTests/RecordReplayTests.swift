@@ -221,4 +221,18 @@ import TonearmURLSession
         server.stop()
         return (folder, server.baseURL)
     }
+
+    @Test("all mode: a session that recorded nothing leaves the cassette as it was (never an empty one)")
+    func allModeWithNothingRecordedKeepsTheCassette() throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("kept.json")
+        let track = Track(request: Request(url: "https://api.example.com/a"), response: Response(body: "a"))
+        try CassetteFile.save(Cassette(tracks: [track]), to: cassette, format: .native)
+        let session = try TonearmSession.cassette(at: cassette, options: .init(record: .all), environment: [:])
+        try session.finish()
+        #expect(try CassetteFile.load(cassette).cassette.tracks == [track])
+        let fresh = folder.file("never-written.json")
+        try TonearmSession.cassette(at: fresh, options: .init(record: .all), environment: [:]).finish()
+        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+    }
 }

@@ -50,7 +50,7 @@ extension String {
     }
 
     /// The string without leading and trailing spaces and horizontal tabs (HTTP optional white space).
-    var trimmingHTTPWhitespace: String {
+    package var trimmingHTTPWhitespace: String {
         let bytes = Array(utf8)
         var start = 0, end = bytes.count
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }

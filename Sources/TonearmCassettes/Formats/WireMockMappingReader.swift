@@ -198,8 +198,20 @@ struct WireMockMappingReader {
         guard !fileName.hasPrefix("/"), !fileName.hasPrefix("~"), !fileName.split(separator: "/").contains("..") else {
             throw fileCursor.error(expected: "a file name inside the __files folder", found: fileName.debugDescription)
         }
-        guard let bodyFiles, let data = FileManager.default.contents(atPath: bodyFiles.appendingPathComponent(fileName).path) else {
-            warn(response, "bodyFileName \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is left empty")
+        let missing = "bodyFileName \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is left empty"
+        guard let bodyFiles else {
+            warn(response, missing)
+            return []
+        }
+        // A symbolic link inside __files must not lead out of it either.
+        let file: URL
+        do throws(FolderConfinement.Escape) {
+            file = try FolderConfinement(root: bodyFiles).resolve(fileName)
+        } catch {
+            throw fileCursor.error(expected: "a file inside the __files folder \(bodyFiles.path)", found: error.description)
+        }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            warn(response, missing)
             return []
         }
         return Array(data)

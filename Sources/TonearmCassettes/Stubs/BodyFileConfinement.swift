@@ -3,9 +3,9 @@ import Foundation
 /// Reads a stub's `file` body, confined to a root folder: a stub document must not be able to serve
 /// whatever the process can read (`"file": "../../etc/passwd"`).
 ///
-/// The path must be relative; it is resolved against the document's folder, symbolic links are
-/// resolved, and the result must still lie inside the root. Anything else is an error naming the rule
-/// and the path, so the document does not load.
+/// The path must be relative; it is resolved against the document's folder and confined to the root
+/// by ``FolderConfinement``. Anything else is an error naming the rule and the path, so the document
+/// does not load.
 enum BodyFileConfinement {
     static func read(
         _ relative: String, at cursor: DocumentCursor, _ bodyFiles: StubSchema.BodyFiles?, owner: String
@@ -19,14 +19,12 @@ enum BodyFileConfinement {
             throw cursor.error(
                 expected: "a path relative to the rules folder for \(owner)", found: "the absolute path \(relative.debugDescription)")
         }
-        let root = bodyFiles.root.standardizedFileURL.resolvingSymlinksInPath()
-        let resolved = URL(fileURLWithPath: relative, relativeTo: bodyFiles.baseDirectory).standardizedFileURL
-            .resolvingSymlinksInPath()
-        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        guard resolved.path.hasPrefix(rootPath) else {
-            throw cursor.error(
-                expected: "a file inside \(root.path) for \(owner)",
-                found: "\(relative.debugDescription), which resolves to \(resolved.path) outside it")
+        let confinement = FolderConfinement(root: bodyFiles.root)
+        let resolved: URL
+        do throws(FolderConfinement.Escape) {
+            resolved = try confinement.resolve(relative, relativeTo: bodyFiles.baseDirectory)
+        } catch {
+            throw cursor.error(expected: "a file inside \(confinement.root.path) for \(owner)", found: error.description)
         }
         guard let data = FileManager.default.contents(atPath: resolved.path) else {
             throw cursor.error(expected: "a response file for \(owner)", found: "no readable file at \(resolved.path)")

@@ -24,6 +24,17 @@ struct Answer: Sendable {
     /// A line for the server's log (a refusal, an upstream failure).
     var logLine: String?
 
+    /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
+    /// happened and how to allow more time; `journaled` as the cancelled answer would have been.
+    static func cancelled(journaled: Request?, shutdownTimeout: Duration) -> Answer {
+        let message = "tonearm cancelled this exchange before it was answered: the server was stopping and its "
+            + "shutdown timeout (\(shutdownTimeout)) passed, or the client closed the connection; "
+            + "allow more with --shutdown-timeout SECONDS or ServerConfiguration.shutdownTimeout"
+        return Answer(
+            content: .response(ServerCore.plainText(503, message)), source: JournalEntry.Source(kind: .cancelled, detail: message),
+            journaled: journaled)
+    }
+
     /// The miss answer for `request`, which nothing among what `lookedIn` names answers.
     static func miss(_ report: MissReport, lookedIn: String, request: Request) -> Answer {
         Answer(

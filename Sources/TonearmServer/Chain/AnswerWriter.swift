@@ -7,6 +7,8 @@ struct AnswerWriter: Sendable {
     let journal: Journal
     /// The status of miss replies (`--miss-status`).
     let missStatus: Int
+    /// `--shutdown-timeout`, named in the answer to a cancelled exchange.
+    let shutdownTimeout: Duration
     let log: @Sendable (String) -> Void
 
     /// The reply to `request` once `answer` is known and its delay has passed: at once when both are
@@ -15,17 +17,23 @@ struct AnswerWriter: Sendable {
         switch answer {
         case .now(let answer):
             guard let delay = answer.delay, delay > .zero else { return .now(write(answer, for: request)) }
-            return .later {
-                try? await Task.sleep(for: delay)
-                return write(answer, for: request)
-            }
+            return .later { write(await waitedOut(answer), for: request) }
         case .later(let work):
-            return .later {
-                let answer = await work()
-                if let delay = answer.delay, delay > .zero { try? await Task.sleep(for: delay) }
-                return write(answer, for: request)
-            }
+            return .later { write(await waitedOut(await work()), for: request) }
         }
+    }
+
+    /// `answer` once its delay (a track's or a mapping's) has passed, or the cancelled answer when the
+    /// exchange is cancelled meanwhile (the shutdown timeout passed, the client left): a stopping server
+    /// must not wait out a long delay.
+    private func waitedOut(_ answer: Answer) async -> Answer {
+        guard let delay = answer.delay, delay > .zero else { return answer }
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            return .cancelled(journaled: answer.journaled, shutdownTimeout: shutdownTimeout)
+        }
+        return answer
     }
 
     /// The reply for `answer`, logged and journaled.

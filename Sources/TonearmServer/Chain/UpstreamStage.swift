@@ -17,6 +17,10 @@ struct UpstreamStage: ResponderStage {
                     try await client.fetch(request)
                 }
             } catch {
+                // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
+                if Task.isCancelled {
+                    return .cancelled(journaled: fetch.request, shutdownTimeout: answers.configuration.shutdownTimeout)
+                }
                 let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
                 return Answer(
                     content: .response(ServerCore.plainText(

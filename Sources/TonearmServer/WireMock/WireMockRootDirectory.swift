@@ -4,12 +4,16 @@ import TonearmCassettes
 
 /// A WireMock root directory (`tonearm serve --root-dir DIR`): mappings in `DIR/mappings` (one mapping
 /// per file, or `{"mappings": [...]}`; subfolders too), bodies in `DIR/__files`, as WireMock's standalone
-/// server lays them out. `POST /__admin/mappings/save` writes into `DIR/mappings`.
+/// server lays them out. `POST /__admin/mappings/save` writes into `DIR/mappings`. A symbolic link that
+/// leads out of `DIR` (a mapping file, the `mappings` folder) or out of `__files` (a body file) is refused.
 struct WireMockRootDirectory: Sendable {
     let url: URL
 
     var mappingsFolder: URL { url.appendingPathComponent("mappings", isDirectory: true) }
     var bodyFiles: URL { url.appendingPathComponent("__files", isDirectory: true) }
+    /// Mapping files and body files are read, and mappings saved, only inside the directory, whatever
+    /// symbolic links in it say.
+    private var confinement: FolderConfinement { FolderConfinement(root: url) }
 
     /// Every mapping of the directory, in file-name order; all or nothing: a mapping Tonearm would refuse
     /// through the admin API fails the load, naming the file.
@@ -18,7 +22,14 @@ struct WireMockRootDirectory: Sendable {
             .filter { $0.pathExtension.lowercased() == "json" }
             .sorted { $0.path < $1.path }
         var mappings: [WireMockMapping] = []
-        for file in files {
+        let confinement = self.confinement
+        for listed in files {
+            let file: URL
+            do throws(FolderConfinement.Escape) {
+                file = try confinement.resolve(listed.path)
+            } catch {
+                throw .invalid(what: "WireMock mapping file", value: listed.path, expected: "a file inside the root directory: \(error)")
+            }
             guard let data = FileManager.default.contents(atPath: file.path) else {
                 throw .invalid(what: "WireMock mapping file", value: file.path, expected: "a readable file")
             }
@@ -41,8 +52,15 @@ struct WireMockRootDirectory: Sendable {
         return mappings
     }
 
-    /// Writes `mappings` as `mappings/<id>.json`, atomically each.
+    /// Writes `mappings` as `mappings/<id>.json`, atomically each; never outside the root directory
+    /// (a `mappings` link leading out of it is refused).
     func save(_ mappings: [WireMockMapping]) throws(WireMockError) {
+        let mappingsFolder: URL
+        do throws(FolderConfinement.Escape) {
+            mappingsFolder = try confinement.resolve(self.mappingsFolder.path)
+        } catch {
+            throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "the mappings folder must lie inside the root directory: \(error)")
+        }
         for mapping in mappings {
             let file = mappingsFolder.appendingPathComponent("\(mapping.id).json")
             do {

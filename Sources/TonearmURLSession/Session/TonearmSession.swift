@@ -105,8 +105,8 @@ public final class TonearmSession: Sendable {
     /// Ends the session: it stops answering, and what was recorded is saved to the cassette
     /// atomically, redacted. Calling it again does nothing.
     ///
-    /// In ``RecordMode/all`` the cassette is rewritten even when nothing was recorded; in
-    /// ``RecordMode/missing`` it is written only when something new was recorded.
+    /// In ``RecordMode/all`` and ``RecordMode/missing`` the cassette is written only when something was
+    /// recorded: a session that recorded nothing leaves the file as it was.
     public func finish() throws(TonearmError) {
         guard !replaySession.isFinished else { return }
         SessionRegistry.unregister(number: number)

@@ -1,0 +1,1 @@
+../../../Tests/TonearmTests/Support/Fixtures.swift

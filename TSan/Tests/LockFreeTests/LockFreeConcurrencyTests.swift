@@ -1,0 +1,1 @@
+../../../Tests/TonearmTests/Engine/LockFreeConcurrencyTests.swift

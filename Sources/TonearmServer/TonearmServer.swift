@@ -93,7 +93,9 @@ public final class TonearmServer: Sendable {
         throw .invalid(
             what: "bind address", value: configuration.bindAddress,
             expected: """
-                a loopback address (127.0.0.1, ::1, localhost), or an admin token (--admin-token,                 ServerConfiguration.adminToken): anyone who can reach \(configuration.bindAddress) could otherwise                 plant answers and read recordings through the control and admin APIs
+                a loopback address (127.0.0.1, ::1, localhost), or an admin token (--admin-token, \
+                ServerConfiguration.adminToken): anyone who can reach \(configuration.bindAddress) could otherwise \
+                plant answers and read recordings through the control and admin APIs
                 """)
     }
 

@@ -61,6 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
     var rewriteURLs = false
     @Option(name: .customLong("journal-limit"), help: "The most exchanges the journal keeps.")
     var journalLimit = 10_000
+    @Option(name: .customLong("journal-max-bytes"), help: "The most bytes the journal holds (bodies are kept cut to 64 KiB); the oldest entries are dropped first.")
+    var journalMaxBytes = 64 * 1024 * 1024
     @Option(name: .customLong("miss-status"), help: "The status a miss is answered with.")
     var missStatus = 404
     @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take to arrive (from accept, or from its first byte); slower heads get 408.")
@@ -115,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
             ServerConfiguration.flushStandardError(timeout: .seconds(1))
             throw ExitCode(1)
         }
-        let recorded = server.journal.filter { $0.source.kind == "network" }.count
+        let recorded = server.journal.filter { $0.source.kind == .network }.count
         StandardStream.output.writeLine(#"{"event":"stopped","exchanges":\#(server.journal.count),"network":\#(recorded)}"#)
     }
 
@@ -160,7 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
             maximumConnections: maxConnections ?? ServerConfiguration.defaultMaximumConnections,
             upstreamTimeout: upstreamDeadline, shutdownTimeout: shutdownDeadline,
             rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, adminToken: try resolvedAdminToken(),
-            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) })
+            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, journalMaximumBytes: journalMaxBytes)
     }
 
     /// `--admin-token`, else `TONEARM_ADMIN_TOKEN` (which, unlike an argument, other users' `ps` does not show).

@@ -17,8 +17,20 @@ import TonearmReplay
 ///
 /// Answers are JSON written by the core's one JSON writer (``JSONValue``, RFC 8785 text: compact,
 /// members sorted), like the WireMock admin API's.
-extension ServerCore {
-    func control(path: String, query: String, request: ServerRequest) async -> Response {
+///
+/// Each handler reads the HTTP request, calls the one operation the Swift API calls too
+/// (``CassetteOperations``), and encodes the result. What only a client over HTTP is held to is checked
+/// here, not in the operations: cassette paths stay inside ``cassetteFolder``, while the Swift API,
+/// called by the test process itself, loads any path.
+struct ControlAPI: Sendable {
+    let cassettes: CassetteOperations
+    /// The folder `POST cassette` may load and record in (`--cassette-dir`).
+    let cassetteFolder: FolderConfinement
+    let journal: Journal
+    let address: ServerAddress
+
+    /// The answer to a control call; `path` follows `/__tonearm/`.
+    func answer(path: String, query: String, request: ServerRequest) async -> Response {
         switch (request.method.uppercased(), path) {
         case ("GET", "health"), ("GET", ""):
             return .adminJSON(health())
@@ -27,14 +39,14 @@ extension ServerCore {
         case ("POST", "stubs"):
             return addStubs(request)
         case ("POST", "reset"):
-            current.engine.reset()
+            cassettes.reset()
             return .adminJSON(health())
         case ("POST", "save"):
             do throws(ServerError) {
-                try current.save()
+                try cassettes.save()
                 return .adminJSON(health())
             } catch {
-                return Self.plainText(500, error.description)
+                return ServerCore.plainText(500, error.description)
             }
         case ("GET", "journal"):
             return .adminJSON(.array(journal.entries.map(\.controlDocument)))
@@ -42,7 +54,7 @@ extension ServerCore {
             do throws(CassetteError) {
                 return Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: try journal.har())
             } catch {
-                return Self.plainText(500, error.description)
+                return ServerCore.plainText(500, error.description)
             }
         case ("DELETE", "journal"):
             journal.clear()
@@ -50,12 +62,12 @@ extension ServerCore {
         case ("GET", "misses"):
             let misses = journal.misses
             if MissReply.acceptsJSON(request.headers) || !request.headers.values(named: "Accept").contains(where: { $0.contains("text/plain") }) {
-                let source = current.url?.path ?? "the loaded rules"
+                let source = cassettes.current.url?.path ?? "the loaded rules"
                 return .adminJSON(.array(misses.map { MissReply.document(for: $0.report, source: source) }))
             }
-            return Self.plainText(200, misses.map(\.report.description).joined(separator: "\n\n"))
+            return ServerCore.plainText(200, misses.map(\.report.description).joined(separator: "\n\n"))
         default:
-            return Self.plainText(404, """
+            return ServerCore.plainText(404, """
                 no control endpoint \(request.method) /__tonearm/\(path). Endpoints: GET health, POST cassette, \
                 POST stubs, POST reset, POST save, GET journal, GET journal.har, DELETE journal, GET misses
                 """)
@@ -65,10 +77,10 @@ extension ServerCore {
     /// What health answers: `{"status":"ok","url","mode","strategy","cassette","recorded","exchanges",
     /// "misses","stubs"}`, without `cassette` when none is loaded.
     func health() -> JSONValue {
-        let loaded = current
+        let loaded = cassettes.current
         return .object([
             "status": .string("ok"),
-            "url": .string(baseURL),
+            "url": .string(address.url),
             "mode": .string(loaded.mode.serverName),
             "strategy": .string(loaded.strategyName),
             "cassette": loaded.url.map { .string($0.path) },
@@ -119,20 +131,19 @@ extension ServerCore {
         do throws(CassetteRequest.Malformed) {
             body = try CassetteRequest.read(request.body)
         } catch {
-            return Self.plainText(400, "expected a JSON object {\"path\": …, \"mode\": …, \"strategy\": …}: \(error)")
+            return ServerCore.plainText(400, "expected a JSON object {\"path\": …, \"mode\": …, \"strategy\": …}: \(error)")
         }
-        let loaded = current
-        var mode = loaded.mode
+        var mode: RecordMode?
         if let name = body.mode {
             guard let parsed = RecordMode(serverName: name) else {
-                return Self.plainText(400, "mode \(name.debugDescription) is not one of replay, missing, all, passthrough")
+                return ServerCore.plainText(400, "mode \(name.debugDescription) is not one of replay, missing, all, passthrough")
             }
             mode = parsed
         }
         var strategy: StrategyHint?
         if let name = body.strategy {
             guard let parsed = StrategyHint(rawValue: name) else {
-                return Self.plainText(400, "strategy \(name.debugDescription) is not one of \(StrategyHint.allCases.map(\.rawValue).joined(separator: ", "))")
+                return ServerCore.plainText(400, "strategy \(name.debugDescription) is not one of \(StrategyHint.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             strategy = parsed
         }
@@ -141,7 +152,7 @@ extension ServerCore {
             do throws(FolderConfinement.Escape) {
                 file = try cassetteFolder.resolve(path)
             } catch {
-                return Self.plainText(403, """
+                return ServerCore.plainText(403, """
                     cassette path \(error): the control API loads and records cassettes only inside \(cassetteFolder.root.path). \
                     Give a path inside it (relative paths are resolved against it), or start the server with \
                     --cassette-dir naming a folder that holds the cassette
@@ -149,36 +160,34 @@ extension ServerCore {
             }
         }
         do throws(ServerError) {
-            let next = try LoadedCassette(
-                url: file, rules: configuration.rules, mode: mode, strategy: strategy,
-                matching: configuration.matching, redaction: configuration.redaction)
-            try switchCassette(to: next)
+            try cassettes.load(file, mode: mode, strategy: strategy)
             return .adminJSON(health())
         } catch {
-            return Self.plainText(422, error.description)
+            return ServerCore.plainText(422, error.description)
         }
     }
 
     private func addStubs(_ request: ServerRequest) -> Response {
         let contentType = request.headers.first(named: "Content-Type")?.lowercased() ?? ""
         let syntax: RuleFileFormat.Syntax = contentType.contains("yaml") ? .yaml : .json
-        do throws(CassetteError) {
-            let stubs = try RuleFileFormat.decode(request.body, syntax: syntax, file: "POST /__tonearm/stubs")
-            do throws(RuleError) {
-                try current.engine.addStubs(stubs)
-            } catch {
-                return Self.plainText(422, "invalid stub: \(error)")
-            }
+        do throws(ServerError) {
+            try cassettes.addStubs(request.body, syntax: syntax, file: "POST /__tonearm/stubs")
             return .adminJSON(health())
         } catch {
-            return Self.plainText(422, error.description)
+            switch error {
+            case .cassette(let error): return ServerCore.plainText(422, error.description)
+            case .rule(let error): return ServerCore.plainText(422, "invalid stub: \(error)")
+            default: return ServerCore.plainText(422, error.description)
+            }
         }
     }
 }
 
 extension JournalEntry {
     /// The entry as the control API lists it: `{"time","method","url","status","source","detail",
-    /// "latencyMilliseconds"}`, without `status` when nothing answered.
+    /// "latencyMilliseconds","truncated"}`, without `status` when nothing answered, and `truncated`
+    /// (`{"requestBodyBytes","responseBodyBytes"}`, the full sizes of the bodies kept cut short) only
+    /// when a body was cut.
     var controlDocument: JSONValue {
         let parts = latency.components
         return .object([
@@ -186,9 +195,15 @@ extension JournalEntry {
             "method": .string(request.method),
             "url": .string(request.url),
             "status": response.map { .integer($0.status) },
-            "source": .string(source.kind),
+            "source": .string(source.kind.rawValue),
             "detail": .string(source.detail),
             "latencyMilliseconds": .double(Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15),
+            "truncated": truncation.map { truncation in
+                .object([
+                    "requestBodyBytes": truncation.requestBodyBytes.map(JSONValue.integer),
+                    "responseBodyBytes": truncation.responseBodyBytes.map(JSONValue.integer),
+                ])
+            },
         ])
     }
 }

@@ -1,92 +1,126 @@
 import Foundation
+import NIOCore
 import Synchronization
 import Tonearm
 import TonearmCassettes
 
-/// One exchange the server handled: when, what was asked, what was answered and by what.
-public struct JournalEntry: Sendable {
-    /// What answered a request.
-    public struct Source: Sendable, Hashable, CustomStringConvertible {
-        /// `track`, `rule`, `recorded`, `stub`, `network`, `miss`, `refused`, `upstream-error`, `fault` or `control`.
-        public var kind: String
-        /// Which track, rule or host, or why the request was refused or missed.
-        public var detail: String
-
-        /// Creates a source.
-        public init(kind: String, detail: String) {
-            self.kind = kind
-            self.detail = detail
-        }
-
-        /// `kind: detail`.
-        public var description: String { detail.isEmpty ? kind : "\(kind): \(detail)" }
-    }
-
-    /// When the request arrived.
-    public var time: Date
-    /// The request, with the upstream URL it stands for.
-    public var request: Request
-    /// The response sent, or `nil` when the connection was faulted instead.
-    public var response: Response?
-    /// What answered.
-    public var source: Source
-    /// From the end of the request to the end of the answer, including simulated delays.
-    public var latency: Duration
-    /// The exchange's number since the server started, from 0; set by the journal. WireMock serve-event
-    /// ids are made from it.
-    public internal(set) var sequence = 0
-}
-
-/// The last exchanges (at most `limit`) and the misses among them, for the control API and `--journal`.
+/// The last exchanges and the misses among them, for the control API and `--journal`, bounded twice:
+/// at most `limit` entries, and at most `maximumBytes` of what they hold (URLs, headers, bodies, miss
+/// reports), the oldest dropped first. Bodies longer than ``storedBodyLimit`` are kept cut to it, the
+/// entry saying so, so one large upload costs the journal no more than a small one.
+///
+/// Entries are held here only: clearing the journal frees them.
 final class Journal: Sendable {
+    /// The longest request or response body an entry keeps, in bytes: enough for any API's JSON, and
+    /// a thousand such entries fit the default byte cap.
+    static let storedBodyLimit = 64 * 1024
+    /// What an entry costs besides its strings and bodies (the value, dates, array slots), for accounting.
+    private static let entryOverhead = 256
+
     let limit: Int
+    let maximumBytes: Int
     private let state = Mutex(State())
 
     private struct State {
-        var entries: [JournalEntry] = []
-        var misses: [ServerMiss] = []
+        var entries = CircularBuffer<(entry: JournalEntry, bytes: Int)>()
+        var misses = CircularBuffer<(miss: ServerMiss, bytes: Int)>()
         var total = 0
+        /// What the kept entries and misses are accounted to hold.
+        var bytes = 0
     }
 
-    init(limit: Int) {
+    init(limit: Int, maximumBytes: Int) {
         self.limit = max(1, limit)
+        self.maximumBytes = max(0, maximumBytes)
     }
 
     func append(_ entry: JournalEntry, miss: ServerMiss? = nil) {
         var entry = entry
+        entry.truncation = Self.truncate(&entry.request, &entry.response)
+        let entryBytes = Self.bytes(entry.request) + (entry.response.map(Self.bytes) ?? 0)
+        var kept = miss
+        var missBytes = 0
+        if var miss = kept {
+            var unanswered: Response?
+            _ = Self.truncate(&miss.request, &unanswered)
+            _ = Self.truncate(&miss.report.request, &unanswered)
+            missBytes = Self.bytes(miss.request) + Self.bytes(miss.report.request) + miss.report.canonical.bytes.count
+            kept = miss
+        }
         state.withLock { state in
             entry.sequence = state.total
             state.total += 1
-            state.entries.append(entry)
-            // Trimming in batches keeps appends O(1) amortised.
-            if state.entries.count >= 2 * limit { state.entries.removeFirst(state.entries.count - limit) }
-            if var miss {
+            state.entries.append((entry, entryBytes))
+            state.bytes += entryBytes
+            if var miss = kept {
                 miss.sequence = entry.sequence
-                state.misses.append(miss)
-                if state.misses.count >= 2 * limit { state.misses.removeFirst(state.misses.count - limit) }
+                state.misses.append((miss, missBytes))
+                state.bytes += missBytes
+            }
+            while state.entries.count > limit, let dropped = state.entries.popFirst() { state.bytes -= dropped.bytes }
+            while state.misses.count > limit, let dropped = state.misses.popFirst() { state.bytes -= dropped.bytes }
+            // Over the byte cap, the older of the oldest entry and the oldest miss goes first.
+            while state.bytes > maximumBytes, !state.entries.isEmpty || !state.misses.isEmpty {
+                let entryFirst = state.misses.first.map { miss in state.entries.first.map { $0.entry.sequence <= miss.miss.sequence } ?? false } ?? true
+                if entryFirst, let dropped = state.entries.popFirst() {
+                    state.bytes -= dropped.bytes
+                } else if let dropped = state.misses.popFirst() {
+                    state.bytes -= dropped.bytes
+                }
             }
         }
     }
 
     /// The kept entries, oldest first.
     var entries: [JournalEntry] {
-        state.withLock { Array($0.entries.suffix(limit)) }
+        state.withLock { $0.entries.map(\.entry) }
     }
 
     /// The kept misses, oldest first.
     var misses: [ServerMiss] {
-        state.withLock { Array($0.misses.suffix(limit)) }
+        state.withLock { $0.misses.map(\.miss) }
     }
 
     /// How many exchanges were journaled since the server started, including dropped ones.
     var total: Int { state.withLock { $0.total } }
 
-    /// Forgets every entry and miss.
+    /// What the kept entries and misses are accounted to hold, in bytes; at most ``maximumBytes``.
+    var bytes: Int { state.withLock { $0.bytes } }
+
+    /// Forgets every entry and miss, releasing their memory.
     func clear() {
         state.withLock { state in
-            state.entries.removeAll()
-            state.misses.removeAll()
+            state.entries.removeAll(keepingCapacity: false)
+            state.misses.removeAll(keepingCapacity: false)
+            state.bytes = 0
         }
+    }
+
+    /// Cuts the bodies to ``storedBodyLimit``, copying the kept bytes so that the full body's storage is
+    /// freed with the request; the full sizes, when anything was cut.
+    private static func truncate(_ request: inout Request, _ response: inout Response?) -> JournalEntry.Truncation? {
+        var truncation = JournalEntry.Truncation()
+        if request.body.count > storedBodyLimit {
+            truncation.requestBodyBytes = request.body.count
+            request.body = Array(request.body.prefix(storedBodyLimit))
+        }
+        if let body = response?.body, body.count > storedBodyLimit {
+            truncation.responseBodyBytes = body.count
+            response?.body = Array(body.prefix(storedBodyLimit))
+        }
+        return truncation.requestBodyBytes == nil && truncation.responseBodyBytes == nil ? nil : truncation
+    }
+
+    private static func bytes(_ request: Request) -> Int {
+        entryOverhead + request.url.utf8.count + bytes(request.headers) + request.body.count
+    }
+
+    private static func bytes(_ response: Response) -> Int {
+        bytes(response.headers) + response.body.count
+    }
+
+    private static func bytes(_ headers: [HeaderField]) -> Int {
+        headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
     }
 
     /// The journal as a HAR 1.2 log: each entry's comment says what answered, its time is the latency.
@@ -103,7 +137,9 @@ final class Journal: Sendable {
         let entries = self.entries.map { entry -> CassetteEntry in
             let outcome: Track.Outcome = entry.response.map { .response($0) } ?? .transportError(.networkConnectionLost)
             let milliseconds = entry.latency.components.seconds * 1000 + entry.latency.components.attoseconds / 1_000_000_000_000_000
-            let track = Track(request: entry.request, outcome: outcome, name: entry.source.description, delay: .milliseconds(milliseconds))
+            var comment = entry.source.description
+            if let truncation = entry.truncation { comment += " (\(truncation))" }
+            let track = Track(request: entry.request, outcome: outcome, name: comment, delay: .milliseconds(milliseconds))
             return CassetteEntry(track, recordedAt: entry.time)
         }
         return Cassette(name: "tonearm serve journal", entries: entries)
@@ -113,8 +149,8 @@ final class Journal: Sendable {
 /// A request nothing answered, with the engine's report.
 struct ServerMiss: Sendable {
     let time: Date
-    let request: Request
-    let report: MissReport
+    var request: Request
+    var report: MissReport
     /// The journal entry's sequence number, set by the journal.
     var sequence = 0
 }

@@ -76,6 +76,9 @@ public struct ServerConfiguration: Sendable {
     /// relative paths are resolved against it and anything leading out of it is refused. `nil` uses the
     /// starting cassette's folder, else the working directory when the server starts.
     public var cassetteDirectory: URL?
+    /// The most bytes the journal's entries may hold (URLs, headers, bodies cut to 64 KiB, miss
+    /// reports), 64 MiB by default; the oldest are dropped first (`--journal-max-bytes`).
+    public var journalMaximumBytes: Int
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
 
@@ -89,7 +92,7 @@ public struct ServerConfiguration: Sendable {
         minimumBodyBytesPerSecond: Int = 1024, bodyRateWindow: Duration = .seconds(10),
         maximumConnections: Int = ServerConfiguration.defaultMaximumConnections, upstreamTimeout: Duration = .seconds(60),
         shutdownTimeout: Duration = .seconds(5), redaction: Redaction = .default, rootDirectory: URL? = nil,
-        adminToken: String? = nil, cassetteDirectory: URL? = nil,
+        adminToken: String? = nil, cassetteDirectory: URL? = nil, journalMaximumBytes: Int = 64 * 1024 * 1024,
         log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
         self.cassette = cassette
@@ -118,6 +121,7 @@ public struct ServerConfiguration: Sendable {
         self.adminToken = adminToken
         self.cassetteDirectory = cassetteDirectory
         self.log = log
+        self.journalMaximumBytes = journalMaximumBytes
     }
 
     /// Writes a line to standard error, where `tonearm serve` reports misses. Lines are written on a

@@ -17,23 +17,6 @@ final class ServerEngine: Sendable {
     private let fileRuleCount: Int
     private let stubCount = Mutex(0)
 
-    /// What answered, for the journal.
-    enum Source: Sendable, Hashable {
-        case track(position: Int)
-        case rule(name: String)
-        case recorded(position: Int)
-        case stub(name: String)
-
-        var description: String {
-            switch self {
-            case .track(let position): "track #\(position)"
-            case .rule(let name): "rule \(name)"
-            case .recorded(let position): "track #\(position), added since the cassette was loaded (recorded or a stub)"
-            case .stub(let name): "stub \(name)"
-            }
-        }
-    }
-
     /// Names the answers of `engine`, just loaded: its tracks and rules so far came from files.
     init(_ engine: ReplayEngine) {
         self.engine = engine
@@ -41,14 +24,15 @@ final class ServerEngine: Sendable {
         fileRuleCount = engine.rules.count
     }
 
-    /// What answered, as the journal names it.
-    func source(of hit: Hit) -> Source {
+    /// What answered, as the journal names it: the one place the engine's own fact (a track or rule
+    /// position) becomes the server's vocabulary (loaded or recorded since, from a file or a runtime stub).
+    func source(of hit: Hit) -> JournalEntry.Source {
         switch hit.source {
-        case .track(let position) where position >= loadedTrackCount: .recorded(position: position)
-        case .track(let position): .track(position: position)
-        case .rule(let name, let position) where position >= fileRuleCount: .stub(name: name)
-        case .rule(let name, _): .rule(name: name)
-        case .custom(let name): .rule(name: name)
+        case .track(let position) where position >= loadedTrackCount:
+            JournalEntry.Source(kind: .recorded, detail: "track #\(position), added since the cassette was loaded (recorded or a stub)")
+        case .track(let position): JournalEntry.Source(kind: .track, detail: "track #\(position)")
+        case .rule(let name, let position) where position >= fileRuleCount: JournalEntry.Source(kind: .stub, detail: "stub \(name)")
+        case .rule(let name, _), .custom(let name): JournalEntry.Source(kind: .rule, detail: "rule \(name)")
         }
     }
 

@@ -36,14 +36,3 @@ enum ShutdownDeadline {
         return channels.filter(\.isActive)
     }
 }
-
-extension ServerCore {
-    /// The answer to an exchange cancelled in flight (a replayed delay or an upstream fetch): 503, what
-    /// happened and how to allow more time. Nothing of it is recorded.
-    var cancelledInFlight: Outcome {
-        let message = "tonearm cancelled this exchange before it was answered: the server was stopping and its "
-            + "shutdown timeout (\(configuration.shutdownTimeout)) passed, or the client closed the connection; "
-            + "allow more with --shutdown-timeout SECONDS or ServerConfiguration.shutdownTimeout"
-        return Outcome(reply: .response(Self.plainText(503, message)), source: JournalEntry.Source(kind: "cancelled", detail: message))
-    }
-}

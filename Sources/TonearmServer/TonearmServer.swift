@@ -84,7 +84,7 @@ public final class TonearmServer: Sendable {
         let host = configuration.bindAddress.contains(":") ? "[\(configuration.bindAddress)]" : configuration.bindAddress
         let base = "http://\(host):\(port)"
         core.baseURL = base
-        core.controlPlaneGuard.port = port
+        core.address.port = port
         return TonearmServer(
             core: core, serverChannel: listener, connections: connections,
             baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port)
@@ -99,7 +99,9 @@ public final class TonearmServer: Sendable {
         throw .invalid(
             what: "bind address", value: configuration.bindAddress,
             expected: """
-                a loopback address (127.0.0.1, ::1, localhost), or an admin token (--admin-token,                 ServerConfiguration.adminToken): anyone who can reach \(configuration.bindAddress) could otherwise                 plant answers and read recordings through the control and admin APIs
+                a loopback address (127.0.0.1, ::1, localhost), or an admin token (--admin-token, \
+                ServerConfiguration.adminToken): anyone who can reach \(configuration.bindAddress) could otherwise \
+                plant answers and read recordings through the control and admin APIs
                 """)
     }
 
@@ -113,36 +115,23 @@ public final class TonearmServer: Sendable {
     /// Saves the current cassette and loads another, so one server serves a whole suite, a cassette per
     /// test. `mode` and `strategy` default to the current ones; `nil` for `cassette` serves rules only.
     public func load(cassette: URL?, mode: RecordMode? = nil, strategy: StrategyHint? = nil) throws(ServerError) {
-        let next = try LoadedCassette(
-            url: cassette, rules: core.configuration.rules, mode: mode ?? core.current.mode, strategy: strategy,
-            matching: core.configuration.matching, redaction: core.configuration.redaction)
-        try core.switchCassette(to: next)
+        try core.cassettes.load(cassette, mode: mode, strategy: strategy)
     }
 
     /// Adds stubs, written in the rule-file schema (see docs/cassette-format.md), answering after the
     /// cassette's tracks and rules until the cassette is switched.
     public func addStubs(_ document: String, syntax: RuleFileFormat.Syntax = .json) throws(ServerError) {
-        let stubs: CassetteImport
-        do throws(CassetteError) {
-            stubs = try RuleFileFormat.decode(Array(document.utf8), syntax: syntax, file: "stubs")
-        } catch {
-            throw .cassette(error)
-        }
-        do throws(RuleError) {
-            try core.current.engine.addStubs(stubs)
-        } catch {
-            throw .rule(error)
-        }
+        try core.cassettes.addStubs(Array(document.utf8), syntax: syntax, file: "stubs")
     }
 
     /// Rewinds the strategies: every track playable again, strict order at its start.
     public func reset() {
-        core.current.engine.reset()
+        core.cassettes.reset()
     }
 
     /// Writes what was recorded so far, atomically.
     public func save() throws(ServerError) {
-        try core.current.save()
+        try core.cassettes.save()
     }
 
     /// The exchanges handled so far (the last ``ServerConfiguration/journalLimit``), oldest first.
@@ -175,7 +164,7 @@ public final class TonearmServer: Sendable {
         await ShutdownDeadline.closeAll(open, within: core.configuration.shutdownTimeout)
         var result: Result<Void, ServerError> = .success(())
         do throws(ServerError) {
-            try core.current.save()
+            try core.cassettes.save()
         } catch {
             result = .failure(error)
         }

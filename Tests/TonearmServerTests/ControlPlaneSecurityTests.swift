@@ -138,6 +138,7 @@ struct ControlPlaneSecurityTests {
         let error = try await #require(throws: ServerError.self) { try await TonearmServer.start(configuration) }
         #expect(error.description.contains("--admin-token"), "\(error)")
         #expect(error.description.contains("192.0.2.1"), "\(error)")
+        #expect(error.description.contains("--admin-token, ServerConfiguration.adminToken"), "one line, no run of spaces: \(error)")
     }
 
     @Test("tonearm serve --bind 192.0.2.1 without --admin-token exits 2, saying why")

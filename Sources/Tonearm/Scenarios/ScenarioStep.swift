@@ -15,13 +15,25 @@
 /// A track with a scenario is a stub in WireMock's sense: it answers any number of times while its
 /// scenario is in its required state (always, when it requires none), whatever the engine's strategy.
 ///
-/// A step is a number naming its three strings in a process-wide table (equal steps share one entry),
-/// so copying a track, which every hit does, retains nothing more than it did before tracks had
-/// scenarios: a plain GET hit costs the instructions it did. The table only grows, by one entry per
-/// distinct (name, required state, new state) ever made, which programs make a handful of.
+/// A step's strings live in one shared, immutable object: copying a track with a step, which every hit
+/// on it does, retains one reference more (a track without one costs what it did before scenarios), and the strings are freed with the last track, rule or mapping holding the step,
+/// so a long-running server whose clients add and remove scenarios keeps only the live ones.
 public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
-    /// The step's entry in ``ScenarioStepTable/shared``; equal steps have equal entries.
-    private var entry: UInt32
+    /// The step's three strings, shared by every copy of the step.
+    final class Strings: Sendable {
+        let name: String
+        let requiredState: String?
+        let newState: String?
+
+        init(name: String, requiredState: String?, newState: String?) {
+            self.name = name
+            self.requiredState = requiredState
+            self.newState = newState
+        }
+    }
+
+    /// Internal rather than private so that tests can watch it being freed.
+    let strings: Strings
 
     /// The state every scenario is in before any stub moves it, and again after a reset: `Started`, as
     /// in WireMock.
@@ -30,10 +42,21 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
     /// A step in the scenario `name` that answers only in `requiredState` (in any state when `nil`) and
     /// moves the scenario to `newState` when it answers (leaves it where it is when `nil`).
     public init(_ name: String, requiredState: String? = nil, newState: String? = nil) {
-        entry = ScenarioStepTable.shared.entry(for: .init(name: name, requiredState: requiredState, newState: newState))
+        strings = Strings(name: name, requiredState: requiredState, newState: newState)
     }
 
-    private var strings: ScenarioStepTable.Strings { ScenarioStepTable.shared[entry] }
+    /// Whether the steps have the same scenario and states.
+    public static func == (lhs: ScenarioStep, rhs: ScenarioStep) -> Bool {
+        lhs.strings === rhs.strings
+            || (lhs.name == rhs.name && lhs.requiredState == rhs.requiredState && lhs.newState == rhs.newState)
+    }
+
+    /// Hashes the scenario and states.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(requiredState)
+        hasher.combine(newState)
+    }
 
     /// The scenario's name; stubs with the same name share one state.
     public var name: String {

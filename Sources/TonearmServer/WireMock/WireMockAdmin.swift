@@ -16,7 +16,14 @@ import TonearmCassettes
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
 /// | `GET`/`POST`/`PUT settings`, `GET health` | global fixed delay; health |
-enum WireMockAdmin {
+struct WireMockAdmin: Sendable {
+    /// The mappings the API lists and changes.
+    let wireMock: WireMockStubs
+    /// The journal its `requests` calls read and clear.
+    let journal: Journal
+    /// The server's address, for serve events' `absoluteUrl`.
+    let address: ServerAddress
+
     /// The admin API's prefix.
     static let prefix = "/__admin"
 
@@ -45,9 +52,9 @@ enum WireMockAdmin {
     }
 }
 
-extension ServerCore {
+extension WireMockAdmin {
     /// The answer to an admin call; `path` follows `/__admin/`.
-    func wireMockAdmin(path: String, query: String, request: ServerRequest) -> Response {
+    func answer(path: String, query: String, request: ServerRequest) -> Response {
         let segments = path.split(separator: "/").map(String.init)
         let method = request.method.uppercased()
         do throws(WireMockError) {
@@ -143,11 +150,11 @@ extension ServerCore {
     // MARK: The journal
 
     private var serveEvents: WireMockServeEvents {
-        WireMockServeEvents(idPrefix: wireMock.eventIDPrefix, baseURL: baseURL)
+        WireMockServeEvents(idPrefix: wireMock.eventIDPrefix, baseURL: address.url)
     }
 
     private func serveEvent(_ entry: JournalEntry) -> JSONValue {
-        let mapping = entry.source.kind == "mapping" ? wireMock.mapping(entry.source.detail) : nil
+        let mapping = entry.source.kind == .mapping ? wireMock.mapping(entry.source.detail) : nil
         return serveEvents.serveEvent(entry, mapping: mapping)
     }
 
@@ -156,9 +163,9 @@ extension ServerCore {
         case ("GET", nil):
             let parameters = WireMockAdmin.parameters(query)
             var entries = Array(journal.entries.reversed())
-            if parameters["unmatched"] == "true" { entries.removeAll { $0.source.kind != "miss" } }
+            if parameters["unmatched"] == "true" { entries.removeAll { $0.source.kind != .miss } }
             if let stub = parameters["matchingStub"]?.lowercased() {
-                entries.removeAll { $0.source.kind != "mapping" || $0.source.detail != stub }
+                entries.removeAll { $0.source.kind != .mapping || $0.source.detail != stub }
             }
             if let since = parameters["since"].flatMap(Self.parseDate) { entries.removeAll { $0.time <= since } }
             let total = entries.count
@@ -180,7 +187,7 @@ extension ServerCore {
             let found = journal.entries.filter { pattern.matches(Self.wireMockRequest($0.request)) }
             return loggedRequests(found)
         case ("GET", "unmatched") where rest.count == 1:
-            return loggedRequests(journal.entries.filter { $0.source.kind == "miss" })
+            return loggedRequests(journal.entries.filter { $0.source.kind == .miss })
         case ("GET", "unmatched") where rest.count == 2 && rest[1] == "near-misses":
             return unmatchedNearMisses()
         case ("GET", let id?) where rest.count == 1:

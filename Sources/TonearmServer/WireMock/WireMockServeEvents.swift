@@ -32,7 +32,7 @@ struct WireMockServeEvents: Sendable {
     /// A `ServeEvent`: what was asked, which mapping answered (when one did) and what was sent.
     func serveEvent(_ entry: JournalEntry, mapping: WireMockMapping?) -> JSONValue {
         let milliseconds = Self.milliseconds(entry.latency)
-        let matched = entry.source.kind != "miss"
+        let matched = entry.source.kind != .miss
         var responseDefinition = mapping?.responseDefinition ?? .object(["status": .integer(entry.response?.status ?? 404)])
         if mapping == nil, let response = entry.response, !matched {
             responseDefinition = .object(["status": .integer(response.status), "body": .string(String(decoding: response.body, as: UTF8.self))])
@@ -47,7 +47,7 @@ struct WireMockServeEvents: Sendable {
                     "status": .integer(response.status),
                     "headers": Self.headers(response.headers),
                     "body": .string(String(decoding: response.body, as: UTF8.self)),
-                    "fromProxy": .bool(entry.source.kind == "network"),
+                    "fromProxy": .bool(entry.source.kind == .network),
                 ])
             },
             "wasMatched": .bool(matched),

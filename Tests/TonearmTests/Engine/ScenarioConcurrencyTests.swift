@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import Tonearm
 
-/// Scenario state is guarded by a `Mutex`, not lock-free: these run in `swift test` only. Under
+/// Scenario state is guarded by a `Mutex`, not lock-free, and a step's strings are an immutable shared
+/// object: these run in `swift test` only. Under
 /// ThreadSanitizer (scripts/tsan.sh) a contended `Mutex` hands over through the kernel inside the
 /// uninstrumented standard library, so TSan would report races on state the lock does guard.
 @Suite("Scenario state under concurrency")
@@ -29,14 +30,24 @@ struct ScenarioConcurrencyTests {
         #expect(["Started", "A", "B"].contains(engine.scenario(named: "cycle")?.state))
     }
 
-    @Test("scenario steps made on many threads at once keep their own strings")
-    func scenarioStepsMadeConcurrently() {
+    @Test("scenario steps shared by many threads keep their own strings while copies are made, changed and compared")
+    func scenarioStepsSharedConcurrently() {
+        // Each step's strings are one object shared by every copy (what tracks copied on every hit hold):
+        // threads copy the shared steps, change their copies (which makes new objects) and compare them,
+        // all at once, and every step must still read the strings it was made with.
+        let shared = (0..<50).map { number in
+            ScenarioStep("shared \(number)", requiredState: "from \(number % 7)", newState: "to \(number % 5)")
+        }
         let wrong = RacingThreads.run(6) { thread -> Int in
             (0..<2_000).filter { number in
-                // Steps shared between threads (the same strings) and steps only this thread makes.
-                let name = number % 2 == 0 ? "shared \(number % 50)" : "thread \(thread) step \(number)"
-                let step = ScenarioStep(name, requiredState: "from \(number % 7)", newState: "to \(number % 5)")
-                return step.name != name || step.requiredState != "from \(number % 7)" || step.newState != "to \(number % 5)"
+                let original = shared[number % shared.count]
+                var copy = original
+                let sharedIntact = copy == original && copy.name == "shared \(number % shared.count)"
+                    && copy.requiredState == "from \(number % shared.count % 7)" && copy.newState == "to \(number % shared.count % 5)"
+                copy.newState = "thread \(thread) step \(number)"
+                let changed = copy != original && copy.name == original.name && copy.newState == "thread \(thread) step \(number)"
+                    && original.newState == "to \(number % shared.count % 5)"
+                return !sharedIntact || !changed
             }.count
         }
         #expect(wrong.reduce(0, +) == 0)

@@ -1,0 +1,44 @@
+import Tonearm
+
+/// What a stage answers a request with, before it is written: every stage returns this one form, so
+/// one place (``AnswerWriter``) waits out delays, turns faults and misses into replies and journals.
+struct Answer: Sendable {
+    /// What the client is sent.
+    enum Content: Sendable {
+        /// A response, as it is to be sent.
+        case response(Response)
+        /// A replayed transport error, played as a closed or reset connection.
+        case fault(TransportError)
+        /// Nothing answered: the miss reply (status, `Tonearm-Miss`, the report), naming where it looked.
+        case miss(MissReport, lookedIn: String)
+    }
+
+    var content: Content
+    /// What answered, for the journal.
+    var source: JournalEntry.Source
+    /// The request as the journal keeps it (with the upstream URL it stands for); `nil` for calls that
+    /// are not journaled (the control and admin APIs: the journal is about the app's traffic).
+    var journaled: Request?
+    /// How long to wait before answering (a replayed track's or a mapping's delay).
+    var delay: Duration?
+    /// A line for the server's log (a refusal, an upstream failure).
+    var logLine: String?
+
+    /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
+    /// happened and how to allow more time; `journaled` as the cancelled answer would have been.
+    static func cancelled(journaled: Request?, shutdownTimeout: Duration) -> Answer {
+        let message = "tonearm cancelled this exchange before it was answered: the server was stopping and its "
+            + "shutdown timeout (\(shutdownTimeout)) passed, or the client closed the connection; "
+            + "allow more with --shutdown-timeout SECONDS or ServerConfiguration.shutdownTimeout"
+        return Answer(
+            content: .response(ServerCore.plainText(503, message)), source: JournalEntry.Source(kind: .cancelled, detail: message),
+            journaled: journaled)
+    }
+
+    /// The miss answer for `request`, which nothing among what `lookedIn` names answers.
+    static func miss(_ report: MissReport, lookedIn: String, request: Request) -> Answer {
+        Answer(
+            content: .miss(report, lookedIn: lookedIn), source: JournalEntry.Source(kind: .miss, detail: report.reason.description),
+            journaled: request)
+    }
+}

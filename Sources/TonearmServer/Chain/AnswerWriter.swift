@@ -1,0 +1,65 @@
+import Foundation
+import Tonearm
+
+/// The one place an ``Answer`` becomes a reply: it waits out the answer's delay, plays a fault, writes
+/// the miss reply, logs, and journals the exchange exactly once.
+struct AnswerWriter: Sendable {
+    let journal: Journal
+    /// The status of miss replies (`--miss-status`).
+    let missStatus: Int
+    /// `--shutdown-timeout`, named in the answer to a cancelled exchange.
+    let shutdownTimeout: Duration
+    let log: @Sendable (String) -> Void
+
+    /// The reply to `request` once `answer` is known and its delay has passed: at once when both are
+    /// (no task), else as work for a task.
+    func reply(_ answer: Staged<Answer>, for request: ChainRequest) -> Staged<ServerReply> {
+        switch answer {
+        case .now(let answer):
+            guard let delay = answer.delay, delay > .zero else { return .now(write(answer, for: request)) }
+            return .later { write(await waitedOut(answer), for: request) }
+        case .later(let work):
+            return .later { write(await waitedOut(await work()), for: request) }
+        }
+    }
+
+    /// `answer` once its delay (a track's or a mapping's) has passed, or the cancelled answer when the
+    /// exchange is cancelled meanwhile (the shutdown timeout passed, the client left): a stopping server
+    /// must not wait out a long delay.
+    private func waitedOut(_ answer: Answer) async -> Answer {
+        guard let delay = answer.delay, delay > .zero else { return answer }
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            return .cancelled(journaled: answer.journaled, shutdownTimeout: shutdownTimeout)
+        }
+        return answer
+    }
+
+    /// The reply for `answer`, logged and journaled.
+    private func write(_ answer: Answer, for request: ChainRequest) -> ServerReply {
+        if let line = answer.logLine { log(line) }
+        let reply: ServerReply
+        var miss: ServerMiss?
+        switch answer.content {
+        case .response(let response):
+            reply = .response(response)
+        case .fault(let error):
+            reply = .fault(ConnectionFault(error))
+        case .miss(let report, let lookedIn):
+            let missed = answer.journaled ?? request.asSent
+            log("tonearm: miss \(missed.method) \(missed.url): \(report.reason)")
+            reply = .response(MissReply.response(
+                for: report, status: missStatus, acceptsJSON: MissReply.acceptsJSON(missed.headers), source: lookedIn))
+            miss = ServerMiss(time: Date(), request: missed, report: report)
+        }
+        guard let journaled = answer.journaled else { return reply }
+        let response: Response? = if case .response(let response) = reply { response } else { nil }
+        journal.append(
+            JournalEntry(
+                time: request.time, request: journaled, response: response, source: answer.source,
+                latency: ContinuousClock.now - request.started),
+            miss: miss)
+        return reply
+    }
+}

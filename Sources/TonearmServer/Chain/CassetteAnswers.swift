@@ -1,0 +1,37 @@
+import Tonearm
+import TonearmReplay
+
+/// What the cassette's replay session decided, as an ``Answer``: a replay (with its delay), a miss, or
+/// the network's response; responses with URLs rewritten when the server rewrites them. The cassette
+/// and upstream stages share it, as a fetch may end in a replay of what an identical request recorded.
+struct CassetteAnswers: Sendable {
+    let configuration: ServerConfiguration
+    let address: ServerAddress
+
+    func answer(_ answer: SessionAnswer, for request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> Answer {
+        switch answer {
+        case .replayed(let hit):
+            let source = loaded.engine.source(of: hit)
+            switch hit.track.outcome {
+            case .response(let response):
+                return Answer(content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: hit.track.delay)
+            case .transportError(let error):
+                return Answer(
+                    content: .fault(error), source: JournalEntry.Source(kind: .fault, detail: "\(source.detail): \(error)"),
+                    journaled: request, delay: hit.track.delay)
+            }
+        case .missed(let report):
+            return .miss(report, lookedIn: loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules", request: request)
+        case .fetched(let response):
+            return Answer(
+                content: .response(served(response, loaded: loaded)),
+                source: JournalEntry.Source(kind: .network, detail: host?.origin ?? "network"), journaled: request)
+        }
+    }
+
+    /// The response as sent to the client: URLs rewritten when asked (cassettes keep the upstream's bytes).
+    private func served(_ response: Response, loaded: LoadedCassette) -> Response {
+        guard configuration.rewritesURLs else { return response }
+        return URLRewriter(hosts: configuration.allowedHosts + loaded.trackHosts, serverURL: address.url).rewrite(response)
+    }
+}

@@ -1,0 +1,23 @@
+import Tonearm
+
+/// Refuses the control and admin requests the ``ControlPlaneGuard`` does not let through (another web
+/// page, a rebound `Host`, a missing token, a body a browser sends without a preflight), in front of
+/// the ``WireMockAdminStage`` and the ``ControlStage``. Its refusals are logged but never journaled: the
+/// journal is about the app's traffic, and they are not.
+struct ControlPlaneGuardStage: ResponderStage {
+    /// The guard as configured; its port is the address's, known only once the server is bound.
+    let configured: ControlPlaneGuard
+    let address: ServerAddress
+
+    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+        let incoming = request.incoming
+        guard ControlPlaneGuard.covers(incoming.target) else { return nil }
+        var checks = configured
+        checks.port = address.port
+        guard let refusal = checks.refusal(for: incoming) else { return nil }
+        return .now(Answer(
+            content: .response(ServerCore.plainText(refusal.status, refusal.message, extra: refusal.headers)),
+            source: JournalEntry.Source(kind: .refused, detail: refusal.message),
+            logLine: "tonearm: refused \(incoming.method) \(incoming.target): \(refusal.message)"))
+    }
+}

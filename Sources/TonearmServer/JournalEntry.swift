@@ -1,0 +1,113 @@
+import Foundation
+import Tonearm
+
+/// One exchange the server handled: when, what was asked, what was answered and by what.
+public struct JournalEntry: Sendable {
+    /// What answered a request: a kind from one vocabulary, and which track, rule, mapping or host.
+    public struct Source: Sendable, Hashable, CustomStringConvertible {
+        /// What kind of thing answered.
+        public var kind: Kind
+        /// Which track, rule or host, or why the request was refused or missed.
+        public var detail: String
+
+        /// Creates a source.
+        public init(kind: Kind, detail: String) {
+            self.kind = kind
+            self.detail = detail
+        }
+
+        /// `kind: detail`.
+        public var description: String { detail.isEmpty ? kind.rawValue : "\(kind.rawValue): \(detail)" }
+    }
+
+    /// When the request arrived.
+    public var time: Date
+    /// The request, with the upstream URL it stands for.
+    public var request: Request
+    /// The response sent, or `nil` when the connection was faulted instead.
+    public var response: Response?
+    /// What answered.
+    public var source: Source
+    /// From the end of the request to the end of the answer, including simulated delays.
+    public var latency: Duration
+    /// The exchange's number since the server started, from 0; set by the journal. WireMock serve-event
+    /// ids are made from it.
+    public internal(set) var sequence = 0
+    /// The full sizes of the bodies the journal keeps cut short (longer than 64 KiB); `nil` when it keeps
+    /// them whole.
+    public internal(set) var truncation: Truncation?
+
+    /// Which bodies of an entry the journal cut to its stored limit, and their full sizes.
+    public struct Truncation: Sendable, Hashable, CustomStringConvertible {
+        /// The request body's full size, when it was cut.
+        public var requestBodyBytes: Int?
+        /// The response body's full size, when it was cut.
+        public var responseBodyBytes: Int?
+
+        /// A truncation of the bodies whose full sizes are given.
+        public init(requestBodyBytes: Int? = nil, responseBodyBytes: Int? = nil) {
+            self.requestBodyBytes = requestBodyBytes
+            self.responseBodyBytes = responseBodyBytes
+        }
+
+        /// `request body cut from 1048576 bytes; response body cut from …`, naming what was cut.
+        public var description: String {
+            let parts = [("request", requestBodyBytes), ("response", responseBodyBytes)].compactMap { part, size in
+                size.map { "\(part) body cut from \($0) bytes" }
+            }
+            return parts.joined(separator: "; ")
+        }
+    }
+}
+
+extension JournalEntry.Source {
+    /// The kinds of answerer, one vocabulary for the journal, the control API (`source`) and WireMock's
+    /// serve events. A struct rather than an enum so that new kinds are not a breaking change; its raw
+    /// value is the name the control API's JSON and the HAR journal's comments show.
+    public struct Kind: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// The kind's name, as the control API shows it.
+        public var rawValue: String
+
+        /// The kind named `rawValue`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The kind named by a literal, so `entry.source.kind == "miss"` reads as it always did.
+        public init(stringLiteral value: String) {
+            self.init(rawValue: value)
+        }
+
+        /// The kind's name.
+        public var description: String { rawValue }
+
+        /// A track of the cassette as loaded.
+        public static let track: Kind = "track"
+        /// A rule of the cassette or of a rule file.
+        public static let rule: Kind = "rule"
+        /// A track added since the cassette was loaded (recorded, or an exact stub).
+        public static let recorded: Kind = "recorded"
+        /// A pattern stub added at runtime (``TonearmServer/addStubs(_:syntax:)``, `POST /__tonearm/stubs`).
+        public static let stub: Kind = "stub"
+        /// A WireMock stub mapping; the detail is its id.
+        public static let mapping: Kind = "mapping"
+        /// The upstream, reached over the network; the detail is its origin.
+        public static let network: Kind = "network"
+        /// Nothing answered; the detail is why.
+        public static let miss: Kind = "miss"
+        /// The server refused the request before matching (a host not allowed, CONNECT, no upstream).
+        public static let refused: Kind = "refused"
+        /// The upstream could not be reached, broke the exchange or timed out.
+        public static let upstreamError: Kind = "upstream-error"
+        /// A replayed transport error: the connection was closed or reset.
+        public static let fault: Kind = "fault"
+        /// An exchange cancelled before it was answered (the server's shutdown timeout passed, or the
+        /// client left) while a delay was waited out or an upstream was fetched; answered 503, nothing of
+        /// it recorded.
+        public static let cancelled: Kind = "cancelled"
+        /// The control API under `/__tonearm/` (never journaled).
+        public static let control: Kind = "control"
+        /// WireMock's admin API under `/__admin/` (never journaled).
+        public static let admin: Kind = "admin"
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import NIOCore
+import Testing
+import Tonearm
+import TonearmCassettes
+import TonearmReplay
+@testable import TonearmServer
+
+/// The request path's stages, each alone, and the order the server's chain tries them in.
+@Suite("Server: responder chain")
+struct ResponderChainTests {
+    private static func loaded(mode: RecordMode = .never, stubs: String? = nil) throws -> LoadedCassette {
+        let cassette = try LoadedCassette(url: nil, rules: [], mode: mode, strategy: nil, matching: nil, redaction: .default)
+        if let stubs {
+            try cassette.engine.addStubs(RuleFileFormat.decode(Array(stubs.utf8), syntax: .json, file: "test stubs"))
+        }
+        return cassette
+    }
+
+    private static func request(
+        _ target: String, method: String = "GET", cassette: LoadedCassette, hosts: [String] = []
+    ) -> ChainRequest {
+        ChainRequest(
+            ServerRequest(method: method, target: target, headers: [], body: []), cassette: cassette,
+            configuration: ServerConfiguration(hosts: hosts.compactMap { UpstreamHost($0) }, log: { _ in }))
+    }
+
+    /// The answer when the stage answers at once, else `nil`.
+    private static func now(_ staged: Staged<Answer>?) -> Answer? {
+        guard case .now(let answer)? = staged else { return nil }
+        return answer
+    }
+
+    private static let usersStub = #"[{"name": "users", "path": "^/v1/users$", "status": 200, "body": "cassette"}]"#
+
+    @Test("The WireMock admin stage claims /__admin and its sub-paths only, answering at once")
+    func adminStage() throws {
+        let stage = WireMockAdminStage(admin: WireMockAdmin(
+            wireMock: try WireMockStubs(rootDirectory: nil), journal: Journal(limit: 10, maximumBytes: 1 << 20), address: ServerAddress()))
+        let cassette = try Self.loaded()
+        var health = Self.request("/__admin/health", cassette: cassette)
+        guard let answer = Self.now(stage.respond(to: &health)) else { Issue.record("the stage did not answer at once"); return }
+        #expect(answer.source.kind == .admin)
+        #expect(answer.journaled == nil)
+        var other = Self.request("/__administrator", cassette: cassette)
+        #expect(stage.respond(to: &other) == nil)
+    }
+
+    @Test("The control stage claims /__tonearm as a task and passes everything else")
+    func controlStage() throws {
+        let configuration = ServerConfiguration(log: { _ in })
+        let stage = ControlStage(control: ControlAPI(
+            cassettes: try CassetteOperations(configuration: configuration),
+            cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: Journal(limit: 10, maximumBytes: 1 << 20),
+            address: ServerAddress()))
+        let cassette = try Self.loaded()
+        var health = Self.request("/__tonearm/health", cassette: cassette)
+        guard case .later? = stage.respond(to: &health) else { Issue.record("control call not answered in a task"); return }
+        var traffic = Self.request("/v1/users", cassette: cassette)
+        #expect(stage.respond(to: &traffic) == nil)
+    }
+
+    @Test("The control-plane guard refuses what it refuses on the admin and control routes, unjournaled, and passes the rest")
+    func controlPlaneGuardStage() throws {
+        let address = ServerAddress()
+        address.port = 8080
+        let stage = ControlPlaneGuardStage(configured: ControlPlaneGuard(port: 0, bindAddress: "127.0.0.1", token: nil), address: address)
+        let cassette = try Self.loaded()
+        func request(_ target: String, _ headers: [HeaderField]) -> ChainRequest {
+            ChainRequest(
+                ServerRequest(method: "POST", target: target, headers: headers, body: Array("{}".utf8)), cassette: cassette,
+                configuration: ServerConfiguration(log: { _ in }))
+        }
+        let crossSite = [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Origin", "https://evil.example"),
+                         HeaderField("Content-Type", "text/plain")]
+        for target in ["/__admin/mappings", "/__tonearm/stubs"] {
+            var refused = request(target, crossSite)
+            guard let answer = Self.now(stage.respond(to: &refused)) else { Issue.record("\(target) not refused at once"); continue }
+            guard case .response(let response) = answer.content else { Issue.record("not a response"); continue }
+            #expect(response.status == 403)
+            #expect(response.headers.first(named: "Tonearm-Refused")?.contains("Origin") == true)
+            #expect(answer.journaled == nil, "a refused control call is not the app's traffic")
+            #expect(answer.logLine?.contains("refused POST \(target)") == true)
+        }
+        // The port the guard checks `Host` against is the bound one, read from the address.
+        var ownPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Content-Type", "application/json")])
+        #expect(stage.respond(to: &ownPort) == nil)
+        var otherPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:9090"), HeaderField("Content-Type", "application/json")])
+        #expect(stage.respond(to: &otherPort) != nil)
+        // Traffic is never guarded: the app's own requests come from anywhere the app runs.
+        var traffic = request("/v1/users", crossSite)
+        #expect(stage.respond(to: &traffic) == nil)
+    }
+
+    @Test("The mapping stage answers a hit at once and leaves its miss report for later stages")
+    func mappingStage() throws {
+        let stubs = try WireMockStubs(rootDirectory: nil)
+        try stubs.add(WireMockMapping.decode(
+            Array(#"{"request": {"method": "GET", "url": "/v1/users"}, "response": {"status": 201}}"#.utf8), source: "test", bodyFiles: nil))
+        let stage = MappingStage(stubs: stubs)
+        let cassette = try Self.loaded()
+        var hit = Self.request("/v1/users", cassette: cassette)
+        guard let answer = Self.now(stage.respond(to: &hit)) else { Issue.record("the stage did not answer at once"); return }
+        #expect(answer.source.kind == .mapping)
+        guard case .response(let response) = answer.content else { Issue.record("not a response"); return }
+        #expect(response.status == 201)
+        var miss = Self.request("/v1/orders", cassette: cassette)
+        #expect(stage.respond(to: &miss) == nil)
+        #expect(miss.mappingMiss != nil)
+    }
+
+    @Test("The refusal stage answers refused routes with what to do, and passes the rest")
+    func refusalStage() throws {
+        let cassette = try Self.loaded(mode: .missing)
+        var connect = Self.request("api.example.com:443", method: "CONNECT", cassette: cassette)
+        guard let answer = Self.now(RefusalStage().respond(to: &connect)) else { Issue.record("the stage did not answer at once"); return }
+        #expect(answer.source.kind == .refused)
+        #expect(answer.logLine?.contains("refused CONNECT") == true)
+        var allowed = Self.request("/api.example.com/v1", cassette: cassette, hosts: ["api.example.com"])
+        #expect(RefusalStage().respond(to: &allowed) == nil)
+    }
+
+    @Test("The cassette stage replays and misses at once, and leaves a network request for the upstream stage")
+    func cassetteStage() async throws {
+        let stage = CassetteStage(answers: CassetteAnswers(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()))
+        let replaying = try Self.loaded(stubs: Self.usersStub)
+        var replay = Self.request("/v1/users", cassette: replaying)
+        guard let replayed = Self.now(stage.respond(to: &replay)) else { Issue.record("the stage did not answer at once"); return }
+        #expect(replayed.source.kind == .stub)
+        var missing = Self.request("/v1/orders", cassette: replaying)
+        guard let missed = Self.now(stage.respond(to: &missing)) else { Issue.record("the stage did not answer at once"); return }
+        guard case .miss = missed.content else { Issue.record("not a miss"); return }
+
+        let recording = try Self.loaded(mode: .missing)
+        var network = Self.request("/api.example.com/v1/users", cassette: recording, hosts: ["api.example.com"])
+        #expect(stage.respond(to: &network) == nil)
+        #expect(network.fetch?.request.url == "https://api.example.com/v1/users")
+        let client = UpstreamClient(group: NIOSingletons.posixEventLoopGroup, timeout: .seconds(1), maximumBodySize: 1024)
+        let upstream = UpstreamStage(client: client, answers: stage.answers)
+        var replayedAgain = Self.request("/v1/users", cassette: replaying)
+        #expect(upstream.respond(to: &replayedAgain) == nil)
+        let fetching = upstream.respond(to: &network)
+        await client.shutdown()
+        guard case .later? = fetching else { Issue.record("network exchange not a task"); return }
+    }
+
+    @Test("A delay cancelled while waited out is answered 503 and journaled once as cancelled")
+    func cancelledDelay() async throws {
+        let journal = Journal(limit: 10, maximumBytes: 1 << 20)
+        let writer = AnswerWriter(journal: journal, missStatus: 404, shutdownTimeout: .seconds(5), log: { _ in })
+        let pending = Self.request("/v1/slow", cassette: try Self.loaded())
+        let delayed = Answer(
+            content: .response(Response(status: 200)), source: JournalEntry.Source(kind: .stub, detail: "slow"),
+            journaled: pending.asSent, delay: .seconds(60))
+        guard case .later(let work) = writer.reply(.now(delayed), for: pending) else { Issue.record("a delay not waited in a task"); return }
+        let task = Task { await work() }
+        task.cancel()
+        guard case .response(let response) = await task.value else { Issue.record("not a response"); return }
+        #expect(response.status == 503)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("--shutdown-timeout"))
+        #expect(journal.entries.map(\.source.kind) == [.cancelled])
+        #expect(journal.entries.first?.response?.status == 503)
+    }
+
+    @Test("The server's chain: guard, admin, control, mappings, refusal, cassette, upstream; replays and mapping hits need no task")
+    func order() async throws {
+        let server = try await TonearmServer.start(ServerConfiguration(log: { _ in }))
+        try server.addStubs(Self.usersStub)
+        let core = server.core
+        let stages = core.chain.stages.map { String(describing: type(of: $0)) }
+        #expect(stages == ["ControlPlaneGuardStage", "WireMockAdminStage", "ControlStage", "MappingStage", "RefusalStage", "CassetteStage", "UpstreamStage"])
+
+        // The cassette answers before any mapping exists, at once and journaled once.
+        guard case .now(.response(let replayed)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
+        else { Issue.record("replay not answered at once"); return }
+        #expect(String(decoding: replayed.body, as: UTF8.self) == "cassette")
+        #expect(server.journal.map(\.source.kind) == [.stub])
+
+        // A mapping for the same path answers ahead of the cassette, also at once.
+        try core.wireMock.add(WireMockMapping.decode(
+            Array(#"{"request": {"method": "GET", "urlPattern": ".*"}, "response": {"status": 200, "body": "mapping"}}"#.utf8),
+            source: "test", bodyFiles: nil))
+        guard case .now(.response(let mapped)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
+        else { Issue.record("mapping hit not answered at once"); return }
+        #expect(String(decoding: mapped.body, as: UTF8.self) == "mapping")
+        #expect(server.journal.map(\.source.kind) == [.stub, .mapping])
+
+        // The control API comes before the mappings: a catch-all mapping does not shadow it, nor is it journaled.
+        guard case .later(let work) = core.begin(ServerRequest(method: "GET", target: "/__tonearm/health", headers: [], body: []))
+        else { Issue.record("control call not a task"); return }
+        guard case .response(let health) = await work() else { Issue.record("no health"); return }
+        #expect(String(decoding: health.body, as: UTF8.self).contains(#""status":"ok""#))
+        #expect(server.journal.count == 2)
+
+        // The guard comes before both APIs: a cross-origin call is refused before the catch-all mapping
+        // could answer it, and is not journaled.
+        let crossOrigin = ServerRequest(
+            method: "POST", target: "/__admin/mappings", headers: [HeaderField("Origin", "https://evil.example")], body: [])
+        guard case .now(.response(let refused)) = core.begin(crossOrigin) else { Issue.record("refusal not answered at once"); return }
+        #expect(refused.status == 403)
+        #expect(server.journal.count == 2)
+        try await server.stop()
+    }
+}

@@ -265,13 +265,20 @@ struct HostileClientTests {
     @Test("A delayed replay in flight is never shed; with every connection busy, a new one is closed")
     func busyConnectionsAreNotShed() async throws {
         let server = try await server(extra: [
-            Track(request: Request(url: "https://\(Self.api)/slower"), response: Response(body: "slow"), delay: .seconds(8))
+            Track(request: Request(method: "POST", url: "https://\(Self.api)/slower"), response: Response(body: "slow"), delay: .seconds(8))
         ]) { $0.maximumConnections = 2 }
         let delayed = try (0..<2).map { _ in try RawConnection(port: server.port) }
-        for connection in delayed {
-            connection.send("GET /\(Self.api)/slower HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        // `Expect: 100-continue` makes the server say when it has read each head (its body is empty, so
+        // the request is then being answered): only after both does the test bring a fresh client, which
+        // a loaded runner might otherwise accept before them and make room for by shedding one.
+        let continues = try await blocking {
+            delayed.map { connection in
+                connection.send(
+                    "POST /\(Self.api)/slower HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                return connection.readUntil(suffix: "\r\n\r\n")
+            }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(continues.allSatisfy { $0.hasPrefix("HTTP/1.1 100") }, "\(continues)")
         let refused = try await freshExchange(port: server.port)
         let answers = try await blocking { delayed.map { $0.readBlocking().text } }
         let afterwards = try await freshExchange(port: server.port)

@@ -10,4 +10,5 @@ let benchmarks: @Sendable () -> Void = {
     registerRuleSetBenchmarks()
     registerRegexEngineBenchmarks()
     registerRulePatternBenchmarks()
+    registerWorstCasePatternBenchmarks()
 }

@@ -170,4 +170,40 @@ struct LinearPatternTests {
         let simple = try LinearPattern("^/users/[^/]+/repos/\\d+$")
         #expect(simple.dfa.isComplete)
     }
+
+    @Test("off the shared table, the match's own table agrees with the automaton: while it fills, when it is cleared, and when it gives up",
+          arguments: [
+            // 8,192 states: more than the shared table holds, fewer than the match's own.
+            ("(a|b)*a(a|b){12}$", 20_000, LazyStates.maximumCells),
+            ("a[ab]{12}c", 20_000, LazyStates.maximumCells),
+            // An own table of at most 64 states for 8,192: cleared after the reused `a…` half, given up
+            // on random text.
+            ("a[ab]{12}$", 20_000, 64 * 8),
+            // The build budget leaves shared states unexpanded; a new state of a thousand threads nearly
+            // every scalar makes the match's own table give up.
+            ("(?:a?){500}a.{990}x", 1_500, LazyStates.maximumCells),
+            ("a.{1000}.{500}\\z", 2_000, LazyStates.maximumCells),
+          ])
+    func lazyTableAgrees(_ pattern: String, _ length: Int, _ ownCells: Int) throws {
+        let compiled = try LinearPattern(pattern)
+        #expect(!compiled.dfa.isComplete)
+        // Half of `a` first: few states, much reused, so the full table is cleared (not given up) once the
+        // random half brings new ones.
+        var texts = ["/" + String(repeating: "a", count: length), "/" + String(repeating: "a", count: length / 2) + AdversarialText.ab(length / 2, seed: 9)]
+        for tail in ["", "c", "x", "a", "\n"] { texts.append("/" + AdversarialText.ab(length, seed: UInt64(texts.count)) + tail) }
+        for text in texts {
+            var visits = 0
+            let automaton = compiled.matches(text, usingTable: false, visits: &visits)
+            #expect(compiled.matches(text, usingTable: true, visits: &visits, ownCells: ownCells) == automaton,
+                    "\(pattern) on \(text.suffix(20).debugDescription)")
+        }
+    }
+
+    @Test("a pattern near the size cap builds its table within the visit budget")
+    func boundedBuild() throws {
+        let compiled = try LinearPattern("(?:a?){500}a.{990}x")
+        #expect(!compiled.dfa.isComplete)
+        // The budget is checked before each state's row, so it is overshot by at most one row.
+        #expect(compiled.dfa.transitions.count < PatternDFA.maximumCells)
+    }
 }

@@ -71,26 +71,23 @@ run_wrk "tonearm serve (replay)" "$URL"
 echo "tonearm RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
 
 # The same replay with an older build (BASELINE=path), one after the other on the same cassette, so a
-# change to the request path is compared within one run rather than across days of a shared machine.
+# change to the request path is compared within one run rather than across days of a shared machine;
+# then the build under test once more, so neither build always runs first.
+replay_with() {  # name binary: stops the running server, starts `binary` on the cassette, loads it
+    kill $TONEARM_PID; wait $TONEARM_PID 2>/dev/null || true
+    rm -f "$WORK/replay.out"
+    "$2" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/replay.out" 2>"$WORK/replay.err" &
+    TONEARM_PID=$!
+    until [ -s "$WORK/replay.out" ]; do sleep 0.01; done
+    local url
+    url=$(head -1 "$WORK/replay.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+    curl -sf "$url/bench.local/items/0" >/dev/null
+    run_wrk "$1" "$url"
+    echo "$1 RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
+}
 if [ -n "${BASELINE:-}" ]; then
-    kill $TONEARM_PID; wait $TONEARM_PID 2>/dev/null || true
-    rm -f "$WORK/baseline.out"
-    "$BASELINE" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/baseline.out" 2>"$WORK/baseline.err" &
-    TONEARM_PID=$!
-    until [ -s "$WORK/baseline.out" ]; do sleep 0.01; done
-    BASE_URL=$(head -1 "$WORK/baseline.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
-    curl -sf "$BASE_URL/bench.local/items/0" >/dev/null
-    run_wrk "baseline (replay)" "$BASE_URL"
-    echo "baseline RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
-    # The build under test once more, so neither build always runs first.
-    kill $TONEARM_PID; wait $TONEARM_PID 2>/dev/null || true
-    rm -f "$WORK/tonearm.out"
-    "$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
-    TONEARM_PID=$!
-    until [ -s "$WORK/tonearm.out" ]; do sleep 0.01; done
-    URL=$(head -1 "$WORK/tonearm.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
-    curl -sf "$URL/bench.local/items/0" >/dev/null
-    run_wrk "tonearm serve (replay, again)" "$URL"
+    replay_with "baseline (replay)" "$BASELINE"
+    replay_with "tonearm serve (replay, again)" "$TONEARM"
 fi
 
 # nginx: the same bytes for every path.

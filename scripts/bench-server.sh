@@ -56,6 +56,11 @@ run_wrk() {  # name url
     printf '%-28s %12s req/s   p50 %-9s p99 %-9s non-2xx %s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}"
 }
 
+listening_url() {  # FILE: the url of the listening line `tonearm serve` wrote there, once it has
+    until [ -s "$1" ]; do sleep 0.01; done
+    head -1 "$1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])'
+}
+
 # tonearm: time to the listening line, then resident memory, then load.
 rm -f "$WORK/tonearm.out"
 start=$(date +%s.%N)
@@ -78,9 +83,8 @@ replay_with() {  # name binary: stops the running server, starts `binary` on the
     rm -f "$WORK/replay.out"
     "$2" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/replay.out" 2>"$WORK/replay.err" &
     TONEARM_PID=$!
-    until [ -s "$WORK/replay.out" ]; do sleep 0.01; done
     local url
-    url=$(head -1 "$WORK/replay.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+    url=$(listening_url "$WORK/replay.out")
     curl -sf "$url/bench.local/items/0" >/dev/null
     run_wrk "$1" "$url"
     echo "$1 RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
@@ -118,9 +122,8 @@ proxied() {  # name mode
     "$TONEARM" serve --cassette "$WORK/recorded.json" --mode "$2" --upstream "http://127.0.0.1:$NGINX_PORT" \
         --journal-limit 1000 >"$WORK/proxied.out" 2>"$WORK/proxied.err" &
     PROXIED_PID=$!
-    until [ -s "$WORK/proxied.out" ]; do sleep 0.01; done
     local url
-    url=$(head -1 "$WORK/proxied.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+    url=$(listening_url "$WORK/proxied.out")
     curl -sf "$url/bench.local/items/0" >/dev/null
     run_wrk "$1" "$url"
     kill -INT $PROXIED_PID; wait $PROXIED_PID 2>/dev/null || true; PROXIED_PID=

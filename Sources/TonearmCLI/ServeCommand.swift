@@ -139,9 +139,6 @@ struct ServeCommand: AsyncParsableCommand {
             }
             upstreamHost = parsed
         }
-        guard headerTimeout > 0, headerTimeout <= 86_400 else {
-            throw ValidationError("--header-timeout \(headerTimeout): expected seconds between 0 and 86400, such as 10 or 0.5")
-        }
         guard minBodyRate >= 0 else {
             throw ValidationError("--min-body-rate \(minBodyRate): expected bytes per second, 0 or more")
         }
@@ -158,7 +155,7 @@ struct ServeCommand: AsyncParsableCommand {
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
             journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus,
-            headerTimeout: .milliseconds(Int64((headerTimeout * 1000).rounded())), minimumBodyBytesPerSecond: minBodyRate,
+            headerTimeout: try Self.duration(headerTimeout, option: "--header-timeout", allowsZero: false), minimumBodyBytesPerSecond: minBodyRate,
             maximumConnections: maxConnections ?? ServerConfiguration.defaultMaximumConnections,
             upstreamTimeout: upstreamDeadline, shutdownTimeout: shutdownDeadline,
             rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, adminToken: try resolvedAdminToken(),

@@ -66,8 +66,14 @@ final class ConnectionRegistry: Sendable {
 
     /// Adds `channel`, shedding the longest-idle connection (else the longest-waiting slow head) when
     /// the server is full; `false` when the server is stopping, or full of connections being answered
-    /// (the caller closes it).
-    func admit(_ channel: any Channel, activity: ConnectionActivity) -> Bool {
+    /// (the channel's initializer then closes it, see ``activity(forNew:)``).
+    ///
+    /// Called by ``ConnectionAdmission`` on the listener's event loop, in the order connections were
+    /// accepted: counting and choosing whom to shed must not depend on which child event loop gets to
+    /// a connection first (a busy loop would otherwise let a later connection in ahead of an earlier one).
+    @discardableResult
+    func admit(_ channel: any Channel) -> Bool {
+        let activity = ConnectionActivity(key: ObjectIdentifier(channel))
         let (added, victim) = state.withLock { state -> (Bool, (any Channel)?) in
             guard !state.stopping else { return (false, nil) }
             var victim: (any Channel)?
@@ -103,6 +109,16 @@ final class ConnectionRegistry: Sendable {
             }
         }
         return added
+    }
+
+    /// The activity of `channel` when it was admitted and has not been shed since, for its initializer
+    /// to set up its pipeline with; `nil` means close it. A connection shed before its pipeline existed
+    /// missed the ``ShedConnection`` event, so this is where it learns of it.
+    func activity(forNew channel: any Channel) -> ConnectionActivity? {
+        state.withLock { state in
+            guard let entry = state.entries[ObjectIdentifier(channel)], !entry.shed else { return nil }
+            return entry.activity
+        }
     }
 
     /// Called by a connection that entered the idle or slow-head phase, `word` being what

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import TonearmCassettes
 import Tonearm
 
@@ -57,8 +58,41 @@ final class ServerCore: Sendable {
     /// The answer to one request, as far as the calling thread can take it without waiting: replays and
     /// misses are answered (and journaled) at once; delays, network exchanges and control calls come back
     /// as work for a task.
+    ///
+    /// A request whose matching could be long (rules whose patterns are not all on their load-time
+    /// tables, times a long request) is matched on NIO's thread pool instead, so it never holds up the
+    /// other connections of the event loop that read it.
     func begin(_ request: ServerRequest) -> Staged<ServerReply> {
-        var pending = ChainRequest(request, cassette: cassettes.current, configuration: configuration)
+        let cassette = cassettes.current
+        guard matchingBound(request, cassette: cassette) <= Self.maximumVisitsOnEventLoop else {
+            return .later { [self] in
+                // runIfActive only fails once the pool is shut down: then the answer is worked out here.
+                let staged = (try? await NIOThreadPool.singleton.runIfActive { self.answer(request, cassette: cassette) })
+                    ?? answer(request, cassette: cassette)
+                return await staged.value
+            }
+        }
+        return answer(request, cassette: cassette)
+    }
+
+    /// Matching work (instruction visits) above which a request leaves the event loop: about 1–2 ms at the
+    /// 12–20 ns a visit takes here (docs/benchmarks.md, "Worst cases"), against a replay's tens of
+    /// microseconds; below it, the thread hop would cost more than it saves.
+    static let maximumVisitsOnEventLoop = 100_000
+
+    /// A bound on the instruction visits matching `request` can cost off the patterns' tables; 0 for
+    /// every request when all rules' tables were complete at load.
+    func matchingBound(_ request: ServerRequest, cassette: LoadedCassette) -> Int {
+        var perScalar = cassette.engine.engine.worstPatternVisitsPerScalar
+        if !wireMock.isEmpty { perScalar += wireMock.engine.worstPatternVisitsPerScalar }
+        guard perScalar > 0 else { return 0 }
+        var bytes = request.target.utf8.count + request.body.count
+        for header in request.headers { bytes += header.name.utf8.count + header.value.utf8.count }
+        return bytes.multipliedReportingOverflow(by: perScalar).overflow ? .max : bytes * perScalar
+    }
+
+    private func answer(_ request: ServerRequest, cassette: LoadedCassette) -> Staged<ServerReply> {
+        var pending = ChainRequest(request, cassette: cassette, configuration: configuration)
         let answer = chain.answer(&pending)
         return writer.reply(answer, for: pending)
     }

@@ -64,9 +64,13 @@ public final class TonearmServer: Sendable {
                 .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 64)
                 .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
                 .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Self.writeBufferWaterMark)
+                .serverChannelInitializer { listener in
+                    listener.eventLoop.makeCompletedFuture {
+                        try listener.pipeline.syncOperations.addHandler(ConnectionAdmission(registry: connections))
+                    }
+                }
                 .childChannelInitializer { channel in
-                    let activity = ConnectionActivity(key: ObjectIdentifier(channel))
-                    guard connections.admit(channel, activity: activity) else { return channel.close() }
+                    guard let activity = connections.activity(forNew: channel) else { return channel.close() }
                     return channel.eventLoop.makeCompletedFuture {
                         let pipeline = channel.pipeline.syncOperations
                         try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))

@@ -70,4 +70,47 @@ struct CraftedPatternTests {
         #expect(hit.status == 201)
         #expect(crafted.status == 202)
     }
+
+    @Test("a pattern too wide for its table is matched off the event loop: fresh connections answer at once while it runs")
+    func widePatternRunsOffTheEventLoop() async throws {
+        let server = try await TonearmServer.start(quietConfiguration())
+        let base = server.baseURL.absoluteString
+        // 1,993 instructions, and a table that cannot hold its states: every scalar of a path of `a`
+        // costs thousands of instruction visits (seconds for a few KB in a debug build).
+        let rules = try await TestClient.send(
+            base + "/__tonearm/stubs", method: "POST", headers: Self.json,
+            body: #"[{"name": "wide", "pattern": "a.{1000}.{990}x", "target": "path", "status": 201}]"#)
+        #expect(rules.status == 200, "\(rules.text)")
+        let port = server.port
+        let long = "/" + String(repeating: "a", count: 5_000)
+        let clock = ContinuousClock()
+        let started = clock.now
+        async let slowMiss = blocking {
+            let connection = try RawConnection(port: port)
+            connection.send("GET \(long) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            return (connection.readBlocking().text, clock.now - started)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        // Fresh connections go to every event loop in turn: each answers while the long match runs.
+        var health: [(text: String, elapsed: Duration)] = []
+        for _ in 0..<4 {
+            health.append(try await blocking {
+                let begun = clock.now
+                let connection = try RawConnection(port: port)
+                connection.send("GET /__tonearm/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                return (connection.readBlocking().text, clock.now - begun)
+            })
+        }
+        let healthDone = clock.now - started
+        let (missText, missElapsed) = try await slowMiss
+        let hit = try await TestClient.send(base + "/a" + String(repeating: "b", count: 1_990) + "x")
+        try await server.stop()
+
+        #expect(health.allSatisfy { $0.text.hasPrefix("HTTP/1.1 200") }, "\(health.map(\.text))")
+        #expect(health.allSatisfy { $0.elapsed < .seconds(1) }, "\(health.map(\.elapsed))")
+        // The check is meaningful only if the long match was still running while the health checks ran.
+        #expect(missElapsed > healthDone, "the long match took \(missElapsed), the health checks \(healthDone)")
+        #expect(missText.hasPrefix("HTTP/1.1 404"), "\(missText.prefix(200))")
+        #expect(hit.status == 201, "the same rule still answers a path it matches")
+    }
 }

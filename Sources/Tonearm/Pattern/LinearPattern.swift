@@ -24,6 +24,12 @@ package struct LinearPattern: Sendable {
         dfa = PatternDFA(automaton)
     }
 
+    /// A bound on the instruction visits one scalar of text can cost: 0 when the pattern's whole table
+    /// was built at load (every match then reads one table cell per byte), else twice the program size
+    /// (a step visits each instruction at most once, and the end-of-text check once more). The server
+    /// reads it to decide which requests to match away from its event loops.
+    package var worstVisitsPerScalar: Int { dfa.isComplete ? 0 : 2 * automaton.size }
+
     /// Whether the pattern matches somewhere in `text` (as `text.contains(regex)` does; anchor with `^`
     /// and `$` for the whole text).
     package func matches(_ text: String) -> Bool {

@@ -11,6 +11,8 @@ struct CompiledRule: Sendable {
     let queryPatterns: [LinearPattern?]
     let headerPatterns: [LinearPattern?]
     let bodyPatterns: [LinearPattern?]
+    /// The most any of the rule's patterns can cost per scalar (``LinearPattern/worstVisitsPerScalar``).
+    let worstVisitsPerScalar: Int
 
     init(_ rule: Rule, declaredIndex: Int) throws(RuleError) {
         func compile(_ pattern: String) throws(RuleError) -> LinearPattern {
@@ -40,6 +42,8 @@ struct CompiledRule: Sendable {
         var bodyPatterns: [LinearPattern?] = []
         for condition in rule.body { bodyPatterns.append(try compileCondition(condition.condition)) }
         self.bodyPatterns = bodyPatterns
+        worstVisitsPerScalar = ([pattern] + queryPatterns.compactMap { $0 } + headerPatterns.compactMap { $0 }
+            + bodyPatterns.compactMap { $0 }).map(\.worstVisitsPerScalar).max() ?? 0
     }
 
     /// Whether the rule answers `request`, whose pattern target is `target`.

@@ -26,6 +26,8 @@ final class LiveRules: Sendable {
     /// Per list: the origin or first segment it stands for, to confirm a hash hit.
     private let listNames = GrowOnlyArray<String>()
     private let liveCount = Atomic<Int>(0)
+    /// The sum of the live rules' ``CompiledRule/worstVisitsPerScalar``.
+    private let slowVisits = Atomic<Int>(0)
     private let writer = Mutex(Writer())
 
     /// What only the writer reads.
@@ -40,6 +42,10 @@ final class LiveRules: Sendable {
 
     /// The number of live rules.
     var count: Int { liveCount.load(ordering: .relaxed) }
+
+    /// A bound on what matching one scalar of a request can cost across all these rules, in instruction
+    /// visits off the load-time tables: 0 when every pattern runs on its table (the usual case).
+    var worstVisitsPerScalar: Int { slowVisits.load(ordering: .relaxed) }
 
     /// Compiles `rule` (named `rule N`, N its 1-based sequence, when unnamed) and files it; returns its
     /// sequence number.
@@ -66,6 +72,7 @@ final class LiveRules: Sendable {
                 link(sequence, after: previous, in: list)
             }
             liveCount.add(1, ordering: .relaxed)
+            slowVisits.add(compiled.worstVisitsPerScalar, ordering: .relaxed)
             return sequence
         }
     }
@@ -76,6 +83,7 @@ final class LiveRules: Sendable {
             guard sequence >= 0, sequence < entries.count, removed.load(sequence) == 0 else { return false }
             removed.store(sequence, 1)
             liveCount.subtract(1, ordering: .relaxed)
+            slowVisits.subtract(entries[sequence].compiled.worstVisitsPerScalar, ordering: .relaxed)
             return true
         }
     }

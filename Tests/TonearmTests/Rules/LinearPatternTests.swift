@@ -206,4 +206,21 @@ struct LinearPatternTests {
         // The budget is checked before each state's row, so it is overshot by at most one row.
         #expect(compiled.dfa.transitions.count < PatternDFA.maximumCells)
     }
+
+    @Test("the bound on matching work is 0 for patterns whose table is complete, and follows the wide rules an engine holds")
+    func matchingWorkBound() throws {
+        #expect(try LinearPattern("^/users/[0-9]+(\\?.*)?$").worstVisitsPerScalar == 0)
+        #expect(try LinearPattern("^/.*a.*b$").worstVisitsPerScalar == 0)
+        let wide = try LinearPattern("a.{1000}.{990}x")
+        #expect(wide.worstVisitsPerScalar >= 2 * 1_990, "every instruction of the counted repetitions may be live")
+
+        let engine = ReplayEngine(tracks: [])
+        let narrow = try engine.add(Rule(pattern: "^/users/[0-9]+$", target: .path, response: Response()))
+        #expect(engine.worstPatternVisitsPerScalar == 0)
+        let first = try engine.add(Rule(pattern: "a.{1000}.{990}x", target: .path, response: Response()))
+        let second = try engine.add(Rule(pattern: "^/x", target: .path, headers: [HeaderCondition("X-Id", .matches("a.{1000}.{990}x"))], response: Response()))
+        #expect(engine.worstPatternVisitsPerScalar == 2 * wide.worstVisitsPerScalar, "a header pattern counts as much as the rule's own")
+        #expect(engine.remove(first) && engine.remove(second) && engine.remove(narrow))
+        #expect(engine.worstPatternVisitsPerScalar == 0, "removed rules cost nothing")
+    }
 }

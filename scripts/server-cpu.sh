@@ -7,11 +7,16 @@
 #
 #   scripts/server-cpu.sh                  # 10,000 tracks, 20,000 counted requests, 3 rounds
 #   REQUESTS=50000 ROUNDS=5 scripts/server-cpu.sh
+#   CONNECTIONS=64 DURATION=10s scripts/server-cpu.sh   # wrk, 64 keep-alive connections, random tracks;
+#                                                        # the request count is wrk's
+#   TONEARM=/path/to/other/tonearm scripts/server-cpu.sh  # another build (no build step)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACKS=${TRACKS:-10000}
 REQUESTS=${REQUESTS:-20000}
 ROUNDS=${ROUNDS:-3}
+CONNECTIONS=${CONNECTIONS:-1}
+DURATION=${DURATION:-10s}
 WORK=${WORK:-/tmp/tonearm-cpu}
 mkdir -p "$WORK"
 source scripts/bench-support/tonearm-binary.sh
@@ -37,11 +42,21 @@ for i in range(count):
     assert response.status == 200, response.status
 PY
 }
-client 2000  # warm-up
+cat >"$WORK/paths.lua" <<LUA
+math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/bench.local/items/" .. math.random(0, $((TRACKS - 1))))
+end
+LUA
+many() {  # duration: wrk on CONNECTIONS connections; prints the number of requests answered
+    wrk -t2 -c"$CONNECTIONS" -d"$1" -s "$WORK/paths.lua" "http://127.0.0.1:$PORT" | awk '/requests in/ {print $1}'
+}
+if [ "$CONNECTIONS" -gt 1 ]; then many 2s >/dev/null; else client 2000; fi  # warm-up
 HZ=$(getconf CLK_TCK)
+echo "binary: $TONEARM, connections: $CONNECTIONS"
 for round in $(seq "$ROUNDS"); do
     before=$(cpu_ticks)
-    client "$REQUESTS"
+    if [ "$CONNECTIONS" -gt 1 ]; then count=$(many "$DURATION"); else client "$REQUESTS"; count=$REQUESTS; fi
     after=$(cpu_ticks)
-    echo "round $round: $REQUESTS requests, server CPU $(( (after - before) * 1000 / HZ )) ms, $(( (after - before) * 1000000000 / HZ / REQUESTS )) ns/request"
+    echo "round $round: $count requests, server CPU $(( (after - before) * 1000 / HZ )) ms, $(( (after - before) * 1000000000 / HZ / count )) ns/request"
 done

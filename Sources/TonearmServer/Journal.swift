@@ -34,41 +34,78 @@ final class Journal: Sendable {
         self.maximumBytes = max(0, maximumBytes)
     }
 
-    func append(_ entry: JournalEntry, miss: ServerMiss? = nil) {
+    /// Journals `entry`.
+    func append(_ entry: JournalEntry) {
         var entry = entry
-        entry.truncation = Self.truncate(&entry.request, &entry.response)
-        let entryBytes = Self.bytes(entry.request) + (entry.response.map(Self.bytes) ?? 0)
-        var kept = miss
-        var missBytes = 0
-        if var miss = kept {
-            var unanswered: Response?
-            _ = Self.truncate(&miss.request, &unanswered)
-            _ = Self.truncate(&miss.report.request, &unanswered)
-            missBytes = Self.bytes(miss.request) + Self.bytes(miss.report.request) + miss.report.canonical.bytes.count
-            kept = miss
+        let bytes = Self.prepare(&entry)
+        // The entry a full journal drops is freed after the lock is released, so the other event loops
+        // do not wait on its deallocation.
+        let dropped = state.withLock { state in
+            _ = Self.insert(entry, bytes: bytes, into: &state)
+            return trim(&state)
         }
-        state.withLock { state in
-            entry.sequence = state.total
-            state.total += 1
-            state.entries.append((entry, entryBytes))
-            state.bytes += entryBytes
-            if var miss = kept {
-                miss.sequence = entry.sequence
-                state.misses.append((miss, missBytes))
-                state.bytes += missBytes
-            }
-            while state.entries.count > limit, let dropped = state.entries.popFirst() { state.bytes -= dropped.bytes }
-            while state.misses.count > limit, let dropped = state.misses.popFirst() { state.bytes -= dropped.bytes }
-            // Over the byte cap, the older of the oldest entry and the oldest miss goes first.
-            while state.bytes > maximumBytes, !state.entries.isEmpty || !state.misses.isEmpty {
-                let entryFirst = state.misses.first.map { miss in state.entries.first.map { $0.entry.sequence <= miss.miss.sequence } ?? false } ?? true
-                if entryFirst, let dropped = state.entries.popFirst() {
-                    state.bytes -= dropped.bytes
-                } else if let dropped = state.misses.popFirst() {
-                    state.bytes -= dropped.bytes
-                }
+        _ = dropped
+    }
+
+    /// Journals `entry`, which missed as `miss` says. (A separate method: the hits, nearly every
+    /// request, then carry no optional miss, whose copies cost more than the rest of the journaling.)
+    func append(_ entry: JournalEntry, miss: ServerMiss) {
+        var entry = entry
+        let bytes = Self.prepare(&entry)
+        var (miss, missBytes) = Self.prepared(miss)
+        let dropped = state.withLock { state in
+            miss.sequence = Self.insert(entry, bytes: bytes, into: &state)
+            state.misses.append((miss, missBytes))
+            state.bytes += missBytes
+            return trim(&state)
+        }
+        _ = dropped
+    }
+
+    /// Appends `entry`, numbered; returns its number.
+    private static func insert(_ entry: consuming JournalEntry, bytes: Int, into state: inout State) -> Int {
+        entry.sequence = state.total
+        state.total += 1
+        state.entries.append((entry, bytes))
+        state.bytes += bytes
+        return entry.sequence
+    }
+
+    /// Drops the oldest entries and misses past ``limit`` and ``maximumBytes``; returns the last entry
+    /// dropped for the caller to free outside the lock (at most one in the steady state).
+    private func trim(_ state: inout State) -> JournalEntry? {
+        var oldest: JournalEntry?
+        while state.entries.count > limit, let dropped = state.entries.popFirst() {
+            state.bytes -= dropped.bytes
+            oldest = dropped.entry
+        }
+        while state.misses.count > limit, let dropped = state.misses.popFirst() { state.bytes -= dropped.bytes }
+        // Over the byte cap, the older of the oldest entry and the oldest miss goes first.
+        while state.bytes > maximumBytes, !state.entries.isEmpty || !state.misses.isEmpty {
+            let entryFirst = state.misses.first.map { miss in state.entries.first.map { $0.entry.sequence <= miss.miss.sequence } ?? false } ?? true
+            if entryFirst, let dropped = state.entries.popFirst() {
+                state.bytes -= dropped.bytes
+            } else if let dropped = state.misses.popFirst() {
+                state.bytes -= dropped.bytes
             }
         }
+        return oldest
+    }
+
+    /// Cuts `entry`'s bodies to ``storedBodyLimit`` (saying so); returns what it is accounted to hold.
+    /// In place: the entry is large, and a copy per request showed in the server's profile.
+    private static func prepare(_ entry: inout JournalEntry) -> Int {
+        entry.truncation = truncate(&entry.request, &entry.response)
+        return bytes(entry.request) + (entry.response.map(bytes) ?? 0)
+    }
+
+    /// `miss` with its bodies cut to ``storedBodyLimit``, and what it is accounted to hold.
+    private static func prepared(_ miss: ServerMiss) -> (ServerMiss, Int) {
+        var miss = miss
+        var unanswered: Response?
+        _ = truncate(&miss.request, &unanswered)
+        _ = truncate(&miss.report.request, &unanswered)
+        return (miss, bytes(miss.request) + bytes(miss.report.request) + miss.report.canonical.bytes.count)
     }
 
     /// The kept entries, oldest first.

@@ -39,27 +39,28 @@ struct AnswerWriter: Sendable {
     /// The reply for `answer`, logged and journaled.
     private func write(_ answer: Answer, for request: ChainRequest) -> ServerReply {
         if let line = answer.logLine { log(line) }
-        let reply: ServerReply
-        var miss: ServerMiss?
         switch answer.content {
         case .response(let response):
-            reply = .response(response)
+            if let journaled = answer.journaled { journal.append(entry(journaled, response, answer, request)) }
+            return .response(response)
         case .fault(let error):
-            reply = .fault(ConnectionFault(error))
+            if let journaled = answer.journaled { journal.append(entry(journaled, nil, answer, request)) }
+            return .fault(ConnectionFault(error))
         case .miss(let report, let lookedIn):
             let missed = answer.journaled ?? request.asSent
             log("tonearm: miss \(missed.method) \(missed.url): \(report.reason)")
-            reply = .response(MissReply.response(
-                for: report, status: missStatus, acceptsJSON: MissReply.acceptsJSON(missed.headers), source: lookedIn))
-            miss = ServerMiss(time: Date(), request: missed, report: report)
+            let response = MissReply.response(
+                for: report, status: missStatus, acceptsJSON: MissReply.acceptsJSON(missed.headers), source: lookedIn)
+            if let journaled = answer.journaled {
+                journal.append(entry(journaled, response, answer, request), miss: ServerMiss(time: Date(), request: missed, report: report))
+            }
+            return .response(response)
         }
-        guard let journaled = answer.journaled else { return reply }
-        let response: Response? = if case .response(let response) = reply { response } else { nil }
-        journal.append(
-            JournalEntry(
-                time: request.time, request: journaled, response: response, source: answer.source,
-                latency: ContinuousClock.now - request.started),
-            miss: miss)
-        return reply
+    }
+
+    private func entry(_ journaled: Request, _ response: Response?, _ answer: Answer, _ request: ChainRequest) -> JournalEntry {
+        JournalEntry(
+            time: request.time, request: journaled, response: response, source: answer.source,
+            latency: ContinuousClock.now - request.started)
     }
 }

@@ -17,8 +17,9 @@ struct ResponderChain: Sendable {
     /// The first stage's answer, or a 404 naming the request when every stage passes (the server's
     /// chain ends with stages that answer every request they are given, so this is a safety net).
     func answer(_ request: inout ChainRequest) -> Staged<Answer> {
-        for stage in stages {
-            if let answer = stage.respond(to: &request) { return answer }
+        // By index: `for stage in stages` copies each existential (a retain and release per stage per request).
+        for index in stages.indices {
+            if let answer = stages[index].respond(to: &request) { return answer }
         }
         let message = "nothing in this server answers \(request.incoming.method) \(request.incoming.target)"
         return .now(Answer(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import Tonearm
 import TonearmCassettes
 import TonearmServer
@@ -33,7 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             SIGINT or SIGTERM: stop accepting, let in-flight exchanges finish for up to --shutdown-timeout \
             seconds (then cancel them: their clients get a 503 with Connection: close), save the cassette \
-            atomically, write the journal, exit 0.
+            atomically, write the journal, exit 0. A second signal while stopping exits at once with status \
+            130, saving nothing more.
             """
     )
 
@@ -195,22 +197,46 @@ struct ServeCommand: AsyncParsableCommand {
 /// a signal sent as soon as the listening line appears, or while the cassette loads, stops the server
 /// (it used to be set up after the line: such a signal killed the process unsaved, or, between
 /// ignoring the signal and watching for it, was lost and left the server running).
+///
+/// The second signal exits at once (status 130): the way out when a stop takes longer than the person
+/// or harness sending it will wait (a slow save, a shutdown timeout set high), as Ctrl-C twice does in
+/// most servers.
 struct ShutdownSignals: ~Copyable {
     private let names: AsyncStream<String>
     private let sources: [any DispatchSourceSignal]
 
+    /// How many signals arrived: shared by the sources' handlers.
+    private final class Count: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
     init() {
         let (names, continuation) = AsyncStream.makeStream(of: String.self)
         self.names = names
+        let count = Count()
         sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
             // Ignored first, as libdispatch requires: set after the source, SIG_IGN drops the signal
             // before the source sees it (measured: 8 servers signalled at once, some never stopped).
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(name) }
+            source.setEventHandler {
+                // A source coalesces signals that arrive before its handler runs: `data` says how many.
+                let received = count.value.add(max(1, Int(source.data)), ordering: .relaxed).newValue
+                guard received < 2 else { Self.exitNow(name) }
+                continuation.yield(name)
+            }
             source.resume()
             return source
         }
+    }
+
+    /// Leaves without waiting for the stop under way: standard error may be a pipe nobody reads, so the
+    /// message is written without blocking, and nothing else runs (no atexit handlers, no flushing).
+    private static func exitNow(_ name: String) -> Never {
+        let message = Array("tonearm: second \(name) received, exiting without waiting for the stop (what was not yet saved is lost)\n".utf8)
+        _ = fcntl(STDERR_FILENO, F_SETFL, fcntl(STDERR_FILENO, F_GETFL) | O_NONBLOCK)
+        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _exit(130)
     }
 
     /// The name of the first signal received since ``init()``.

@@ -82,6 +82,25 @@ struct ShutdownDeadlineTests {
         #expect(har.contains("cancelled"))
     }
 
+    @Test("tonearm serve: a second SIGTERM while a stop waits on a hung exchange exits at once with status 130, saying so")
+    func secondSignalExitsAtOnce() async throws {
+        let hung = try await TestUpstream(delay: .seconds(45))
+        let server = try await ServeProcess(["--mode", "missing", "--host", hung.origin, "--shutdown-timeout", "60"])
+        let hungClient = try sendInFlight("/\(hung.authority)/hang", port: server.port)
+        try await waitForRequests(1, at: hung)
+        kill(server.process.processIdentifier, SIGTERM)
+        // The first stop is under way (it would wait up to 60 s for the hung exchange).
+        try await Task.sleep(for: .milliseconds(300))
+        let signalled = ContinuousClock.now
+        let ended = try await server.stop()
+        let took = ContinuousClock.now - signalled
+        _ = hungClient
+        try await hung.stop()
+        #expect(ended.status == 130)
+        #expect(took < .seconds(5), "took \(took)")
+        #expect(ended.errors.contains("second SIGTERM received"), "\(ended.errors)")
+    }
+
     @Test("TonearmServer.stop() with an upstream that never answers returns within shutdownTimeout and a margin; the client gets a 503, nothing is recorded")
     func stopWithHungUpstream() async throws {
         let folder = try TemporaryFolder()

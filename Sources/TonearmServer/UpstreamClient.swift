@@ -22,6 +22,8 @@ final class UpstreamClient: Sendable {
 
     init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
+        // Connecting is bounded on its own (docs/server.md, "The upstream deadline"): a host that has
+        // not accepted in 10 s is down or filtered, and saying so beats waiting out the whole deadline.
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))
         // An upstream that refuses the connection is down: answer 502 at once, as a direct connection
         // would fail, rather than retry with backoff until the request's deadline.

@@ -13,7 +13,13 @@ struct ConcurrentRecordingTests {
     private func sendTogether(
         _ count: Int, paths: @escaping @Sendable (Int) -> String, server: TonearmServer, upstream: TestUpstream
     ) async throws -> [ClientResponse] {
-        let base = server.baseURL(for: upstream.authority).absoluteString
+        try await sendTogether(count, paths: paths, server: server, authority: upstream.authority)
+    }
+
+    private func sendTogether(
+        _ count: Int, paths: @escaping @Sendable (Int) -> String, server: TonearmServer, authority: String
+    ) async throws -> [ClientResponse] {
+        let base = server.baseURL(for: authority).absoluteString
         return try await withThrowingTaskGroup(of: ClientResponse.self) { group in
             for index in 0..<count {
                 let path = paths(index)
@@ -78,12 +84,12 @@ struct ConcurrentRecordingTests {
     func failureShared() async throws {
         let folder = try TemporaryFolder()
         let cassette = folder.file("down.json")
-        let upstream = try await TestUpstream()
-        let origin = upstream.origin
-        try await upstream.stop()
+        let down = try RefusingPort()
+        let origin = down.origin
         let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [origin]))
-        let responses = try await sendTogether(16, paths: { _ in "/v1/config" }, server: server, upstream: upstream)
+        let responses = try await sendTogether(16, paths: { _ in "/v1/config" }, server: server, authority: down.authority)
         try await server.stop()
+        withExtendedLifetime(down) {}
 
         #expect(responses.allSatisfy { $0.status == 502 && $0.text.contains(origin) })
         #expect(!FileManager.default.fileExists(atPath: cassette.path))

@@ -127,12 +127,12 @@ struct RecordReplayTests {
     func upstreamDown() async throws {
         let folder = try TemporaryFolder()
         let cassette = folder.file("down.json")
-        let upstream = try await TestUpstream()
-        let origin = upstream.origin, authority = upstream.authority
-        try await upstream.stop()
+        let down = try RefusingPort()
+        let origin = down.origin, authority = down.authority
         let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [origin]))
         let response = try await TestClient.send(server.baseURL(for: authority).absoluteString + "/v1/x")
         try await server.stop()
+        withExtendedLifetime(down) {}
         #expect(response.status == 502)
         #expect(response.text.contains(origin))
         #expect(!FileManager.default.fileExists(atPath: cassette.path))

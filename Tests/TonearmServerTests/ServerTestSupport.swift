@@ -102,6 +102,39 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
     }
 }
 
+/// A loopback port that refuses connections for as long as this value lives: an upstream that is down.
+///
+/// Bound but never listening, so the kernel refuses connections to it and no other server can take it.
+/// (A stopped test upstream's port is free again: a server started by a test running in parallel may get
+/// it, and then the "down" upstream answers.)
+final class RefusingPort: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard bound == 0, named == 0 else { close(descriptor); throw POSIXError(.EADDRNOTAVAIL) }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+
+    var origin: String { "http://127.0.0.1:\(port)" }
+    var authority: String { "127.0.0.1:\(port)" }
+}
+
 /// A raw TCP connection for sending bytes no HTTP client would (garbage, CONNECT, huge headers).
 ///
 /// `@unchecked Sendable`: its only state is an immutable socket descriptor, and each test uses a

@@ -10,6 +10,11 @@ import TonearmTestSupport
 struct CraftedPatternTests {
     static let json = [("Content-Type", "application/json")]
 
+    /// POSTs `rules` (the rule-file schema, JSON) to the server's control API.
+    private func addStubs(_ rules: String, base: String) async throws -> ClientResponse {
+        try await TestClient.send(base + "/__tonearm/stubs", method: "POST", headers: Self.json, body: rules)
+    }
+
     @Test("a lookahead urlPattern or rule pattern is refused with a 4xx naming the construct and its offset")
     func refusals() async throws {
         let server = try await TonearmServer.start(quietConfiguration())
@@ -17,10 +22,8 @@ struct CraftedPatternTests {
         let mapping = try await TestClient.send(
             base + "/__admin/mappings", method: "POST", headers: Self.json,
             body: #"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{"status":200}}"#)
-        let rule = try await TestClient.send(
-            base + "/__tonearm/stubs", method: "POST", headers: Self.json, body: #"[{"pattern": "^/(?=(a+)+$)", "target": "path"}]"#)
-        let backreference = try await TestClient.send(
-            base + "/__tonearm/stubs", method: "POST", headers: Self.json, body: #"[{"pattern": "^/(a)\\1$"}]"#)
+        let rule = try await addStubs(#"[{"pattern": "^/(?=(a+)+$)", "target": "path"}]"#, base: base)
+        let backreference = try await addStubs(#"[{"pattern": "^/(a)\\1$"}]"#, base: base)
         let health = try await TestClient.send(base + "/__tonearm/health")
         try await server.stop()
         #expect(mapping.status == 422, "\(mapping.text)")
@@ -37,9 +40,7 @@ struct CraftedPatternTests {
     func longURLDoesNotStallOthers() async throws {
         let server = try await TonearmServer.start(quietConfiguration())
         let base = server.baseURL.absoluteString
-        let rules = try await TestClient.send(
-            base + "/__tonearm/stubs", method: "POST", headers: Self.json,
-            body: #"[{"name": "ab", "pattern": "^/.*a.*b$", "target": "path", "status": 201}]"#)
+        let rules = try await addStubs(#"[{"name": "ab", "pattern": "^/.*a.*b$", "target": "path", "status": 201}]"#, base: base)
         let mapping = try await TestClient.send(
             base + "/__admin/mappings", method: "POST", headers: Self.json,
             body: #"{"request":{"urlPathPattern":"/x(?x)(a | a)+"},"response":{"status":202}}"#)
@@ -77,9 +78,7 @@ struct CraftedPatternTests {
         let base = server.baseURL.absoluteString
         // 1,993 instructions, and a table that cannot hold its states: every scalar of a path of `a`
         // costs thousands of instruction visits (seconds for a few KB in a debug build).
-        let rules = try await TestClient.send(
-            base + "/__tonearm/stubs", method: "POST", headers: Self.json,
-            body: #"[{"name": "wide", "pattern": "a.{1000}.{990}x", "target": "path", "status": 201}]"#)
+        let rules = try await addStubs(#"[{"name": "wide", "pattern": "a.{1000}.{990}x", "target": "path", "status": 201}]"#, base: base)
         #expect(rules.status == 200, "\(rules.text)")
         let port = server.port
         let long = "/" + String(repeating: "a", count: 5_000)

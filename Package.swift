@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "TonearmURLSession", targets: ["TonearmURLSession"]),
         // Swift Testing traits and XCTest helpers that scope cassettes and stubs to a test.
         .library(name: "TonearmTesting", targets: ["TonearmTesting"]),
+        // The `.server` trait and `withTonearmServer`: TonearmTesting plus the local server, so SwiftNIO and
+        // AsyncHTTPClient. Kept apart so that a package stubbing URLSession builds none of that.
+        .library(name: "TonearmServerTesting", targets: ["TonearmServerTesting"]),
         // Seeded REST traffic for benchmarking matchers, shared by `tonearm bench` and Benchmarks/.
         .library(name: "TonearmWorkloads", targets: ["TonearmWorkloads"]),
         // A local record/replay/stub HTTP server for clients in any process or language (SwiftNIO).
@@ -27,10 +30,6 @@ let package = Package(
         .library(name: "TonearmOpenAPI", targets: ["TonearmOpenAPI"]),
     ],
     traits: [
-        // TonearmTesting's `.server` trait and `withTonearmServer` need TonearmServer, hence SwiftNIO and
-        // AsyncHTTPClient; a package that only replays through URLSession can turn this off with `traits: []`.
-        .trait(name: "Server", description: "TonearmTesting's local-server trait and XCTest helper (builds SwiftNIO and AsyncHTTPClient)."),
-        .default(enabledTraits: ["Server"]),
         // Hash with the portable Swift XXH3 on Linux too (Apple platforms always do): CI tests that path.
         .trait(name: "PortableXXH3", description: "Use the Swift XXH3-64 instead of the system libxxhash."),
     ],
@@ -78,10 +77,11 @@ let package = Package(
         ),
         .target(
             name: "TonearmTesting",
-            dependencies: [
-                "Tonearm", "TonearmCassettes", "TonearmURLSession",
-                .target(name: "TonearmServer", condition: .when(traits: ["Server"])),
-            ]
+            dependencies: ["Tonearm", "TonearmCassettes", "TonearmURLSession"]
+        ),
+        .target(
+            name: "TonearmServerTesting",
+            dependencies: ["TonearmTesting", "TonearmServer"]
         ),
         .target(
             name: "TonearmServer",
@@ -157,7 +157,8 @@ let package = Package(
         .testTarget(
             name: "TonearmServerTests",
             dependencies: [
-                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmServer", "TonearmTesting", "TonearmTestSupport",
+                "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmServer", "TonearmTesting", "TonearmServerTesting",
+                "TonearmTestSupport",
                 // Executables the tests launch: `tonearm serve` and the test app.
                 "TonearmCLI", "TonearmServerTestApp",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,10 +1,8 @@
-// The trait and helper exist only with the package trait Server (on by default).
-#if Server
 import Foundation
 import Testing
 import Tonearm
 import TonearmServer
-import TonearmTesting
+import TonearmServerTesting
 import XCTest
 
 /// The `.server` trait and `withTonearmServer` over cassettes checked in beside this file
@@ -45,4 +43,3 @@ final class ServerXCTests: XCTestCase {
         }
     }
 }
-#endif

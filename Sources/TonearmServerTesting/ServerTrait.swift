@@ -1,9 +1,9 @@
-#if Server
 import Foundation
 import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTesting
 import TonearmURLSession
 
 /// Scopes a ``TonearmServer/TonearmServer`` to one test: starts it on 127.0.0.1 (port 0) over a cassette
@@ -87,4 +87,3 @@ extension Trait where Self == ServerTrait {
             record: record, sourceLocation: sourceLocation)
     }
 }
-#endif

@@ -1,8 +1,8 @@
-#if Server
 import Foundation
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmTesting
 import TonearmURLSession
 import XCTest
 
@@ -41,4 +41,3 @@ extension XCTestCase {
         for miss in server.misses { XCTFail("Tonearm server: \(miss)", file: file, line: line) }
     }
 }
-#endif

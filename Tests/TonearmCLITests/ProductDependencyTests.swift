@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TonearmTestSupport
+
+/// What each product makes a dependent package build, read from the package graph SwiftPM itself
+/// resolves (`swift package describe`), so a dependency added to a light product fails here rather
+/// than in a user's first clean build: a package that adds `TonearmTesting` to stub URLSession must not
+/// compile SwiftNIO, BoringSSL or AsyncHTTPClient.
+@Suite("What each product builds")
+struct ProductDependencyTests {
+    /// Per product, the other packages' products its targets reach.
+    static func externalProducts() throws -> [String: Set<String>] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // The running `swift test` holds the build folder's lock; describing reads only the manifest.
+        process.arguments = ["swift", "package", "--ignore-lock", "describe", "--type", "json"]
+        process.currentDirectoryURL = packageRoot
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "swift package describe failed")
+        let description = try JSONDecoder().decode(PackageDescription.self, from: data)
+        let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
+        var closures: [String: Set<String>] = [:]
+        for product in description.products {
+            var seen = Set<String>(), external = Set<String>()
+            var pending = product.targets
+            while let name = pending.popLast() {
+                guard seen.insert(name).inserted, let target = targets[name] else { continue }
+                pending += target.targetDependencies ?? []
+                external.formUnion(target.productDependencies ?? [])
+            }
+            closures[product.name] = external
+        }
+        return closures
+    }
+
+    private struct PackageDescription: Decodable {
+        struct Product: Decodable {
+            var name: String
+            var targets: [String]
+        }
+        struct Target: Decodable {
+            var name: String
+            var targetDependencies: [String]?
+            var productDependencies: [String]?
+            enum CodingKeys: String, CodingKey {
+                case name
+                case targetDependencies = "target_dependencies"
+                case productDependencies = "product_dependencies"
+            }
+        }
+        var products: [Product]
+        var targets: [Target]
+    }
+
+    static let serverStack: Set<String> = ["NIOCore", "NIOPosix", "NIOHTTP1", "NIOSSL", "AsyncHTTPClient"]
+
+    @Test("the core builds nothing else; cassettes, URLSession and TonearmTesting add only Yams; no light product reaches SwiftNIO or AsyncHTTPClient")
+    func lightProductsStayLight() throws {
+        let external = try Self.externalProducts()
+        #expect(external["Tonearm"] == [])
+        #expect(external["TonearmWorkloads"] == [])
+        for product in ["TonearmCassettes", "TonearmURLSession", "TonearmTesting"] {
+            #expect(external[product] == ["Yams"], "\(product) reaches \(external[product] ?? [])")
+        }
+        #expect(external["TonearmHTTPTypes"] == ["HTTPTypes"])
+        for (product, reached) in external where ["Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmTesting", "TonearmHTTPTypes", "TonearmOpenAPI"].contains(product) {
+            #expect(reached.isDisjoint(with: Self.serverStack), "\(product) reaches \(reached.intersection(Self.serverStack))")
+        }
+    }
+
+    @Test("the server's test helpers are their own product, and it is the one that brings the server")
+    func serverTestingBringsTheServer() throws {
+        let external = try Self.externalProducts()
+        let serverTesting = try #require(external["TonearmServerTesting"])
+        #expect(serverTesting.isSuperset(of: ["NIOCore", "NIOPosix", "AsyncHTTPClient"]))
+    }
+}

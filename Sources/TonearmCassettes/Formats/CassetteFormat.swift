@@ -57,7 +57,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         claims: { $0.isWireMockRoot || $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
 
-    /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubsMapping.plist`), or that
+    /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubRules.plist`, `stubsMapping.plist`), or that
     /// plist itself (read; ``StubBundleFormat``).
     public static let stubBundle = CassetteFormat(name: "bundle", codec: CassetteCodec(
         recognisedBy: "a .bundle folder with a rule-list plist, or that plist",
@@ -150,8 +150,8 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The format of the file at `url`: a `.bundle` folder with a `stubsRules.plist` (and such a plist) is
-    /// a stub bundle, another folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
+    /// The format of the file at `url`: a folder holding `mappings/` is a WireMock root, a `.bundle` folder
+    /// with a rule-list plist (and such a plist) is a stub bundle, another folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
     /// VCR or rules by its content, and JSON is recognised by its content. A `.json` file that is not
     /// JSON is read as native, so that the native reader reports where its syntax breaks; JSON that no
     /// format claims is an error listing each format tried and what it looks for.

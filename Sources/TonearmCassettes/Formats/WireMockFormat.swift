@@ -38,7 +38,7 @@ public enum WireMockFormat {
     }
 
     /// Whether `url` is a WireMock root folder: a folder with a `mappings` folder in it.
-    public static func isRoot(_ url: URL) -> Bool {
+    static func isRoot(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
         let mappings = url.appendingPathComponent("mappings", isDirectory: true).path
         return FileManager.default.fileExists(atPath: mappings, isDirectory: &isDirectory) && isDirectory.boolValue

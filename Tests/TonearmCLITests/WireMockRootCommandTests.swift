@@ -6,24 +6,10 @@ import TonearmTestSupport
 /// Tonearm stub folder of rules made from file names.
 @Suite("WireMock root folders on the command line", .enabled(if: TonearmExecutable.url != nil, TonearmExecutable.missingMessage))
 struct WireMockRootCommandTests {
-    /// `mappings/` (with a subfolder) and `__files/`, as WireMock's standalone server lays them out.
-    static func makeRoot(in folder: TemporaryFolder) throws -> URL {
-        try FileManager.default.createDirectory(at: folder.file("wm/mappings/users"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: folder.file("wm/__files"), withIntermediateDirectories: true)
-        try folder.write("wm/mappings/users/get-user.json", """
-            {"request": {"method": "GET", "url": "/users/42"}, "response": {"status": 200, "bodyFileName": "user.json"}}
-            """)
-        try folder.write("wm/mappings/search.json", """
-            {"request": {"method": "GET", "urlPathPattern": "/search/.*"}, "response": {"status": 204}}
-            """)
-        try folder.write("wm/__files/user.json", #"{"id":42}"#)
-        return folder.file("wm")
-    }
-
     @Test("lint, explain and convert read the root's mappings, bodies from __files")
     func lintExplainConvert() throws {
         let folder = try TemporaryFolder()
-        let root = try Self.makeRoot(in: folder)
+        let root = try folder.makeWireMockRoot()
         let lint = try TonearmExecutable.run(["lint", root.path])
         #expect(lint.status == 0, "\(lint.output)\(lint.errors)")
         #expect(lint.output.contains("1 track(s), 1 rule(s), 0 finding(s)"), "\(lint.output)")

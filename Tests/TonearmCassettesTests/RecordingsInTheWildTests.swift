@@ -154,25 +154,10 @@ struct RecordingsInTheWildTests {
         #expect(refused.found == "both")
     }
 
-    /// A WireMock root: `mappings/` (a subfolder too) and `__files/`, plus a stray file.
-    static func makeWireMockRoot(in folder: TemporaryFolder) throws -> URL {
-        try FileManager.default.createDirectory(at: folder.file("wm/mappings/users"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: folder.file("wm/__files"), withIntermediateDirectories: true)
-        try folder.write("wm/mappings/users/get-user.json", """
-            {"request": {"method": "GET", "url": "/users/42"}, "response": {"status": 200, "bodyFileName": "user.json"}}
-            """)
-        try folder.write("wm/mappings/search.json", """
-            {"mappings": [{"request": {"method": "GET", "urlPathPattern": "/search/.*"}, "response": {"status": 204}}]}
-            """)
-        try folder.write("wm/__files/user.json", #"{"id":42}"#)
-        try folder.write("wm/README.md", "stubs for the user service\n")
-        return folder.file("wm")
-    }
-
     @Test("A WireMock root folder (mappings/ + __files/) is read as WireMock, bodies from __files, not as file-name rules")
     func wireMockRoot() throws {
         let folder = try TemporaryFolder()
-        let root = try Self.makeWireMockRoot(in: folder)
+        let root = try folder.makeWireMockRoot()
         #expect(try CassetteFormat.detect(root) == .wiremock)
         let imported = try CassetteFile.load(root)
         #expect(imported.cassette.entries.count + imported.rules.count == 2, "one per mapping, none per __files body")

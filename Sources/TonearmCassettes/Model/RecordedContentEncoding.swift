@@ -16,16 +16,8 @@ enum RecordedContentEncoding {
             let encoding = response.headers.first(named: "Content-Encoding"),
             !response.body.isEmpty, !isEncoded(response.body, as: encoding)
         else { return (entry, nil) }
-        var fixed = response
-        fixed.headers = response.headers.compactMap { field in
-            switch field.name.lowercased() {
-            case "content-encoding": nil
-            case "content-length": HeaderField(field.name, String(response.body.count))
-            default: field
-            }
-        }
         var changed = entry
-        changed.track.outcome = .response(fixed)
+        changed.track.outcome = .response(response.withDecodedBody(response.body))
         let warning = ImportWarning(
             file: file, path: path,
             message: "dropped \"Content-Encoding: \(encoding)\": the recorded body is not \(encoding)-encoded (stored decoded), so it is replayed as stored")

@@ -63,6 +63,33 @@ struct RecordingsInTheWildTests {
         #expect(track.response?.body == Array("<ListBucketResult/>".utf8))
     }
 
+    @Test(
+        "A cassette recorded by the real vcrpy (requests with bytes header values, gzip answer) loads and replays",
+        .enabled(if: VCRPy.interpreter != nil, Comment(rawValue: VCRPy.missingMessage)), arguments: ["yaml", "json"])
+    func realVCRPyCassette(serializer: String) throws {
+        let python = try #require(VCRPy.interpreter)
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("buckets.\(serializer)")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/record_vcrpy_cassette.py")
+        let run = try ProcessRun.runBlocking(python, [script.path, cassette.path, serializer], environment: nil)
+        #expect(run.status == 0, "\(run.errors)")
+        let url = run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        if serializer == "yaml" {
+            #expect(try String(contentsOf: cassette, encoding: .utf8).contains("!!binary"), "vcrpy wrote the bytes header values as !!binary")
+        }
+        #expect(try CassetteFormat.detect(cassette) == .vcr)
+        let imported = try CassetteFile.load(cassette)
+        let track = try #require(imported.cassette.tracks.first)
+        #expect(track.request.headers.first(named: "User-Agent") == "Boto3/1.34.0")
+        #expect(track.request.headers.first(named: "X-Amz-Date") == "20240119T114109Z")
+        // vcrpy stores what requests handed it, decoded, and keeps the server's gzip header.
+        let body = #"{"buckets":["logs","photos"]}"#
+        #expect(track.response?.body == Array(body.utf8))
+        #expect(track.response?.headers.first(named: "Content-Encoding") == nil)
+        #expect(track.response?.headers.first(named: "Content-Length") == String(body.utf8.count))
+        #expect(try imported.makeEngine().match(Request(url: url)).hit != nil, "the recorded request replays: \(url)")
+    }
+
     /// A Polly.JS (node-http adapter) HAR entry: the body as a JSON array of base64 chunks, kept gzip.
     static func pollyHAR(chunks: String) -> String {
         """
@@ -259,4 +286,18 @@ struct RecordingsInTheWildTests {
         #expect(unread.first?.subject == "$.interactions[0].request.parsed_body")
         #expect(!findings.contains { $0.message.contains("empty_extra") }, "a member holding nothing loses nothing")
     }
+}
+
+/// The Python interpreter of `.build/python-venv` (which `.ci/run` creates) when it has vcrpy and
+/// requests, to record real vcrpy cassettes.
+enum VCRPy {
+    static let interpreter: String? = {
+        let venv = packageRoot.appendingPathComponent(".build/python-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: venv),
+            let check = try? ProcessRun.runBlocking(venv, ["-c", "import vcr, requests"], environment: nil), check.status == 0
+        else { return nil }
+        return venv
+    }()
+
+    static let missingMessage = "no Python with vcrpy: .ci/run creates .build/python-venv with it (pip install vcrpy requests)"
 }

@@ -261,6 +261,17 @@ struct RecordingsInTheWildTests {
         #expect(error.found == #"a JSON object with members "something""#)
     }
 
+    @Test("YAML that is neither VCR nor rules is an error naming the formats tried, not an unknown member of \"rule 1\"")
+    func yamlNothingFits() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("tape.yaml", "name: checkout\ntapes:\n- request: {method: GET}\n")
+        let error = try #require(throws: CassetteError.self) { try CassetteFile.load(folder.file("tape.yaml")) }
+        #expect(error.expected.contains("vcr (") && error.expected.contains("rules ("))
+        #expect(error.found == #"YAML with top-level members "name", "tapes""#)
+        try folder.write("rules.yaml", "# team stubs\nrules:\n- url: https://a.example/x\n  response: {status: 204}\n")
+        #expect(try CassetteFormat.detect(folder.file("rules.yaml")) == .rules)
+    }
+
     @Test("A member the VCR reader does not know that carries data (vcrpy's parsed_body) is a lint warning")
     func unreadDataIsWarned() throws {
         let yaml = """

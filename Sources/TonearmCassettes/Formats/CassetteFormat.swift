@@ -66,12 +66,12 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Rule files in JSON, YAML or property-list syntax (read).
     public static let rules = CassetteFormat(name: "rules", codec: CassetteCodec(
-        recognisedBy: "a JSON object with \"rules\", a JSON array of rules, a .plist, or YAML that is not VCR",
+        recognisedBy: "a JSON object with \"rules\", a JSON array of rules, a .plist, or YAML with \"rules:\" or a top-level list",
         claims: { probe in
             switch probe.jsonShape {
             case .object(let keys)?: keys.contains("rules")
             case .array(let first)?: FormatProbe.looksLikeRule(first)
-            default: probe.fileExtension == "plist" || probe.isYAML && !probe.isVCRYAML
+            default: probe.fileExtension == "plist" || probe.isYAML && !probe.isVCRYAML && probe.yamlTopLevel.looksLikeRules
             }
         },
         read: { (url) throws(CassetteError) in try RuleFileFormat.load(contentsOf: url) }))
@@ -159,11 +159,10 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         let probe = try FormatProbe(url)
         if let format = all.first(where: { $0.codec.claims(probe) }) { return format }
         if case .other? = probe.jsonShape { return .native }
-        if let shape = probe.jsonShape {
+        if let found = probe.jsonShape?.description ?? (probe.isYAML ? probe.yamlTopLevel.description : nil) {
             let tried = all.map { "\($0.name) (\($0.codec.recognisedBy))" }.joined(separator: "; ")
             throw CassetteError(
-                file: url.path, expected: "a file of a format Tonearm reads (or give --from); tried \(tried)",
-                found: shape.description)
+                file: url.path, expected: "a file of a format Tonearm reads (or give --from); tried \(tried)", found: found)
         }
         throw CassetteError(
             file: url.path, expected: "a .json, .har, .yml/.yaml or .plist file or a stub folder (or give --from)",
@@ -246,6 +245,8 @@ struct FormatProbe {
     /// A YAML file whose top level starts an interactions list (Ruby VCR or vcrpy), a VCR 1.x file, or
     /// an empty one.
     let isVCRYAML: Bool
+    /// The top level of a YAML file, read from its unindented lines (empty for other files).
+    let yamlTopLevel: YAMLTopLevel
     /// A `.bundle` folder holding a stub bundle's rule list, or such a `.plist` list itself.
     let isStubBundle: Bool
     /// A folder holding a `mappings` folder: WireMock's root layout.
@@ -257,7 +258,8 @@ struct FormatProbe {
         fileExtension = self.isDirectory ? "" : url.pathExtension.lowercased()
         isYAML = fileExtension == "yml" || fileExtension == "yaml"
         jsonShape = fileExtension == "json" ? Self.shape(try FileAccess.read(url)) : nil
-        isVCRYAML = isYAML ? Self.startsInteractions(try FileAccess.read(url)) : false
+        yamlTopLevel = isYAML ? YAMLTopLevel(try FileAccess.read(url)) : YAMLTopLevel(lines: [])
+        isVCRYAML = isYAML && yamlTopLevel.isVCR
         isWireMockRoot = self.isDirectory && WireMockFormat.isRoot(url)
         if self.isDirectory {
             isStubBundle = url.pathExtension.lowercased() == "bundle" && StubBundleFormat.ruleFile(inBundle: url) != nil
@@ -278,19 +280,6 @@ struct FormatProbe {
     /// `version`).
     static func looksLikeVCRJSON(_ keys: Set<String>) -> Bool {
         keys.contains("http_interactions") || keys.contains("interactions") && keys.contains("version") && !keys.contains("name")
-    }
-
-    /// A VCR cassette by content: a top level that starts an interactions list, a VCR 1.x list of
-    /// `!ruby/struct:VCR::HTTPInteraction`, or no document at all (VCR's empty cassette).
-    private static func startsInteractions(_ bytes: [UInt8]) -> Bool {
-        let lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
-        let content = lines.filter { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---" && trimmed != "..."
-        }
-        return content.isEmpty || content.contains {
-            $0.hasPrefix("http_interactions:") || $0.hasPrefix("interactions:") || $0.contains("!ruby/struct:VCR::HTTPInteraction")
-        }
     }
 
     /// The top level's shape, read token by token (every value skipped, not built, so probing a large
@@ -333,6 +322,50 @@ struct FormatProbe {
             _ = try reader.skipValue()
         }
         return names
+    }
+}
+
+/// A YAML file's top level as its lines show it, without parsing the document: enough to tell a VCR
+/// cassette from a rule file, and to say what a file that is neither holds.
+struct YAMLTopLevel {
+    /// The lines holding content (not blank, comments or document markers), untrimmed.
+    let lines: [Substring]
+
+    init(lines: [Substring]) {
+        self.lines = lines
+    }
+
+    init(_ bytes: [UInt8]) {
+        lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).filter { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---" && trimmed != "..."
+        }
+    }
+
+    /// The member names of unindented `name:` lines, in order.
+    var keys: [String] {
+        lines.compactMap { line in
+            guard let first = line.first, first != " ", first != "-", first != "\t", let colon = line.firstIndex(of: ":") else { return nil }
+            return String(line[..<colon])
+        }
+    }
+
+    /// A top level that starts an interactions list, a VCR 1.x list of
+    /// `!ruby/struct:VCR::HTTPInteraction`, or no document at all (VCR's empty cassette).
+    var isVCR: Bool {
+        lines.isEmpty || keys.contains("http_interactions") || keys.contains("interactions")
+            || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") }
+    }
+
+    /// A `rules:` member or a top-level list (its first line starts an item), as rule files have.
+    var looksLikeRules: Bool {
+        keys.contains("rules") || lines.first?.hasPrefix("-") == true
+    }
+
+    /// What the top level holds, for the error saying no format fits.
+    var description: String {
+        let names = keys
+        return names.isEmpty ? "YAML with no top-level members" : "YAML with top-level members " + names.map(\.debugDescription).joined(separator: ", ")
     }
 }
 

@@ -1,5 +1,6 @@
 import CZlib
 import Tonearm
+import TonearmCassettes
 
 /// Decodes `gzip` and `deflate` response bodies: before URLSession hands them to its client, and before
 /// the local server rewrites URLs in them.
@@ -17,16 +18,7 @@ package enum ContentDecoding {
             encoding == "gzip" || encoding == "x-gzip" || encoding == "deflate",
             let body = inflate(response.body)
         else { return response }
-        var decoded = response
-        decoded.body = body
-        decoded.headers = response.headers.compactMap { field in
-            switch field.name.lowercased() {
-            case "content-encoding": nil
-            case "content-length": HeaderField(field.name, String(body.count))
-            default: field
-            }
-        }
-        return decoded
+        return response.withDecodedBody(body)
     }
 
     /// The inflated bytes of a gzip or zlib stream (detected from its header), or `nil` when they are

@@ -53,6 +53,23 @@ import TonearmTestSupport
         #expect(replaying.takeMisses().isEmpty)
     }
 
+    /// Issue 20 §4: a DVR cassette keeps `Content-Encoding: gzip` on the body URLSession had decoded.
+    @Test func aDecodedBodyMarkedGzipIsAnsweredWithoutTheStaleEncoding() async throws {
+        let folder = try TemporaryFolder()
+        let json = #"{"id":1}"#
+        try folder.write("dvr.json", """
+            {"name": "user", "interactions": [{"request": {"method": "GET", "url": "https://api.example.com/user"},
+              "response": {"status": 200, "headers": {"Content-Type": "application/json", "Content-Encoding": "gzip",
+                "Content-Length": "28"}, "body": \(json)}}]}
+            """)
+        let session = try ReplaySession.cassette(at: folder.file("dvr.json"), options: CassetteOptions(record: .never), environment: [:])
+        let client = TonearmHTTPClient(session: session)
+        let response = try await client.execute(HTTPClientRequest(url: "https://api.example.com/user"), timeout: .seconds(5))
+        #expect(response.headers["Content-Encoding"].isEmpty)
+        #expect(response.headers["Content-Length"] == [String(json.utf8.count)])
+        #expect(try await Self.text(of: response) == json)
+    }
+
     @Test func aMissInNeverModeThrowsTheReportAndIsKeptForTheTest() async throws {
         let folder = try TemporaryFolder()
         let session = try ReplaySession.cassette(

@@ -73,6 +73,21 @@ struct TeamFormatLaunchTests {
         #expect(server.received.map(\.path) == ["/feed"], "only the unstubbed request reached the network")
     }
 
+    @Test("STUB_API_CALLS_<name> reads a bundle whose plist is stubRules.plist and whose entries answer from inline_response")
+    func stubRulesPlistWithInlineResponse() throws {
+        let folder = try TemporaryFolder()
+        let bundle = folder.file("flags.bundle")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let rules: [[String: Any]] = [["matching_url": "/flags$", "inline_response": #"{"dark":true}"#, "http_method": "GET"]]
+        try PropertyListSerialization.data(fromPropertyList: rules, format: .xml, options: 0)
+            .write(to: bundle.appendingPathComponent("stubRules.plist"))
+        let run = try Self.launch(
+            arguments: ["STUB_API_CALLS_flags"], environment: ["TONEARM_STUB_BUNDLES": folder.url.path],
+            requests: ["GET https://api.example.com/flags"])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.answers.map(\.body) == [#"{"dark":true}"#])
+    }
+
     @Test("Without TONEARM_MISSES a request no bundle rule answers fails instead of reaching the network")
     func bundleMissesFailByDefault() throws {
         let folder = try TemporaryFolder()
@@ -95,7 +110,7 @@ struct TeamFormatLaunchTests {
         let run = try Self.launch(
             arguments: ["STUB_API_CALLS_checkout"], environment: ["TONEARM_STUB_BUNDLES": folder.url.path], requests: [])
         #expect(run.status == 3)
-        #expect(run.errors.contains("launch argument STUB_API_CALLS_checkout: expected \(folder.url.path)/checkout.bundle holding stubsRules.plist or stubsMapping.plist"))
+        #expect(run.errors.contains("launch argument STUB_API_CALLS_checkout: expected \(folder.url.path)/checkout.bundle holding stubsRules.plist or stubRules.plist or stubsMapping.plist"))
     }
 
     @Test("TONEARM_URL_STUBS=1: environment entries named by URL answer GETs with their JSON, normalised as any track")

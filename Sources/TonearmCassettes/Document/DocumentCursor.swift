@@ -31,6 +31,18 @@ struct DocumentCursor: Sendable {
         return false
     }
 
+    /// Whether this holds something: not null, and not an empty string, array or object.
+    var carriesData: Bool {
+        switch node.value {
+        case .null: false
+        case .string(let text): !text.isEmpty
+        case .binary(let bytes): !bytes.isEmpty
+        case .array(let elements): !elements.isEmpty
+        case .object(let members): !members.isEmpty
+        default: true
+        }
+    }
+
     // MARK: Objects
 
     /// The members of this object, in order.

@@ -8,6 +8,14 @@ import Yams
 /// expanded, within ``YAMLExpansionLimit``'s bounds.
 enum YAMLDocumentReader {
     static func read(_ source: DocumentSource) throws(CassetteError) -> DocumentNode {
+        guard let root = try readIfPresent(source) else {
+            throw CassetteError(file: source.file, line: 1, column: 1, expected: "a YAML document", found: "an empty file")
+        }
+        return root
+    }
+
+    /// The document, or `nil` when the text holds none (empty, or only comments and white space).
+    static func readIfPresent(_ source: DocumentSource) throws(CassetteError) -> DocumentNode? {
         guard let text = String(validating: source.bytes, as: UTF8.self) else {
             throw CassetteError(file: source.file, expected: "UTF-8 text", found: "bytes that are not UTF-8")
         }
@@ -21,9 +29,7 @@ enum YAMLDocumentReader {
         } catch {
             throw CassetteError(file: source.file, expected: "a YAML document", found: "\(error)")
         }
-        guard let root else {
-            throw CassetteError(file: source.file, line: 1, column: 1, expected: "a YAML document", found: "an empty file")
-        }
+        guard let root else { return nil }
         return try convert(root, file: source.file)
     }
 

@@ -19,6 +19,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Tonearm's native JSON cassette (read and write).
     public static let native = CassetteFormat(name: "native", codec: CassetteCodec(
+        recognisedBy: "a JSON object with \"formatVersion\"",
         claims: { $0.jsonShape?.objectKeys?.contains("formatVersion") == true },
         read: { (url) throws(CassetteError) in CassetteImport(cassette: try NativeFormat.decode(FileAccess.read(url), file: url.path)) },
         write: { (cassette, url) throws(CassetteError) in try NativeFormat.write(cassette, to: url) },
@@ -26,50 +27,58 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// HTTP Archive 1.2 (read and write).
     public static let har = CassetteFormat(name: "har", codec: CassetteCodec(
+        recognisedBy: "a .har file, or a JSON object with \"log\"",
         claims: { $0.fileExtension == "har" || $0.jsonShape?.objectKeys?.contains("log") == true },
         read: { (url) throws(CassetteError) in try HARFormat.decode(FileAccess.read(url), file: url.path) },
         write: { (cassette, url) throws(CassetteError) in try HARFormat.write(cassette, to: url) },
         stream: { (url) throws(CassetteError) in try HARFormat.stream(FileAccess.read(url), file: url.path) }))
 
-    /// Ruby VCR / vcrpy YAML (read).
+    /// Ruby VCR / vcrpy YAML, or JSON written by their JSON serializers (read).
     public static let vcr = CassetteFormat(name: "vcr", codec: CassetteCodec(
-        claims: { $0.isVCRYAML },
+        recognisedBy: "YAML starting \"http_interactions:\" or \"interactions:\", a VCR 1.x list, an empty YAML file, or a JSON object with \"http_interactions\" (or \"interactions\" and \"version\")",
+        claims: { $0.isVCRYAML || $0.jsonShape?.objectKeys.map(FormatProbe.looksLikeVCRJSON) == true },
         read: { (url) throws(CassetteError) in try VCRFormat.decode(FileAccess.read(url), file: url.path) }))
 
     /// venmo/DVR JSON (read).
     public static let dvr = CassetteFormat(name: "dvr", codec: CassetteCodec(
+        recognisedBy: "a JSON object with \"interactions\"",
         claims: { $0.jsonShape?.objectKeys?.contains("interactions") == true },
         read: { (url) throws(CassetteError) in try DVRFormat.decode(FileAccess.read(url), file: url.path) }))
 
     /// Velhotes/Vinyl JSON (read).
     public static let vinyl = CassetteFormat(name: "vinyl", codec: CassetteCodec(
+        recognisedBy: "a JSON array whose first element names no \"url\" or \"path\"",
         claims: { if case .array(let first)? = $0.jsonShape { !FormatProbe.looksLikeRule(first) } else { false } },
         read: { (url) throws(CassetteError) in try VinylFormat.decode(FileAccess.read(url), file: url.path) }))
 
     /// WireMock stub mappings (read).
     public static let wiremock = CassetteFormat(name: "wiremock", codec: CassetteCodec(
-        claims: { $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
+        recognisedBy: "a JSON object with \"mappings\" or \"request\", or a folder holding mappings/",
+        claims: { $0.isWireMockRoot || $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
 
-    /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubsMapping.plist`), or that
+    /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubRules.plist`, `stubsMapping.plist`), or that
     /// plist itself (read; ``StubBundleFormat``).
     public static let stubBundle = CassetteFormat(name: "bundle", codec: CassetteCodec(
+        recognisedBy: "a .bundle folder with a rule-list plist, or that plist",
         claims: { $0.isStubBundle },
         read: { (url) throws(CassetteError) in try StubBundleFormat.load(contentsOf: url) }))
 
     /// Rule files in JSON, YAML or property-list syntax (read).
     public static let rules = CassetteFormat(name: "rules", codec: CassetteCodec(
+        recognisedBy: "a JSON object with \"rules\", a JSON array of rules, a .plist, or YAML with \"rules:\" or a top-level list",
         claims: { probe in
             switch probe.jsonShape {
             case .object(let keys)?: keys.contains("rules")
             case .array(let first)?: FormatProbe.looksLikeRule(first)
-            default: probe.fileExtension == "plist" || probe.isYAML && !probe.isVCRYAML
+            default: probe.fileExtension == "plist" || probe.isYAML && !probe.isVCRYAML && probe.yamlTopLevel.looksLikeRules
             }
         },
         read: { (url) throws(CassetteError) in try RuleFileFormat.load(contentsOf: url) }))
 
     /// A folder of per-test stub folders (read and write).
     public static let stubs = CassetteFormat(name: "stubs", codec: CassetteCodec(
+        recognisedBy: "a folder",
         claims: { $0.isDirectory },
         read: { (url) throws(CassetteError) in try StubFolder.load(url) },
         write: { (cassette, url) throws(CassetteError) in try StubFolder.writeTest(cassette, to: url) }))
@@ -100,16 +109,31 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads the file (or folder) at `url` in this format.
     public func load(_ url: URL) throws(CassetteError) -> CassetteImport {
-        let imported = try codec.read(url)
+        var imported = try codec.read(url)
         FreedMemory.release(afterLoading: FileAccess.size(of: url))
+        for index in imported.cassette.entries.indices {
+            let (entry, warning) = RecordedContentEncoding.consistent(imported.cassette.entries[index], file: url.path, path: "track \(index)")
+            imported.cassette.entries[index] = entry
+            if let warning { imported.warnings.append(warning) }
+        }
         return imported
     }
 
     /// Reads the file at `url` in this format up to its tracks, to be read one at a time; formats that
-    /// cannot stream are read whole first.
+    /// cannot stream are read whole first. Every entry passes ``RecordedContentEncoding``, as in ``load(_:)``.
     func stream(_ url: URL) throws(CassetteError) -> StreamedImport {
-        if let stream = codec.stream { return try stream(url) }
-        return StreamedImport(whole: try codec.read(url))
+        let streamed = if let stream = codec.stream { try stream(url) } else { StreamedImport(whole: try codec.read(url)) }
+        return StreamedImport(header: streamed.header) { (each) throws(CassetteError) in
+            var index = 0
+            var warnings: [ImportWarning] = []
+            warnings += try streamed.readEntries { (entry) throws(CassetteError) in
+                let (consistent, warning) = RecordedContentEncoding.consistent(entry, file: url.path, path: "track \(index)")
+                index += 1
+                if let warning { warnings.append(warning) }
+                try each(consistent)
+            }
+            return warnings
+        }
     }
 
     /// Writes `cassette` to `url` in this format, atomically; an error for formats Tonearm only reads,
@@ -126,14 +150,20 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The format of the file at `url`: a `.bundle` folder with a `stubsRules.plist` (and such a plist) is
-    /// a stub bundle, another folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
-    /// VCR or rules by its top-level keys, and JSON is recognised by its content. A JSON file no format
-    /// claims is read as native, so that the native reader reports what is wrong with it.
+    /// The format of the file at `url`: a folder holding `mappings/` is a WireMock root, a `.bundle` folder
+    /// with a rule-list plist (and such a plist) is a stub bundle, another folder is a stub folder, `.har` is HAR, `.plist` rules, YAML is
+    /// VCR or rules by its content, and JSON is recognised by its content. A `.json` file that is not
+    /// JSON is read as native, so that the native reader reports where its syntax breaks; JSON that no
+    /// format claims is an error listing each format tried and what it looks for.
     public static func detect(_ url: URL) throws(CassetteError) -> CassetteFormat {
         let probe = try FormatProbe(url)
         if let format = all.first(where: { $0.codec.claims(probe) }) { return format }
-        if probe.jsonShape != nil { return .native }
+        if case .other? = probe.jsonShape { return .native }
+        if let found = probe.jsonShape?.description ?? (probe.isYAML ? probe.yamlTopLevel.description : nil) {
+            let tried = all.map { "\($0.name) (\($0.codec.recognisedBy))" }.joined(separator: "; ")
+            throw CassetteError(
+                file: url.path, expected: "a file of a format Tonearm reads (or give --from); tried \(tried)", found: found)
+        }
         throw CassetteError(
             file: url.path, expected: "a .json, .har, .yml/.yaml or .plist file or a stub folder (or give --from)",
             found: "extension \"\(url.pathExtension)\"")
@@ -151,6 +181,8 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
 
 /// How one format is recognised, read and written.
 struct CassetteCodec: Sendable {
+    /// What ``claims`` looks for, for the error listing the formats a file fitted none of.
+    let recognisedBy: String
     /// Whether a file looks like this format. Where claims overlap (a JSON object with both
     /// `formatVersion` and `log`), the format listed first in ``CassetteFormat/all`` wins.
     let claims: @Sendable (FormatProbe) -> Bool
@@ -163,10 +195,11 @@ struct CassetteCodec: Sendable {
     let stream: (@Sendable (URL) throws(CassetteError) -> StreamedImport)?
 
     init(
-        claims: @escaping @Sendable (FormatProbe) -> Bool, read: @escaping @Sendable (URL) throws(CassetteError) -> CassetteImport,
+        recognisedBy: String, claims: @escaping @Sendable (FormatProbe) -> Bool, read: @escaping @Sendable (URL) throws(CassetteError) -> CassetteImport,
         write: (@Sendable (Cassette, URL) throws(CassetteError) -> Void)? = nil,
         stream: (@Sendable (URL) throws(CassetteError) -> StreamedImport)? = nil
     ) {
+        self.recognisedBy = recognisedBy
         self.claims = claims
         self.read = read
         self.write = write
@@ -186,6 +219,17 @@ struct FormatProbe {
         /// Anything else, including text that is not JSON.
         case other
 
+        /// What the top level holds, for the error saying no format fits.
+        var description: String {
+            switch self {
+            case .object(let keys) where keys.isEmpty: "an empty JSON object"
+            case .object(let keys): "a JSON object with members " + keys.sorted().map(\.debugDescription).joined(separator: ", ")
+            case .array(let keys?): "a JSON array whose first element has members " + keys.sorted().map(\.debugDescription).joined(separator: ", ")
+            case .array(nil): "a JSON array whose first element is not an object"
+            case .other: "text that is not a JSON object or array"
+            }
+        }
+
         var objectKeys: Set<String>? {
             if case .object(let keys) = self { return keys }
             return nil
@@ -198,10 +242,15 @@ struct FormatProbe {
     /// Set for `.json` files only.
     let jsonShape: JSONShape?
     let isYAML: Bool
-    /// A YAML file whose top level starts an interactions list (Ruby VCR or vcrpy).
+    /// A YAML file whose top level starts an interactions list (Ruby VCR or vcrpy), a VCR 1.x file, or
+    /// an empty one.
     let isVCRYAML: Bool
+    /// The top level of a YAML file, read from its unindented lines (empty for other files).
+    let yamlTopLevel: YAMLTopLevel
     /// A `.bundle` folder holding a stub bundle's rule list, or such a `.plist` list itself.
     let isStubBundle: Bool
+    /// A folder holding a `mappings` folder: WireMock's root layout.
+    let isWireMockRoot: Bool
 
     init(_ url: URL) throws(CassetteError) {
         var isDirectory: ObjCBool = false
@@ -209,7 +258,9 @@ struct FormatProbe {
         fileExtension = self.isDirectory ? "" : url.pathExtension.lowercased()
         isYAML = fileExtension == "yml" || fileExtension == "yaml"
         jsonShape = fileExtension == "json" ? Self.shape(try FileAccess.read(url)) : nil
-        isVCRYAML = isYAML ? Self.startsInteractions(try FileAccess.read(url)) : false
+        yamlTopLevel = isYAML ? YAMLTopLevel(try FileAccess.read(url)) : YAMLTopLevel(lines: [])
+        isVCRYAML = isYAML && yamlTopLevel.isVCR
+        isWireMockRoot = self.isDirectory && WireMockFormat.isRoot(url)
         if self.isDirectory {
             isStubBundle = url.pathExtension.lowercased() == "bundle" && StubBundleFormat.ruleFile(inBundle: url) != nil
         } else if fileExtension == "plist" {
@@ -224,9 +275,11 @@ struct FormatProbe {
         keys.map { $0.contains("url") || $0.contains("path") } ?? false
     }
 
-    private static func startsInteractions(_ bytes: [UInt8]) -> Bool {
-        let lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline)
-        return lines.contains { $0.hasPrefix("http_interactions:") || $0.hasPrefix("interactions:") }
+    /// Whether the top-level members are a VCR cassette's as its JSON serializers write them: Ruby VCR's
+    /// `http_interactions`, or vcrpy's `interactions` with its `version` (DVR's has a `name` and no
+    /// `version`).
+    static func looksLikeVCRJSON(_ keys: Set<String>) -> Bool {
+        keys.contains("http_interactions") || keys.contains("interactions") && keys.contains("version") && !keys.contains("name")
     }
 
     /// The top level's shape, read token by token (every value skipped, not built, so probing a large
@@ -269,6 +322,50 @@ struct FormatProbe {
             _ = try reader.skipValue()
         }
         return names
+    }
+}
+
+/// A YAML file's top level as its lines show it, without parsing the document: enough to tell a VCR
+/// cassette from a rule file, and to say what a file that is neither holds.
+struct YAMLTopLevel {
+    /// The lines holding content (not blank, comments or document markers), untrimmed.
+    let lines: [Substring]
+
+    init(lines: [Substring]) {
+        self.lines = lines
+    }
+
+    init(_ bytes: [UInt8]) {
+        lines = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).filter { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---" && trimmed != "..."
+        }
+    }
+
+    /// The member names of unindented `name:` lines, in order.
+    var keys: [String] {
+        lines.compactMap { line in
+            guard let first = line.first, first != " ", first != "-", first != "\t", let colon = line.firstIndex(of: ":") else { return nil }
+            return String(line[..<colon])
+        }
+    }
+
+    /// A top level that starts an interactions list, a VCR 1.x list of
+    /// `!ruby/struct:VCR::HTTPInteraction`, or no document at all (VCR's empty cassette).
+    var isVCR: Bool {
+        lines.isEmpty || keys.contains("http_interactions") || keys.contains("interactions")
+            || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") }
+    }
+
+    /// A `rules:` member or a top-level list (its first line starts an item), as rule files have.
+    var looksLikeRules: Bool {
+        keys.contains("rules") || lines.first?.hasPrefix("-") == true
+    }
+
+    /// What the top level holds, for the error saying no format fits.
+    var description: String {
+        let names = keys
+        return names.isEmpty ? "YAML with no top-level members" : "YAML with top-level members " + names.map(\.debugDescription).joined(separator: ", ")
     }
 }
 

@@ -5,9 +5,10 @@ import Tonearm
 ///
 /// Import: `request.url` is taken as sent (its query already holds `queryString`), `postData.text` is
 /// the body (or `postData.params` form-encoded when there is no text), `content.encoding: base64` is
-/// decoded, and an entry with status 0 and an `_error` becomes a simulated transport error. HAR stores
-/// response content decoded, so a `Content-Encoding` header is dropped (with a warning) to keep
-/// replayed responses consistent. HTTP/2 pseudo-headers (`:authority`...) are not real fields and are
+/// decoded (also when `text` is a JSON array of base64 chunks, as Polly.JS writes it), and an entry with
+/// status 0 and an `_error` becomes a simulated transport error. A `Content-Encoding` header follows
+/// the rule every format does (``RecordedContentEncoding``): browsers store content decoded, so theirs
+/// is dropped with a warning; Polly.JS stores the gzip bytes, so its header stays. HTTP/2 pseudo-headers (`:authority`...) are not real fields and are
 /// left out.
 public enum HARFormat {
     /// Reads a HAR file; `file` names it in errors.
@@ -77,24 +78,44 @@ public enum HARFormat {
         guard RecordedLimits.statuses.contains(status) else {
             throw statusCursor.error(expected: RecordedLimits.statusDescription + " (or 0 for a failed request)", found: "\(status)")
         }
-        var headers = try readHeaders(cursor.member("headers"))
+        let headers = try readHeaders(cursor.member("headers"))
         var body: [UInt8] = []
-        if let content = try cursor.member("content"), let text = try content.optionalString("text") {
-            body = try decodeText(text, encoding: content.optionalString("encoding"), at: content)
-            if let encoding = headers.first(named: "Content-Encoding"), encoding.lowercased() != "identity" {
-                headers.removeAll { $0.name.lowercased() == "content-encoding" }
-                warnings.append(ImportWarning(
-                    file: file, path: path.description,
-                    message: "dropped \"Content-Encoding: \(encoding)\": HAR stores content decoded, so it is replayed decoded"))
+        if let content = try cursor.member("content"), let text = try content.member("text") {
+            if case .array = text.node.value {
+                body = try decodeChunks(text.elements())
+            } else {
+                body = try decodeText(text.string(), encoding: content.optionalString("encoding"), at: content)
             }
         }
         return .response(Response(status: status, headers: headers, body: body))
     }
 
+    /// `text`, or with `encoding: base64` its bytes: one base64 string, or (Polly.JS's node-http
+    /// adapter) a JSON array of base64 chunks written as text.
     private static func decodeText(_ text: String, encoding: String?, at cursor: DocumentCursor) throws(CassetteError) -> [UInt8] {
         guard encoding?.lowercased() == "base64" else { return Array(text.utf8) }
+        if text.first == "[", let chunks = pollyChunks(text, at: cursor) { return try decodeChunks(chunks) }
         guard let bytes = Base64.decode(text, ignoringWhitespace: true) else {
             throw cursor.error(expected: "base64 text in \"text\" (encoding is base64)", found: "other text")
+        }
+        return bytes
+    }
+
+    /// The elements of `text` when it is a JSON array (of chunks); `nil` when it is not JSON.
+    private static func pollyChunks(_ text: String, at cursor: DocumentCursor) -> [DocumentCursor]? {
+        let source = DocumentSource(file: cursor.source.file, bytes: Array(text.utf8))
+        guard let root = try? JSONDocumentParser.parse(source) else { return nil }
+        return try? DocumentCursor(node: root, path: cursor.path.appending(.key("text")), source: source).elements()
+    }
+
+    /// Base64 chunks, each padded on its own, decoded and joined.
+    private static func decodeChunks(_ chunks: [DocumentCursor]) throws(CassetteError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for chunk in chunks {
+            guard let decoded = Base64.decode(try chunk.string(), ignoringWhitespace: true) else {
+                throw chunk.error(expected: "a base64 chunk (content.text is a list of base64 chunks)", found: "other text")
+            }
+            bytes += decoded
         }
         return bytes
     }

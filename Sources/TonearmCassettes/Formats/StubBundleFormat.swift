@@ -2,8 +2,8 @@ import Foundation
 import Tonearm
 
 /// Stub bundles as teams already keep them: a `<name>.bundle` folder holding `stubsRules.plist` (or
-/// `stubsMapping.plist`), an array of `{matching_url, json_file, status_code, http_method}`
-/// dictionaries, and the JSON files the rules name (without their extension).
+/// `stubRules.plist`, or `stubsMapping.plist`), an array of `{matching_url, json_file | inline_response,
+/// status_code, http_method}` dictionaries, and the JSON files the rules name (without their extension).
 ///
 /// Each entry becomes a ``Rule`` (see ``StubBundleEntryReader`` for the keys): `matching_url` is a
 /// regular expression searched in the normalised absolute URL, `json_file` names `<json_file>.json` in
@@ -13,7 +13,7 @@ import Tonearm
 /// docs/team-formats.md has examples.
 public enum StubBundleFormat {
     /// The rule-list names looked for in a bundle folder, in order.
-    public static let ruleFileNames = ["stubsRules.plist", "stubsMapping.plist"]
+    public static let ruleFileNames = ["stubsRules.plist", "stubRules.plist", "stubsMapping.plist"]
 
     /// The rule list inside the bundle folder `folder`, or `nil` when it has none.
     public static func ruleFile(inBundle folder: URL) -> URL? {

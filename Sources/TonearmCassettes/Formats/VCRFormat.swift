@@ -7,15 +7,32 @@ import Tonearm
 /// `!binary` tag. Bytes are kept exactly as recorded: a gzip body stays gzip, together with its
 /// `Content-Encoding: gzip` header, so the cassette holds what the server sent; consumers that must
 /// hand over decoded bodies (`TonearmURLSession`) decode them (docs/cassette-format.md, "gzip bodies").
+///
+/// An empty file is a cassette with no interactions (VCR writes none until something is recorded);
+/// a VCR 1.x file, a top-level list of `!ruby/struct:VCR::HTTPInteraction` mappings, is read too.
+/// Header values stored as `!!binary` (vcrpy records `bytes` values so) are decoded. A member the
+/// reader does not know that carries data (vcrpy's `parsed_body`...) is a warning, never dropped
+/// silently.
 public enum VCRFormat {
     /// Reads a VCR cassette; `file` names it in errors.
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> CassetteImport {
         let source = DocumentSource(file: file, bytes: bytes)
-        let root = DocumentCursor(root: try YAMLDocumentReader.read(source), source: source)
-        var interactions = try root.member("http_interactions")
-        if interactions == nil { interactions = try root.member("interactions") }
-        guard let interactions else {
-            throw root.missing("http_interactions", expected: "\"http_interactions\" (Ruby VCR) or \"interactions\" (vcrpy)")
+        guard let document = try YAMLDocumentReader.readIfPresent(source) else { return CassetteImport(cassette: Cassette()) }
+        let root = DocumentCursor(root: document, source: source)
+        if root.isNull { return CassetteImport(cassette: Cassette()) }  // a lone `---`
+        let interactions: DocumentCursor
+        if case .array = root.node.value {
+            interactions = root
+        } else if let ruby = try root.member("http_interactions") {
+            interactions = ruby
+        } else if let python = try root.member("interactions") {
+            interactions = python
+        } else if root.has("http_interactions") || root.has("interactions") {
+            return CassetteImport(cassette: Cassette())
+        } else {
+            throw root.missing(
+                "http_interactions",
+                expected: "\"http_interactions\" (Ruby VCR), \"interactions\" (vcrpy) or a list of interactions (VCR 1.x)")
         }
         var entries: [CassetteEntry] = []
         var warnings: [ImportWarning] = []
@@ -25,11 +42,24 @@ public enum VCRFormat {
         return CassetteImport(cassette: Cassette(entries: entries), warnings: warnings)
     }
 
+    /// What each mapping holds that the reader takes or knowingly leaves (`adapter_metadata`,
+    /// `http_version`, a status `message`); anything else carrying data is reported.
+    private static let interactionMembers = ["request", "response", "recorded_at"]
+    private static let requestMembers = ["method", "uri", "headers", "body"]
+    private static let responseMembers = ["status", "headers", "body", "http_version", "adapter_metadata", "url"]
+    private static let bodyMembers = ["string", "base64_string", "encoding"]
+
     private static func readInteraction(
         _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
     ) throws(CassetteError) -> CassetteEntry {
         let request = try cursor.required("request", expected: "a request mapping")
         let response = try cursor.required("response", expected: "a response mapping")
+        warnings += try unreadData(in: cursor, known: interactionMembers, file: file)
+        warnings += try unreadData(in: request, known: requestMembers, file: file)
+        warnings += try unreadData(in: response, known: responseMembers, file: file)
+        for body in [try request.member("body"), try response.member("body")].compactMap({ $0 }) where body.has("string") || body.has("base64_string") {
+            warnings += try unreadData(in: body, known: bodyMembers, file: file)
+        }
         let track = Track(request: try readRequest(request), response: try readResponse(response))
         let recordedAt = try cursor.member("recorded_at")?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
             Timestamp.parse(try value.scalarText())
@@ -38,7 +68,9 @@ public enum VCRFormat {
     }
 
     private static func readRequest(_ cursor: DocumentCursor) throws(CassetteError) -> Request {
-        let method = try cursor.required("method", expected: "a method").scalarText().uppercased()
+        // VCR 1.x wrote the method as a Ruby symbol, `:get`.
+        var method = try cursor.required("method", expected: "a method").scalarText().uppercased()
+        if method.hasPrefix(":") { method.removeFirst() }
         let url = try cursor.required("uri", expected: "a request URI").string()
         return Request(method: method, url: url, headers: try readHeaders(cursor.member("headers")), body: try readBody(cursor.member("body")))
     }
@@ -60,12 +92,30 @@ public enum VCRFormat {
         var fields: [HeaderField] = []
         for (name, value) in try cursor.members() {
             if case .array = value.node.value {
-                for item in try value.elements() { fields.append(HeaderField(name, try item.scalarText())) }
+                for item in try value.elements() where !item.isNull { fields.append(HeaderField(name, try headerText(item))) }
             } else if !value.isNull {
-                fields.append(HeaderField(name, try value.scalarText()))
+                fields.append(HeaderField(name, try headerText(value)))
             }
         }
         return fields
+    }
+
+    /// A header value: text, or `!!binary` bytes read as UTF-8 (ISO 8859-1 when they are not, which
+    /// is how HTTP defines field bytes).
+    private static func headerText(_ cursor: DocumentCursor) throws(CassetteError) -> String {
+        guard case .binary(let bytes) = cursor.node.value else { return try cursor.scalarText() }
+        return String(validating: bytes, as: UTF8.self) ?? String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    /// A warning for each member of `cursor` outside `known` that holds something: its data would
+    /// otherwise vanish without a word, and a replayed request would then miss for no visible reason.
+    private static func unreadData(in cursor: DocumentCursor, known: [String], file: String?) throws(CassetteError) -> [ImportWarning] {
+        guard case .object = cursor.node.value else { return [] }
+        return try cursor.members().filter { !known.contains($0.key) && $0.value.carriesData }.map { member in
+            ImportWarning(
+                file: file, path: member.value.path.description,
+                message: "not read: Tonearm does not know \"\(member.key)\" here, so its \(member.value.node.kindDescription) is left out of the replay")
+        }
     }
 
     /// A body in any of the dialects' shapes.

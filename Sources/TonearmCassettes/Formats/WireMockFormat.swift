@@ -1,7 +1,9 @@
 import Foundation
 import Tonearm
 
-/// WireMock stub mappings: single-stub files and `{"mappings": [...]}` files.
+/// WireMock stub mappings: single-stub files, `{"mappings": [...]}` files, and a WireMock root folder
+/// (`mappings/` holding mapping files, subfolders included, bodies in `__files/`), as WireMock's
+/// standalone server lays them out.
 ///
 /// A mapping that names one exact request (`url` with a method, no header conditions, and for
 /// methods with a body an `equalTo`/`equalToJson` body) becomes a track; every other mapping becomes
@@ -18,6 +20,7 @@ public enum WireMockFormat {
     /// Reads a mapping file. `bodyFiles` is the `__files` folder `bodyFileName` is resolved in; when
     /// `nil`, it is looked for beside the file's `mappings` folder (or beside the file).
     public static func load(contentsOf url: URL, bodyFiles: URL? = nil) throws(CassetteError) -> CassetteImport {
+        if isRoot(url) { return try loadRoot(url) }
         let bytes = try FileAccess.read(url)
         return try decode(bytes, file: url.path, bodyFiles: bodyFiles ?? defaultBodyFiles(for: url))
     }
@@ -32,6 +35,37 @@ public enum WireMockFormat {
         return CassetteImport(
             cassette: Cassette(entries: reader.entries), rules: reader.rules.reversed(), configuration: configuration,
             warnings: reader.warnings)
+    }
+
+    /// Whether `url` is a WireMock root folder: a folder with a `mappings` folder in it.
+    static func isRoot(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        let mappings = url.appendingPathComponent("mappings", isDirectory: true).path
+        return FileManager.default.fileExists(atPath: mappings, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Every `.json` mapping file under `root/mappings`, in path order, bodies from `root/__files`.
+    /// A mapping file whose links lead out of the root is refused, as the server's `--root-dir` does.
+    private static func loadRoot(_ root: URL) throws(CassetteError) -> CassetteImport {
+        let confinement = FolderConfinement(root: root)
+        let mappings = root.appendingPathComponent("mappings", isDirectory: true)
+        let listed = ((FileManager.default.enumerator(at: mappings, includingPropertiesForKeys: nil)?.allObjects as? [URL]) ?? [])
+            .filter { $0.pathExtension.lowercased() == "json" }
+            .sorted { $0.path < $1.path }
+        var files: [CassetteImport] = []
+        for file in listed {
+            let confined: URL
+            do throws(FolderConfinement.Escape) {
+                confined = try confinement.resolve(file.path)
+            } catch {
+                throw CassetteError(file: file.path, expected: "a mapping file inside the WireMock root \(root.path)", found: error.description)
+            }
+            files.append(try decode(FileAccess.read(confined), file: file.path, bodyFiles: root.appendingPathComponent("__files", isDirectory: true)))
+        }
+        // Later stubs are tried first, across files as within one.
+        return CassetteImport(
+            cassette: Cassette(name: root.lastPathComponent, entries: files.flatMap(\.cassette.entries)),
+            rules: files.reversed().flatMap(\.rules), configuration: configuration, warnings: files.flatMap(\.warnings))
     }
 
     static func defaultBodyFiles(for url: URL) -> URL {

@@ -8,14 +8,31 @@ public enum CassetteLinter {
         "secret", "signature", "sig", "token", "key",
     ]
 
-    /// Every finding for `imported`: tracks shadowed under `strategy`, rules that can never fire,
-    /// secrets that `redaction` would have hidden, and the importer's own warnings.
+    /// Every finding for `imported`: rules the engine would refuse to load, tracks shadowed under
+    /// `strategy`, rules that can never fire, secrets that `redaction` would have hidden, and the
+    /// importer's own warnings. A file with no findings loads.
     public static func lint(_ imported: CassetteImport, strategy: StrategyHint = .repeat, redaction: Redaction = .default) -> [LintFinding] {
         var findings = imported.warnings.map { LintFinding(kind: .importWarning, subject: $0.path, message: $0.message) }
+        findings += refusedRules(imported)
         findings += shadowedTracks(imported.cassette.tracks, configuration: imported.configuration, strategy: strategy)
         findings += unreachableRules(imported.rules)
         findings += SecretScanner(redaction: redaction).scan(imported.cassette.tracks)
         return findings
+    }
+
+    /// Each rule the replay engine refuses, compiled alone so every refused rule is named (loading
+    /// stops at the first).
+    static func refusedRules(_ imported: CassetteImport) -> [LintFinding] {
+        imported.rules.compactMap { rule in
+            do throws(RuleError) {
+                _ = try ReplayEngine(tracks: [], rules: [rule], strategy: .repeat, configuration: imported.configuration)
+                return nil
+            } catch {
+                return LintFinding(
+                    kind: .refusedRule, subject: "rule \"\(rule.name)\"",
+                    message: "is refused when the rules load (pattern \(rule.pattern.debugDescription)): \(error.message)")
+            }
+        }
     }
 
     /// Under `repeat` only the first track recorded for a key ever answers; the others are dead. Tracks

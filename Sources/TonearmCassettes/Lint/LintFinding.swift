@@ -8,6 +8,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
             case unreachableRule = "unreachable-rule"
             case unredactedSecret = "unredacted-secret"
             case importWarning = "import-warning"
+            case refusedRule = "refused-rule"
         }
 
         private let storage: Storage
@@ -24,9 +25,12 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         public static let unredactedSecret = Kind(.unredactedSecret)
         /// Something the importer could not carry over.
         public static let importWarning = Kind(.importWarning)
+        /// A rule the replay engine refuses to load (its pattern is outside the supported syntax), so
+        /// the file lints only as far as it loads.
+        public static let refusedRule = Kind(.refusedRule)
 
-        /// The kind as `tonearm lint` prints it: `shadowed-track`, `unreachable-rule`, `unredacted-secret`
-        /// or `import-warning`.
+        /// The kind as `tonearm lint` prints it: `shadowed-track`, `unreachable-rule`, `unredacted-secret`,
+        /// `import-warning` or `refused-rule`.
         public var rawValue: String { storage.rawValue }
 
         /// ``rawValue``.

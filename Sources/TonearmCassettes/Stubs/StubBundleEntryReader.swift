@@ -10,11 +10,12 @@ import Tonearm
 /// | --- | --- |
 /// | `matching_url` | a regular expression searched in the normalised absolute URL (required) |
 /// | `json_file` | the response body: `<json_file>.json` in the bundle (empty body when absent) |
+/// | `inline_response` | the response body written in the entry: text, or a dictionary/array as JSON (instead of `json_file`) |
 /// | `status_code` | the response status, a number or a numeric string; 200 when absent |
 /// | `http_method` | the method answered (case-insensitive); any method when absent |
 struct StubBundleEntryReader {
     /// Every key an entry may have.
-    static let keys = ["matching_url", "json_file", "status_code", "http_method"]
+    static let keys = ["matching_url", "json_file", "inline_response", "status_code", "http_method"]
 
     let cursor: DocumentCursor
     let index: Int
@@ -40,6 +41,17 @@ struct StubBundleEntryReader {
             body = try BodyFileConfinement.read(relative, at: file, bodyFiles, owner: label)
             bodyFile = relative
             headers.append(HeaderField("Content-Type", "application/json"))
+        }
+        if let inline = try cursor.member("inline_response") {
+            guard bodyFile == nil else {
+                throw inline.error(expected: "one of \"json_file\" or \"inline_response\" for \(label)", found: "both")
+            }
+            if case .string(let text) = inline.node.value {
+                body = Array(text.utf8)
+            } else {
+                body = JSONOutput(inline.node).compact()
+                headers.append(HeaderField("Content-Type", "application/json"))
+            }
         }
         return Rule(
             name: "rule \(index + 1)", method: method, pattern: pattern, target: .url,

@@ -1,0 +1,20 @@
+import Foundation
+
+extension TemporaryFolder {
+    /// A WireMock root folder `wm` as WireMock's standalone server lays one out: `mappings/` with an
+    /// exact mapping (in a subfolder) whose body is `__files/user.json` (`{"id":42}`), a pattern mapping
+    /// for `/search/…` answering 204, and a stray `README.md` beside them.
+    public func makeWireMockRoot() throws -> URL {
+        try FileManager.default.createDirectory(at: file("wm/mappings/users"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: file("wm/__files"), withIntermediateDirectories: true)
+        try write("wm/mappings/users/get-user.json", """
+            {"request": {"method": "GET", "url": "/users/42"}, "response": {"status": 200, "bodyFileName": "user.json"}}
+            """)
+        try write("wm/mappings/search.json", """
+            {"mappings": [{"request": {"method": "GET", "urlPathPattern": "/search/.*"}, "response": {"status": 204}}]}
+            """)
+        try write("wm/__files/user.json", #"{"id":42}"#)
+        try write("wm/README.md", "stubs for the user service\n")
+        return file("wm")
+    }
+}

@@ -177,7 +177,9 @@ let package = Package(
                 "TonearmTestSupport",
                 "TonearmWorkloads",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            // The vcrpy recording script the tests run with Python.
+            exclude: ["Python"]
         ),
         // The transport-independent half of a session (record modes, the record/replay decision, misses),
         // shared by the URLSession, AsyncHTTPClient and OpenAPI bridges; Foundation but no networking.

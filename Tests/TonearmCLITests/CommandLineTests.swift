@@ -6,9 +6,9 @@ import TonearmTestSupport
 @Suite("tonearm command line", .enabled(if: TonearmExecutable.url != nil, TonearmExecutable.missingMessage))
 struct CommandLineTests {
     @Test("key prints the canonical form and the key docs/key-spec.md gives")
-    func keyMatchesTheSpec() throws {
+    func keyMatchesTheSpec() async throws {
         // Vector 2 of docs/key-spec.md, given as a JSON document on standard input.
-        let run = try TonearmExecutable.run(["key", "--json"], input: #"{"method":"get","url":"HTTPS://Example.COM"}"#)
+        let run = try await TonearmExecutable.run(["key", "--json"], input: #"{"method":"get","url":"HTTPS://Example.COM"}"#)
         #expect(run.status == 0)
         let output = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
         #expect(output?["key"] as? String == "5b86494ce2279acb")
@@ -16,8 +16,8 @@ struct CommandLineTests {
     }
 
     @Test("key from flags: JSON bodies are canonical and ignored parameters drop out")
-    func keyFromFlags() throws {
-        let run = try TonearmExecutable.run([
+    func keyFromFlags() async throws {
+        let run = try await TonearmExecutable.run([
             "key", "--method", "POST", "--url", "https://api.example.com/s?b=2&_=123&a=1", "--ignore-query", "_",
             "--header", "Content-Type: application/json", "--body", #"{ "z": 1.0, "a": [true] }"#,
         ])
@@ -27,8 +27,8 @@ struct CommandLineTests {
     }
 
     @Test("demo answers every request right and explains its misses")
-    func demo() throws {
-        let run = try TonearmExecutable.run(["demo", "--tracks", "300", "--requests", "600"])
+    func demo() async throws {
+        let run = try await TonearmExecutable.run(["demo", "--tracks", "300", "--requests", "600"])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.output.contains("missed as they should"))
         #expect(run.output.contains("closest tracks"))
@@ -38,20 +38,20 @@ struct CommandLineTests {
     @Test(
         "convert, then explain: a hit exits 0, a near-miss exits 1 with the difference",
         .enabled(if: Conformance.isAvailable, Conformance.skipMessage))
-    func convertAndExplain() throws {
+    func convertAndExplain() async throws {
         let folder = try TemporaryFolder()
         let native = folder.file("fulfill.json").path
-        let convert = try TonearmExecutable.run(["convert", try Conformance.url("har/playwright-har-fulfill.har").path, native])
+        let convert = try await TonearmExecutable.run(["convert", try Conformance.url("har/playwright-har-fulfill.har").path, native])
         #expect(convert.status == 0, "\(convert.errors)")
-        let hit = try TonearmExecutable.run(["explain", "--cassette", native, "--url", "http://no.playwright/"])
+        let hit = try await TonearmExecutable.run(["explain", "--cassette", native, "--url", "http://no.playwright/"])
         #expect(hit.status == 0, "\(hit.output)\(hit.errors)")
-        let miss = try TonearmExecutable.run(["explain", "--cassette", native, "--url", "http://no.playwright/?extra=1"])
+        let miss = try await TonearmExecutable.run(["explain", "--cassette", native, "--url", "http://no.playwright/?extra=1"])
         #expect(miss.status == 1)
         #expect(miss.output.contains(#"query parameter "extra" added"#))
     }
 
     @Test("explain --body-file and key --body-file read a binary body from a file, '-' or /dev/stdin alike")
-    func binaryBodyFromStandardInput() throws {
+    func binaryBodyFromStandardInput() async throws {
         let folder = try TemporaryFolder()
         // Not UTF-8 (a PNG signature and bytes that are no character), so no text flag could give it.
         let body = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xC3, 0x28])
@@ -71,25 +71,25 @@ struct CommandLineTests {
             """.utf8).write(to: cassette)
         let request = ["--method", "PUT", "--url", "https://cdn.example.com/a.png"]
 
-        let fromFile = try TonearmExecutable.run(["key"] + request + ["--body-file", bodyFile.path])
+        let fromFile = try await TonearmExecutable.run(["key"] + request + ["--body-file", bodyFile.path])
         #expect(fromFile.status == 0, "\(fromFile.errors)")
         for stdinPath in ["-", "/dev/stdin"] {
-            let key = try TonearmExecutable.run(["key"] + request + ["--body-file", stdinPath], input: body)
+            let key = try await TonearmExecutable.run(["key"] + request + ["--body-file", stdinPath], input: body)
             #expect(key.status == 0, "\(stdinPath): \(key.errors)")
             #expect(key.output == fromFile.output, "\(stdinPath) gives the key the file gives")
-            let hit = try TonearmExecutable.run(
+            let hit = try await TonearmExecutable.run(
                 ["explain", "--cassette", cassette.path] + request + ["--body-file", stdinPath], input: body)
             #expect(hit.status == 0, "\(stdinPath): \(hit.output)\(hit.errors)")
             #expect(hit.output.contains("track #0"))
         }
         var changed = body
         changed[changed.count - 1] = 0x29
-        let miss = try TonearmExecutable.run(["explain", "--cassette", cassette.path] + request + ["--body-file", "-"], input: changed)
+        let miss = try await TonearmExecutable.run(["explain", "--cassette", cassette.path] + request + ["--body-file", "-"], input: changed)
         #expect(miss.status == 1, "one byte off misses: \(miss.output)")
     }
 
     @Test("lint reports an unredacted secret and exits 1")
-    func lintFindsSecrets() throws {
+    func lintFindsSecrets() async throws {
         let folder = try TemporaryFolder()
         let cassette = folder.file("secret.json")
         try Data("""
@@ -103,14 +103,14 @@ struct CommandLineTests {
               ]
             }
             """.utf8).write(to: cassette)
-        let run = try TonearmExecutable.run(["lint", cassette.path])
+        let run = try await TonearmExecutable.run(["lint", cassette.path])
         #expect(run.status == 1, "\(run.output)\(run.errors)")
         #expect(run.output.lowercased().contains("authorization"))
     }
 
     @Test("bench --json gives every strategy a p50 and a ratio to the linear baseline")
-    func benchJSON() throws {
-        let run = try TonearmExecutable.run(["bench", "--tracks", "500", "--requests", "500", "--misses", "5", "--json"])
+    func benchJSON() async throws {
+        let run = try await TonearmExecutable.run(["bench", "--tracks", "500", "--requests", "500", "--misses", "5", "--json"])
         #expect(run.status == 0, "\(run.errors)")
         let text = run.output
         for strategy in ["repeat", "fifo", "unique-play", "strict-order", "chain"] {
@@ -126,14 +126,14 @@ enum TonearmExecutable {
 
     static let missingMessage: Comment = "the tonearm executable was not found next to the test bundle"
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> ProcessRun {
-        try run(arguments, input: input.map { Data($0.utf8) })
+    static func run(_ arguments: [String], input: String? = nil) async throws -> ProcessRun {
+        try await run(arguments, input: input.map { Data($0.utf8) })
     }
 
     /// Runs the executable with `input` on its standard input; the demo finds Examples/ in the working
     /// directory, hence the package root.
-    static func run(_ arguments: [String], input: Data?) throws -> ProcessRun {
+    static func run(_ arguments: [String], input: Data?) async throws -> ProcessRun {
         guard let url else { throw CocoaError(.fileNoSuchFile) }
-        return try ProcessRun.runBlocking(url.path, arguments, environment: nil, input: input, currentDirectory: packageRoot)
+        return try await ProcessRun.run(url.path, arguments, environment: nil, input: input, currentDirectory: packageRoot)
     }
 }

@@ -7,7 +7,7 @@ import TonearmTestSupport
 @Suite("tonearm key --json", .enabled(if: TonearmExecutable.url != nil, TonearmExecutable.missingMessage))
 struct KeyJSONTests {
     @Test("a large body with multi-byte and ill-formed UTF-8 across write boundaries comes out as decoded text")
-    func largeBody() throws {
+    func largeBody() async throws {
         // Three-byte characters straddle every 64 KiB boundary; a lone continuation byte and a cut
         // sequence must each become U+FFFD, as String(decoding:as:) makes them.
         var body: [UInt8] = []
@@ -16,7 +16,7 @@ struct KeyJSONTests {
         let folder = try TemporaryFolder()
         let file = folder.file("body.bin")
         try Data(body).write(to: file)
-        let run = try TonearmExecutable.run(["key", "--json", "--method", "POST", "--url", "https://a.example/", "--body-file", file.path])
+        let run = try await TonearmExecutable.run(["key", "--json", "--method", "POST", "--url", "https://a.example/", "--body-file", file.path])
         #expect(run.status == 0)
         let output = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         let fields = try #require(output["fields"] as? [[String]])

@@ -9,19 +9,13 @@ import TonearmTestSupport
 @Suite("What each product builds")
 struct ProductDependencyTests {
     /// Per product, the other packages' products its targets reach.
-    static func externalProducts() throws -> [String: Set<String>] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    static func externalProducts() async throws -> [String: Set<String>] {
         // The running `swift test` holds the build folder's lock; describing reads only the manifest.
-        process.arguments = ["swift", "package", "--ignore-lock", "describe", "--type", "json"]
-        process.currentDirectoryURL = packageRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "swift package describe failed")
+        let run = try await ProcessRun.run(
+            "/usr/bin/env", ["swift", "package", "--ignore-lock", "describe", "--type", "json"], environment: nil,
+            currentDirectory: packageRoot)
+        try #require(run.status == 0, "swift package describe failed: \(run.errors)")
+        let data = Data(run.outputBytes)
         let description = try JSONDecoder().decode(PackageDescription.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
         var closures: [String: Set<String>] = [:]
@@ -60,8 +54,8 @@ struct ProductDependencyTests {
     static let serverStack: Set<String> = ["NIOCore", "NIOPosix", "NIOHTTP1", "NIOSSL", "AsyncHTTPClient"]
 
     @Test("the core builds nothing else; cassettes, URLSession and TonearmTesting add only Yams; no light product reaches SwiftNIO or AsyncHTTPClient")
-    func lightProductsStayLight() throws {
-        let external = try Self.externalProducts()
+    func lightProductsStayLight() async throws {
+        let external = try await Self.externalProducts()
         #expect(external["Tonearm"] == [])
         #expect(external["TonearmWorkloads"] == [])
         for product in ["TonearmCassettes", "TonearmURLSession", "TonearmTesting"] {
@@ -74,8 +68,8 @@ struct ProductDependencyTests {
     }
 
     @Test("the server's test helpers are their own product, and it is the one that brings the server")
-    func serverTestingBringsTheServer() throws {
-        let external = try Self.externalProducts()
+    func serverTestingBringsTheServer() async throws {
+        let external = try await Self.externalProducts()
         let serverTesting = try #require(external["TonearmServerTesting"])
         #expect(serverTesting.isSuperset(of: ["NIOCore", "NIOPosix", "AsyncHTTPClient"]))
     }

@@ -8,21 +8,14 @@ import TonearmTestSupport
 struct PublicAPIListingTests {
     #if os(Linux)
     @Test("docs/public-api-listing.txt matches the symbol graphs of the modules this test run built")
-    func listingMatchesTheCode() throws {
+    func listingMatchesTheCode() async throws {
         let tonearm = try #require(builtExecutable("tonearm"), "the tonearm executable is not built")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", packageRoot.appending(path: "scripts/public-api.py").path, "--check"]
         var environment = ProcessInfo.processInfo.environment
         environment["BUILD"] = tonearm.deletingLastPathComponent().path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(report)")
+        let run = try await ProcessRun.run(
+            "/usr/bin/env", ["python3", packageRoot.appending(path: "scripts/public-api.py").path, "--check"],
+            environment: environment)
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
     }
     #endif
 }

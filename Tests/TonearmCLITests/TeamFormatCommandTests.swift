@@ -20,34 +20,34 @@ struct TeamFormatCommandTests {
     }
 
     @Test("explain names the bundle rule that answers; lint finds the rule the one before it hides")
-    func explainAndLintABundle() throws {
+    func explainAndLintABundle() async throws {
         let folder = try TemporaryFolder()
         let bundle = try Self.makeBundle(in: folder)
-        let explained = try TonearmExecutable.run(["explain", "--cassette", bundle.path, "--url", "https://api.example.com/users/7"])
+        let explained = try await TonearmExecutable.run(["explain", "--cassette", bundle.path, "--url", "https://api.example.com/users/7"])
         #expect(explained.status == 0, "\(explained.errors)")
         #expect(explained.output.contains(#"rule #0 "rule 1" answers with status 200"#))
-        let linted = try TonearmExecutable.run(["lint", bundle.path])
+        let linted = try await TonearmExecutable.run(["lint", bundle.path])
         #expect(linted.status == 1, "the second rule can never fire")
         #expect(linted.output.contains("0 track(s), 2 rule(s)"))
     }
 
     @Test("A bundle rule naming a missing JSON file fails lint with the plist, the entry and the file")
-    func missingFile() throws {
+    func missingFile() async throws {
         let folder = try TemporaryFolder()
         let bundle = try Self.makeBundle(in: folder, jsonFile: "nowhere")
-        let linted = try TonearmExecutable.run(["lint", bundle.path])
+        let linted = try await TonearmExecutable.run(["lint", bundle.path])
         #expect(linted.status == 2)
         #expect(linted.errors.contains("stubsRules.plist: at $[0].json_file: expected a response file for rule 1"))
         #expect(linted.errors.contains("nowhere.json"))
     }
 
     @Test("explain reads a per-test folder of bare JSON bodies")
-    func explainABodyFolder() throws {
+    func explainABodyFolder() async throws {
         let root = try TemporaryFolder()
         let folder = root.file("testSignIn")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(#"{"token":"abc"}"#.utf8).write(to: folder.appendingPathComponent("POST-v1-session.json"))
-        let explained = try TonearmExecutable.run([
+        let explained = try await TonearmExecutable.run([
             "explain", "--cassette", folder.path, "--method", "POST", "--url", "https://api.example.com/v1/session",
         ])
         #expect(explained.status == 0, "\(explained.errors)")

@@ -66,12 +66,12 @@ struct RecordingsInTheWildTests {
     @Test(
         "A cassette recorded by the real vcrpy (requests with bytes header values, gzip answer) loads and replays",
         .enabled(if: VCRPy.interpreter != nil, Comment(rawValue: VCRPy.missingMessage)), arguments: ["yaml", "json"])
-    func realVCRPyCassette(serializer: String) throws {
+    func realVCRPyCassette(serializer: String) async throws {
         let python = try #require(VCRPy.interpreter)
         let folder = try TemporaryFolder()
         let cassette = folder.file("buckets.\(serializer)")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/record_vcrpy_cassette.py")
-        let run = try ProcessRun.runBlocking(python, [script.path, cassette.path, serializer], environment: nil)
+        let run = try await ProcessRun.run(python, [script.path, cassette.path, serializer], environment: nil)
         #expect(run.status == 0, "\(run.errors)")
         let url = run.output.trimmingCharacters(in: .whitespacesAndNewlines)
         if serializer == "yaml" {

@@ -28,11 +28,11 @@ struct TeamFormatLaunchTests {
 
     /// Launches the app with `arguments` and `environment` (on top of the runner's, without any
     /// `TONEARM_*` the runner itself has), asking it to make `requests` ("METHOD URL").
-    static func launch(arguments: [String] = [], environment: [String: String] = [:], requests: [String]) throws -> AppRun {
+    static func launch(arguments: [String] = [], environment: [String: String] = [:], requests: [String]) async throws -> AppRun {
         let app = try #require(builtExecutable("TonearmStubbedApp"))
         var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TONEARM_") }
         base["APP_REQUESTS"] = requests.joined(separator: "\n")
-        let run = try ProcessRun.runBlocking(app.path, arguments, environment: base.merging(environment) { $1 })
+        let run = try await ProcessRun.run(app.path, arguments, environment: base.merging(environment) { $1 })
         let answers = try run.output.split(separator: "\n").map { try JSONDecoder().decode(Answer.self, from: Data($0.utf8)) }
         return AppRun(status: run.status, answers: answers, errors: run.errors)
     }
@@ -45,7 +45,7 @@ struct TeamFormatLaunchTests {
     }
 
     @Test("STUB_API_CALLS_<name> answers from <name>.bundle; -TONEARM_MISSES network lets the rest reach the network")
-    func stubBundleByLaunchArgument() throws {
+    func stubBundleByLaunchArgument() async throws {
         let folder = try TemporaryFolder()
         let bundle = folder.file("login.bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
@@ -60,7 +60,7 @@ struct TeamFormatLaunchTests {
         let server = try Self.liveServer()
         defer { server.stop() }
 
-        let run = try Self.launch(
+        let run = try await Self.launch(
             arguments: ["-AppleLanguages", "(en)", "STUB_API_CALLS_login", "-TONEARM_MISSES", "network"],
             environment: ["TONEARM_STUB_BUNDLES": folder.url.path],
             requests: ["GET https://api.example.com/users/42", "POST https://auth.example.com/login", "GET \(server.baseURL)/feed"])
@@ -74,14 +74,14 @@ struct TeamFormatLaunchTests {
     }
 
     @Test("STUB_API_CALLS_<name> reads a bundle whose plist is stubRules.plist and whose entries answer from inline_response")
-    func stubRulesPlistWithInlineResponse() throws {
+    func stubRulesPlistWithInlineResponse() async throws {
         let folder = try TemporaryFolder()
         let bundle = folder.file("flags.bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let rules: [[String: Any]] = [["matching_url": "/flags$", "inline_response": #"{"dark":true}"#, "http_method": "GET"]]
         try PropertyListSerialization.data(fromPropertyList: rules, format: .xml, options: 0)
             .write(to: bundle.appendingPathComponent("stubRules.plist"))
-        let run = try Self.launch(
+        let run = try await Self.launch(
             arguments: ["STUB_API_CALLS_flags"], environment: ["TONEARM_STUB_BUNDLES": folder.url.path],
             requests: ["GET https://api.example.com/flags"])
         #expect(run.status == 0, "\(run.errors)")
@@ -89,7 +89,7 @@ struct TeamFormatLaunchTests {
     }
 
     @Test("Without TONEARM_MISSES a request no bundle rule answers fails instead of reaching the network")
-    func bundleMissesFailByDefault() throws {
+    func bundleMissesFailByDefault() async throws {
         let folder = try TemporaryFolder()
         let bundle = folder.file("empty.bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
@@ -97,7 +97,7 @@ struct TeamFormatLaunchTests {
             .write(to: bundle.appendingPathComponent("stubsMapping.plist"))
         let server = try Self.liveServer()
         defer { server.stop() }
-        let run = try Self.launch(
+        let run = try await Self.launch(
             arguments: ["-STUB_API_CALLS_empty"], environment: ["TONEARM_STUB_BUNDLES": folder.url.path],
             requests: ["GET \(server.baseURL)/feed"])
         #expect(run.answers == [Answer(request: "GET \(server.baseURL)/feed", error: URLError.Code.resourceUnavailable.rawValue)])
@@ -105,19 +105,19 @@ struct TeamFormatLaunchTests {
     }
 
     @Test("A bundle that is not there stops the app with an error naming the argument and where it looked")
-    func missingBundle() throws {
+    func missingBundle() async throws {
         let folder = try TemporaryFolder()
-        let run = try Self.launch(
+        let run = try await Self.launch(
             arguments: ["STUB_API_CALLS_checkout"], environment: ["TONEARM_STUB_BUNDLES": folder.url.path], requests: [])
         #expect(run.status == 3)
         #expect(run.errors.contains("launch argument STUB_API_CALLS_checkout: expected \(folder.url.path)/checkout.bundle holding stubsRules.plist or stubRules.plist or stubsMapping.plist"))
     }
 
     @Test("TONEARM_URL_STUBS=1: environment entries named by URL answer GETs with their JSON, normalised as any track")
-    func urlKeyedEnvironment() throws {
+    func urlKeyedEnvironment() async throws {
         let server = try Self.liveServer()
         defer { server.stop() }
-        let run = try Self.launch(
+        let run = try await Self.launch(
             arguments: ["-TONEARM_MISSES", "network"],
             environment: [
                 "TONEARM_URL_STUBS": "1",
@@ -137,18 +137,18 @@ struct TeamFormatLaunchTests {
     }
 
     @Test("A URL-keyed value that is not JSON stops the app with an error naming the variable; without the opt-in they are ignored")
-    func urlKeyedNotJSON() throws {
-        let broken = try Self.launch(
+    func urlKeyedNotJSON() async throws {
+        let broken = try await Self.launch(
             environment: ["TONEARM_URL_STUBS": "1", "https://api.example.com/me": "{name: Ada}"], requests: [])
         #expect(broken.status == 3)
         #expect(broken.errors.contains("environment variable https://api.example.com/me: TONEARM_URL_STUBS is set, so its value must be a JSON body: line 1, column 2"))
 
-        let ignored = try Self.launch(environment: ["https://api.example.com/me": "{name: Ada}"], requests: [])
+        let ignored = try await Self.launch(environment: ["https://api.example.com/me": "{name: Ada}"], requests: [])
         #expect(ignored.status == 0, "without TONEARM_URL_STUBS nothing is installed: \(ignored.errors)")
     }
 
     @Test("A per-test stub folder of bodies answers what its files name; the rest reaches the network with TONEARM_MISSES=network")
-    func perTestStubFolder() throws {
+    func perTestStubFolder() async throws {
         let root = try TemporaryFolder()
         let test = root.file("testSignIn")
         try FileManager.default.createDirectory(at: test, withIntermediateDirectories: true)
@@ -159,7 +159,7 @@ struct TeamFormatLaunchTests {
         let requests = [
             "POST \(server.baseURL)/v1/session", "GET \(server.baseURL)/api/items?page=2", "GET \(server.baseURL)/v1/profile",
         ]
-        let run = try Self.launch(environment: ["TONEARM_RULES": test.path, "TONEARM_MISSES": "network"], requests: requests)
+        let run = try await Self.launch(environment: ["TONEARM_RULES": test.path, "TONEARM_MISSES": "network"], requests: requests)
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.answers == [
             Answer(request: requests[0], status: 200, contentType: "application/json", body: #"{"token":"abc"}"#),
@@ -168,13 +168,13 @@ struct TeamFormatLaunchTests {
         ])
         #expect(server.received.map(\.path) == ["/v1/profile"], "stubbed requests never reached the network")
 
-        let strict = try Self.launch(environment: ["TONEARM_RULES": test.path], requests: [requests[2]])
+        let strict = try await Self.launch(environment: ["TONEARM_RULES": test.path], requests: [requests[2]])
         #expect(strict.answers == [Answer(request: requests[2], error: URLError.Code.resourceUnavailable.rawValue)])
     }
 
     @Test("-TONEARM_STUBS json as a launch argument wins over the environment's TONEARM_STUBS")
-    func launchArgumentPairsWin() throws {
-        let run = try Self.launch(
+    func launchArgumentPairsWin() async throws {
+        let run = try await Self.launch(
             arguments: ["-TONEARM_STUBS", #"[{"url": "https://api.example.com/flags", "body": "from the argument"}]"#],
             environment: ["TONEARM_STUBS": #"[{"url": "https://api.example.com/flags", "body": "from the environment"}]"#],
             requests: ["GET https://api.example.com/flags"])

@@ -24,14 +24,26 @@ public struct SessionMiss: Sendable, CustomStringConvertible {
 
 /// One request the session handled and where its answer came from, for passthrough logs and debugging.
 public struct LoggedExchange: Sendable, CustomStringConvertible {
-    /// Where an answer came from.
-    public enum Source: String, Sendable, Hashable {
+    /// Where an answer came from: a growable set (more sources may come), so a struct with static
+    /// members rather than an enum (docs/public-api.md); read it with ``rawValue`` or `==`.
+    public struct Source: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// `replayed`, `network` or `missed`, as logs print it.
+        public let rawValue: String
+
+        /// A source by its name.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
         /// A recorded track, stub or rule.
-        case replayed
+        public static let replayed = Source(rawValue: "replayed")
         /// The real network (record and passthrough modes).
-        case network
+        public static let network = Source(rawValue: "network")
         /// Nothing answered (a miss in `never` mode).
-        case missed
+        public static let missed = Source(rawValue: "missed")
+
+        /// The raw value.
+        public var description: String { rawValue }
     }
 
     /// The request as sent.

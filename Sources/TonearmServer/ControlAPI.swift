@@ -174,11 +174,9 @@ struct ControlAPI: Sendable {
             try cassettes.addStubs(request.body, syntax: syntax, file: "POST /__tonearm/stubs")
             return .adminJSON(health())
         } catch {
-            switch error {
-            case .cassette(let error): return ServerCore.plainText(422, error.description)
-            case .rule(let error): return ServerCore.plainText(422, "invalid stub: \(error)")
-            default: return ServerCore.plainText(422, error.description)
-            }
+            if let cassette = error.cassetteError { return ServerCore.plainText(422, cassette.description) }
+            if let rule = error.ruleError { return ServerCore.plainText(422, "invalid stub: \(rule)") }
+            return ServerCore.plainText(422, error.description)
         }
     }
 }

@@ -4,21 +4,68 @@ import TonearmCassettes
 import TonearmReplay
 
 /// Why the server could not start, load a cassette or save, with the file or value at fault.
-public enum ServerError: Error, Sendable, CustomStringConvertible {
+///
+/// A struct over private storage rather than an enum, so that new reasons can be added without breaking
+/// users' exhaustive `switch`es (docs/public-api.md): build one with the static members, read it with
+/// ``description``, ``identifier`` and the typed accessors.
+public struct ServerError: Error, Sendable, CustomStringConvertible {
+    private enum Storage: Sendable {
+        case cassette(CassetteError)
+        case rule(RuleError)
+        case readOnlyCassette(file: String, format: String)
+        case bind(address: String, port: Int, reason: String)
+        case invalid(what: String, value: String, expected: String)
+    }
+
+    private let storage: Storage
+
+    private init(_ storage: Storage) {
+        self.storage = storage
+    }
+
     /// A cassette or rule file did not load, or a recording could not be saved.
-    case cassette(CassetteError)
+    public static func cassette(_ error: CassetteError) -> ServerError { ServerError(.cassette(error)) }
     /// A rule's pattern does not compile.
-    case rule(RuleError)
+    public static func rule(_ error: RuleError) -> ServerError { ServerError(.rule(error)) }
     /// The cassette is in a format Tonearm reads but does not write, and the mode records into it.
-    case readOnlyCassette(file: String, format: String)
+    public static func readOnlyCassette(file: String, format: String) -> ServerError {
+        ServerError(.readOnlyCassette(file: file, format: format))
+    }
     /// The address could not be bound.
-    case bind(address: String, port: Int, reason: String)
+    public static func bind(address: String, port: Int, reason: String) -> ServerError {
+        ServerError(.bind(address: address, port: port, reason: reason))
+    }
     /// A value given to the server (a host, a mode, a strategy) is not valid.
-    case invalid(what: String, value: String, expected: String)
+    public static func invalid(what: String, value: String, expected: String) -> ServerError {
+        ServerError(.invalid(what: what, value: value, expected: expected))
+    }
+
+    /// The reason's name: `cassette`, `rule`, `readOnlyCassette`, `bind` or `invalid` (more may come).
+    public var identifier: String {
+        switch storage {
+        case .cassette: "cassette"
+        case .rule: "rule"
+        case .readOnlyCassette: "readOnlyCassette"
+        case .bind: "bind"
+        case .invalid: "invalid"
+        }
+    }
+
+    /// The cassette error, when a cassette or rule file did not load or could not be saved.
+    public var cassetteError: CassetteError? {
+        if case .cassette(let error) = storage { return error }
+        return nil
+    }
+
+    /// The rule error, when a rule's pattern does not compile.
+    public var ruleError: RuleError? {
+        if case .rule(let error) = storage { return error }
+        return nil
+    }
 
     /// A message naming what failed and where.
     public var description: String {
-        switch self {
+        switch storage {
         case .cassette(let error): "cannot use cassette: \(error)"
         case .rule(let error): "invalid rule: \(error)"
         case .readOnlyCassette(let file, let format):

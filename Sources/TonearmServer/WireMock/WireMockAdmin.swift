@@ -98,17 +98,19 @@ extension WireMockAdmin {
             try wireMock.add(mapping)
             return .adminJSON(mapping.json, status: 201)
         case ("DELETE", nil):
-            wireMock.removeAll()
+            try wireMock.removeAll()
             return .adminJSON(.object([]))
         case ("POST", "reset") where rest.count == 1:
+            // WireMock's resetToDefault: the root directory's mappings as they are now, and an empty journal.
             try wireMock.resetToDefaults()
+            journal.clear()
             return .adminJSON(.object([]))
         case ("POST", "save") where rest.count == 1:
             try wireMock.save()
             return .adminJSON(.object([]))
         case ("POST", "remove-by-metadata") where rest.count == 1:
             let pattern = try WireMockMetadataPattern(request.body)
-            wireMock.remove(where: pattern.matches)
+            try wireMock.remove(where: pattern.matches)
             return .adminJSON(.object([]))
         case (_, let id?) where rest.count == 1:
             guard let uuid = UUID(uuidString: id) else {
@@ -125,7 +127,7 @@ extension WireMockAdmin {
                 guard try wireMock.replace(mapping) else { return Response(status: 404) }
                 return .adminJSON(mapping.json)
             case "DELETE":
-                guard wireMock.remove(key) else { return Response(status: 404) }
+                guard try wireMock.remove(key) else { return Response(status: 404) }
                 return .adminJSON(.object([]))
             default:
                 return notFound(method, "mappings/\(id)")
@@ -164,10 +166,19 @@ extension WireMockAdmin {
             let parameters = WireMockAdmin.parameters(query)
             var entries = Array(journal.entries.reversed())
             if parameters["unmatched"] == "true" { entries.removeAll { $0.source.kind != .miss } }
-            if let stub = parameters["matchingStub"]?.lowercased() {
-                entries.removeAll { $0.source.kind != .mapping || $0.source.detail != stub }
+            if let stub = parameters["matchingStub"] {
+                guard let uuid = UUID(uuidString: stub) else {
+                    throw WireMockError(status: 400, pointer: "", title: "Invalid parameter", detail: "matchingStub \(stub.debugDescription) is not a UUID")
+                }
+                let id = uuid.uuidString.lowercased()
+                entries.removeAll { $0.source.kind != .mapping || $0.source.detail != id }
             }
-            if let since = parameters["since"].flatMap(Self.parseDate) { entries.removeAll { $0.time <= since } }
+            if let text = parameters["since"] {
+                guard let since = Self.parseDate(text) else {
+                    throw WireMockError(status: 400, pointer: "", title: "Invalid parameter", detail: "since \(text.debugDescription) is not an ISO 8601 date-time")
+                }
+                entries.removeAll { $0.time <= since }
+            }
             let total = entries.count
             if let limit = parameters["limit"].flatMap(Int.init) { entries = Array(entries.prefix(max(0, limit))) }
             return .adminJSON(.object([
@@ -333,9 +344,10 @@ extension WireMockAdmin {
             return .adminJSON(.object([]))
         case ("PUT", 2) where rest[1] == "state":
             let name = rest[0].removingPercentEncoding ?? rest[0]
+            // An empty body resets the scenario, as WireMock's Java client sends it (resetScenario).
             let body: JSONValue
             do {
-                body = try JSONValue(parsing: request.body)
+                body = request.body.isEmpty ? .object([]) : try JSONValue(parsing: request.body)
             } catch {
                 throw .invalid("", "Error parsing JSON", detail: "PUT /__admin/scenarios/\(rest[0])/state: \(error)")
             }

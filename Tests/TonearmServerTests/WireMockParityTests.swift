@@ -191,3 +191,50 @@ extension WireMockParityTests {
         try await server.stop()
     }
 }
+
+extension WireMockParityTests {
+    @Test("a mapping's answer names it in Matched-Stub-Id, in the response and in the journal")
+    func matchedStubID() async throws {
+        let server = try await Self.start()
+        let id = "11111111-2222-3333-4444-555555555555"
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"id":"\#(id)","request":{"method":"GET","urlPathPattern":"/m/.*"},"response":{"body":"m"}}"#).status == 201)
+        let answer = try await TestClient.send(server.baseURL.absoluteString + "/m/1")
+        #expect(answer.headers.first(named: "Matched-Stub-Id") == id)
+        let journal = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests"))
+        let event = try #require((journal["requests"] as? [[String: Any]])?.first)
+        #expect(((event["response"] as? [String: Any])?["headers"] as? [String: Any])?["Matched-Stub-Id"] as? String == id)
+        try await server.stop()
+    }
+
+    @Test("mappings/new, /edit, /remove, /import and /find-by-metadata, as WireMock 2.x's clients call them")
+    func olderMappingEndpoints() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let id = "11111111-2222-3333-4444-555555555555"
+        let created = try await Self.admin(server, "/__admin/mappings/new", #"{"id":"\#(id)","metadata":{"team":"a"},"request":{"method":"GET","url":"/n"},"response":{"body":"new"}}"#)
+        #expect(created.status == 201, "\(created.text)")
+        #expect(try await TestClient.send(base + "/n").text == "new")
+
+        let edited = try await Self.admin(server, "/__admin/mappings/edit", #"{"id":"\#(id)","metadata":{"team":"a"},"request":{"method":"GET","url":"/n"},"response":{"body":"edited"}}"#)
+        #expect(edited.status == 204, "\(edited.text)")
+        #expect(try await TestClient.send(base + "/n").text == "edited")
+
+        let found = try Self.object(try await Self.admin(server, "/__admin/mappings/find-by-metadata", #"{"matchesJsonPath":{"expression":"$.team","equalTo":"a"}}"#))
+        #expect((found["mappings"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [id])
+        #expect((found["meta"] as? [String: Int]) == ["total": 1])
+
+        #expect(try await Self.admin(server, "/__admin/mappings/remove", #"{"id":"\#(id)","request":{"method":"GET","url":"/n"}}"#).status == 200)
+        #expect(try await TestClient.send(base + "/n").status == 404)
+
+        let imported = try await Self.admin(server, "/__admin/mappings/import", #"""
+            {"mappings":[{"request":{"method":"GET","url":"/i1"},"response":{"body":"one"}},{"request":{"method":"GET","url":"/i2"},"response":{"body":"two"}}]}
+            """#)
+        #expect(imported.status == 200, "\(imported.text)")
+        #expect(try await TestClient.send(base + "/i1").text == "one")
+        #expect(try await TestClient.send(base + "/i2").text == "two")
+        let refused = try await Self.admin(server, "/__admin/mappings/import", #"{"mappings":[{"request":{"method":"GET","url":"/i3"}},{"request":{"url":5}}]}"#)
+        #expect(refused.status == 422, "\(refused.text)")
+        #expect(try await TestClient.send(base + "/i3").status == 404, "a refused import adds nothing")
+        try await server.stop()
+    }
+}

@@ -10,6 +10,7 @@ import TonearmCassettes
 /// | `POST mappings`, `GET mappings?limit&offset`, `DELETE mappings` | add (201), list (newest first), remove all |
 /// | `GET`/`PUT`/`DELETE mappings/{id}` | one mapping (404 when absent) |
 /// | `POST mappings/reset`, `POST mappings/save`, `POST mappings/remove-by-metadata` | defaults, persist, remove some |
+/// | `POST mappings/new`, `/edit`, `/remove`, `/import`, `/find-by-metadata` | WireMock 2.x's create, replace, remove by id, add many, find |
 /// | `POST reset` | mappings to defaults, journal cleared, scenarios back in Started |
 /// | `GET requests`, `GET requests/{id}`, `DELETE requests`, `POST requests/reset` | the journal |
 /// | `POST requests/count`, `POST requests/find`, `GET requests/unmatched` | verification |
@@ -112,6 +113,26 @@ extension WireMockAdmin {
             let pattern = try WireMockMetadataPattern(request.body)
             try wireMock.remove(where: pattern.matches)
             return .adminJSON(.object([]))
+        case ("POST", "find-by-metadata") where rest.count == 1:
+            let pattern = try WireMockMetadataPattern(request.body)
+            let found = wireMock.all.filter { pattern.matches($0.metadata) }
+            return .adminJSON(.object(["mappings": .array(found.map(\.json)), "meta": .object(["total": .integer(found.count)])]))
+        case ("POST", "new") where rest.count == 1:
+            // WireMock 2.x's create, kept for old clients.
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/new", bodyFiles: wireMock.bodyFiles)
+            try wireMock.add(mapping)
+            return .adminJSON(mapping.json, status: 201)
+        case ("POST", "edit") where rest.count == 1:
+            // The mapping names its id; WireMock answers 204 whether or not it held one.
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/edit", bodyFiles: wireMock.bodyFiles)
+            _ = try wireMock.replace(mapping)
+            return Response(status: 204)
+        case ("POST", "remove") where rest.count == 1:
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/remove", bodyFiles: wireMock.bodyFiles)
+            _ = try wireMock.remove(mapping.id)
+            return .adminJSON(.object([]))
+        case ("POST", "import") where rest.count == 1:
+            return try importMappings(request.body)
         case (_, let id?) where rest.count == 1:
             guard let uuid = UUID(uuidString: id) else {
                 throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
@@ -135,6 +156,35 @@ extension WireMockAdmin {
         default:
             return notFound(method, (["mappings"] + rest).joined(separator: "/"))
         }
+    }
+
+    /// `POST mappings/import`: `{"mappings": [...], "importOptions": {"duplicatePolicy", "deleteAllNotInImport"}}`.
+    /// Every mapping is decoded before any is added, so a refused one changes nothing.
+    private func importMappings(_ body: [UInt8]) throws(WireMockError) -> Response {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/mappings/import: \(error)")
+        }
+        guard case .array(let list)? = json[member: "mappings"] else {
+            throw .invalid("/mappings", "Invalid import", detail: "expected {\"mappings\": [...]}")
+        }
+        var mappings: [WireMockMapping] = []
+        for (index, element) in list.enumerated() {
+            mappings.append(try WireMockMapping.decode(
+                element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", bodyFiles: wireMock.bodyFiles))
+        }
+        let options = json[member: "importOptions"]
+        let ignoreDuplicates = options?[member: "duplicatePolicy"]?.stringValue == "IGNORE"
+        if options?[member: "deleteAllNotInImport"] == .bool(true) {
+            let kept = Set(mappings.map(\.id))
+            for mapping in wireMock.all where !kept.contains(mapping.id) { _ = try wireMock.remove(mapping.id) }
+        }
+        for mapping in mappings where !(ignoreDuplicates && wireMock.mapping(mapping.id) != nil) {
+            try wireMock.add(mapping)
+        }
+        return .adminJSON(.object([]))
     }
 
     private func listMappings(_ query: String) -> Response {

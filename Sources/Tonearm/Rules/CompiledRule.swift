@@ -56,7 +56,8 @@ struct CompiledRule: Sendable {
         for (offset, header) in rule.headers.enumerated() {
             // A repeated header (`X-Thing: One`, `X-Thing: Two`) holds when any of its values does, as a
             // repeated query parameter does.
-            let values = request.request.headers.values(named: header.name).map(\.trimmingHTTPWhitespace)
+            // Lazily: a rule set may try many rules on one request, and most headers are sent once.
+            let values = request.request.headers.lazy.filter { $0.name.equalsIgnoringASCIICase(header.name) }.map(\.value.trimmingHTTPWhitespace)
             guard Self.anyValueHolds(header.condition, pattern: headerPatterns[offset], in: values) else { return false }
         }
         for (offset, condition) in rule.body.enumerated() {
@@ -81,10 +82,10 @@ struct CompiledRule: Sendable {
 
     /// A condition on a header or query parameter that may be sent several times: `absent` holds when
     /// none is sent, `present` when one is, any other condition when one of the values satisfies it.
-    private static func anyValueHolds(_ condition: TextCondition, pattern: LinearPattern?, in values: [String]) -> Bool {
+    private static func anyValueHolds(_ condition: TextCondition, pattern: LinearPattern?, in values: some Sequence<String>) -> Bool {
         switch condition.storage {
-        case .absent: values.isEmpty
-        case .present: !values.isEmpty
+        case .absent: !values.contains { _ in true }
+        case .present: values.contains { _ in true }
         default: values.contains { holds(condition, pattern: pattern, for: $0) }
         }
     }

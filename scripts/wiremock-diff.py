@@ -242,6 +242,8 @@ def is_known(difference, known):
     for entry in known:
         if "wiremock" in entry and entry["wiremock"] != difference[2]:
             continue  # the entry accepts only this answer from WireMock
+        if "tonearm" in entry and entry["tonearm"] != difference[3]:
+            continue  # and only this one from Tonearm
         if re.fullmatch(entry["case"], where.split("#")[0]) and re.fullmatch(entry["what"], what):
             return entry["reason"]
     return None

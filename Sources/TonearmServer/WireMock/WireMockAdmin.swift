@@ -118,10 +118,10 @@ extension WireMockAdmin {
             let found = wireMock.all.filter { pattern.matches($0.metadata) }
             return .adminJSON(.object(["mappings": .array(found.map(\.json)), "meta": .object(["total": .integer(found.count)])]))
         case ("POST", "new") where rest.count == 1:
-            // WireMock 2.x's create, kept for old clients.
+            // WireMock 2.x's create, kept for old clients; WireMock answers it with no body.
             let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/new", bodyFiles: wireMock.bodyFiles)
             try wireMock.add(mapping)
-            return .adminJSON(mapping.json, status: 201)
+            return Response(status: 201)
         case ("POST", "edit") where rest.count == 1:
             // The mapping names its id; WireMock answers 204 whether or not it held one.
             let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/edit", bodyFiles: wireMock.bodyFiles)

@@ -238,3 +238,34 @@ extension WireMockParityTests {
         try await server.stop()
     }
 }
+
+extension WireMockParityTests {
+    @Test("requests/remove, requests/remove-by-metadata and DELETE requests/{id} forget part of the journal and answer the removed serve events")
+    func journalRemovals() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let tagged = "11111111-2222-3333-4444-555555555555"
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"id":"\#(tagged)","metadata":{"tag":"a"},"request":{"method":"GET","url":"/tagged"},"response":{}}"#).status == 201)
+        for path in ["/a", "/b", "/tagged", "/c"] { _ = try await TestClient.send(base + path) }
+        func urls() async throws -> [String] {
+            let journal = try Self.object(try await TestClient.send(base + "/__admin/requests"))
+            return (journal["requests"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } ?? []
+        }
+
+        let removed = try Self.object(try await Self.admin(server, "/__admin/requests/remove", #"{"method":"GET","url":"/a"}"#))
+        #expect((removed["serveEvents"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/a"])
+        #expect(try await urls() == ["/c", "/tagged", "/b"])
+
+        let byMetadata = try Self.object(try await Self.admin(
+            server, "/__admin/requests/remove-by-metadata", #"{"matchesJsonPath":{"expression":"$.tag","equalTo":"a"}}"#))
+        #expect((byMetadata["serveEvents"] as? [Any])?.count == 1)
+        #expect(try await urls() == ["/c", "/b"])
+
+        let journal = try Self.object(try await TestClient.send(base + "/__admin/requests"))
+        let newest = try #require((journal["requests"] as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try await Self.admin(server, "/__admin/requests/\(newest)", method: "DELETE").status == 200)
+        #expect(try await urls() == ["/b"])
+        #expect(try await Self.admin(server, "/__admin/requests/not-a-uuid", method: "DELETE").status == 400)
+        try await server.stop()
+    }
+}

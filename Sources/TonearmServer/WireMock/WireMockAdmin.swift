@@ -13,6 +13,7 @@ import TonearmCassettes
 /// | `POST mappings/new`, `/edit`, `/remove`, `/import`, `/find-by-metadata` | WireMock 2.x's create, replace, remove by id, add many, find |
 /// | `POST reset` | mappings to defaults, journal cleared, scenarios back in Started |
 /// | `GET requests`, `GET requests/{id}`, `DELETE requests`, `POST requests/reset` | the journal |
+/// | `POST requests/remove`, `POST requests/remove-by-metadata`, `DELETE requests/{id}` | forget some of it |
 /// | `POST requests/count`, `POST requests/find`, `GET requests/unmatched` | verification |
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
@@ -247,6 +248,19 @@ extension WireMockAdmin {
             let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/find", bodyFiles: wireMock.bodyFiles)
             let found = journal.entries.filter { pattern.matches(Self.wireMockRequest($0.request)) }
             return loggedRequests(found)
+        case ("POST", "remove") where rest.count == 1:
+            let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/remove", bodyFiles: wireMock.bodyFiles)
+            return removedServeEvents(journal.remove { pattern.matches(Self.wireMockRequest($0.request)) })
+        case ("POST", "remove-by-metadata") where rest.count == 1:
+            let pattern = try WireMockMetadataPattern(request.body)
+            let matchingIDs = Set(wireMock.all.filter { pattern.matches($0.metadata) }.map(\.id))
+            return removedServeEvents(journal.remove { $0.source.kind == .mapping && matchingIDs.contains($0.source.detail) })
+        case ("DELETE", let id?) where rest.count == 1:
+            guard UUID(uuidString: id) != nil else {
+                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+            }
+            if let sequence = serveEvents.sequence(of: id) { _ = journal.remove { $0.sequence == sequence } }
+            return .adminJSON(.object([]))
         case ("GET", "unmatched") where rest.count == 1:
             return loggedRequests(journal.entries.filter { $0.source.kind == .miss })
         case ("GET", "unmatched") where rest.count == 2 && rest[1] == "near-misses":
@@ -262,6 +276,11 @@ extension WireMockAdmin {
         default:
             return notFound(method, (["requests"] + rest).joined(separator: "/"))
         }
+    }
+
+    /// `{"serveEvents": [...]}`, newest first, as WireMock answers a removal from the journal.
+    private func removedServeEvents(_ removed: [JournalEntry]) -> Response {
+        .adminJSON(.object(["serveEvents": .array(removed.reversed().map(serveEvent))]))
     }
 
     private func loggedRequests(_ entries: [JournalEntry]) -> Response {

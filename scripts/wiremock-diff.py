@@ -11,6 +11,8 @@ body after normalising what must differ between two servers (dates, ids, timings
 
 Cases are in scripts/wiremock-diff/cases.json; differences Tonearm keeps on purpose are in
 scripts/wiremock-diff/known-differences.json with their reason (docs/server.md, "Coming from WireMock").
+Then WireMock's own Java client (scripts/wiremock-diff/StrictClient.java, run from the jar) drives
+Tonearm: it refuses unknown fields, so an extra field in an admin answer is a difference too.
 Exit status: 0 when every difference is known, 1 when one is not, 2 when a server could not start.
 """
 
@@ -237,6 +239,22 @@ def run_case(case, servers):
     return found
 
 
+def strict_client_refusals(arguments, tonearm):
+    """WireMock's Java client against Tonearm: it refuses unknown fields, where the cases compare values.
+    Each call it could not make is a difference (case `strict-client`, what: the call)."""
+    client = os.path.join(HERE, "wiremock-diff", "StrictClient.java")
+    run = subprocess.run([arguments.java, "-cp", arguments.jar, client, str(tonearm.port)],
+                         capture_output=True, text=True, timeout=300)
+    refusals = []
+    for line in run.stdout.splitlines():
+        if line.startswith("REFUSED "):
+            call, _, error = line[len("REFUSED "):].partition(": ")
+            refusals.append(("strict-client", call, "parsed", error[:200]))
+    if run.returncode != 0 and not refusals:
+        refusals.append(("strict-client", "run", "exit 0", f"exit {run.returncode}: {run.stderr[-400:]}"))
+    return refusals
+
+
 def is_known(difference, known):
     where, what = difference[0], difference[1]
     for entry in known:
@@ -297,6 +315,10 @@ def main():
         unexplained, explained = [], []
         for case in cases:
             for difference in run_case(case, servers):
+                reason = is_known(difference, known)
+                (explained if reason else unexplained).append((difference, reason))
+        if not arguments.only:
+            for difference in strict_client_refusals(arguments, servers[1]):
                 reason = is_known(difference, known)
                 (explained if reason else unexplained).append((difference, reason))
         for (where, what, expected, found), reason in explained if arguments.show_known else []:

@@ -43,6 +43,7 @@ need demo libxxhash-dev has_library libxxhash   # the core's XXH3 (Sources/CXXHa
 need demo zlib1g-dev has_library zlib           # decoding gzip/deflate recordings (Sources/CZlib)
 need test curl has_command curl                 # a real client of `tonearm serve` in the server tests
 need ci python3-venv has_python_venv            # .ci/run's venv for WireMock's Python client
+need ci openjdk-17-jre-headless has_command java # WireMock itself, the oracle of scripts/wiremock-diff.py
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup-system.sh: swift is not on PATH; install Swift 6.1 or later (https://www.swift.org/install/)." >&2
@@ -53,7 +54,7 @@ fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "setup-system.sh: missing ${missing[*]} (Debian/Ubuntu package names), and this system has no apt-get." >&2
-    echo "Install the equivalents with your package manager (pkg-config, the xxHash and zlib development files, curl), then run make again." >&2
+    echo "Install the equivalents with your package manager (pkg-config, the xxHash and zlib development files, curl; for ci python3-venv and a Java 17 runtime), then run make again." >&2
     exit 1
 fi
 

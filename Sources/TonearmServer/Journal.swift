@@ -124,6 +124,31 @@ final class Journal: Sendable {
     /// What the kept entries and misses are accounted to hold, in bytes; at most ``maximumBytes``.
     var bytes: Int { state.withLock { $0.bytes } }
 
+    /// Forgets the entries `matches` selects, and their misses; returns them, oldest first.
+    func remove(where matches: (JournalEntry) -> Bool) -> [JournalEntry] {
+        state.withLock { state in
+            var removed: [JournalEntry] = []
+            var keptEntries = CircularBuffer<(entry: JournalEntry, bytes: Int)>()
+            for item in state.entries {
+                if matches(item.entry) {
+                    removed.append(item.entry)
+                    state.bytes -= item.bytes
+                } else {
+                    keptEntries.append(item)
+                }
+            }
+            guard !removed.isEmpty else { return [] }
+            let sequences = Set(removed.map(\.sequence))
+            var keptMisses = CircularBuffer<(miss: ServerMiss, bytes: Int)>()
+            for item in state.misses {
+                if sequences.contains(item.miss.sequence) { state.bytes -= item.bytes } else { keptMisses.append(item) }
+            }
+            state.entries = keptEntries
+            state.misses = keptMisses
+            return removed
+        }
+    }
+
     /// Forgets every entry and miss, releasing their memory.
     func clear() {
         state.withLock { state in

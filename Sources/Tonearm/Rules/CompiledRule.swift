@@ -54,8 +54,11 @@ struct CompiledRule: Sendable {
         guard pattern.matches(target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         for (offset, header) in rule.headers.enumerated() {
-            let value = request.request.headers.first(named: header.name)?.trimmingHTTPWhitespace
-            guard Self.holds(header.condition, pattern: headerPatterns[offset], for: value) else { return false }
+            // A repeated header (`X-Thing: One`, `X-Thing: Two`) holds when any of its values does, as a
+            // repeated query parameter does.
+            // Lazily: a rule set may try many rules on one request, and most headers are sent once.
+            let values = request.request.headers.lazy.filter { $0.name.equalsIgnoringASCIICase(header.name) }.map(\.value.trimmingHTTPWhitespace)
+            guard Self.anyValueHolds(header.condition, pattern: headerPatterns[offset], in: values) else { return false }
         }
         for (offset, condition) in rule.body.enumerated() {
             guard let document = parts.jsonBody else { return false }
@@ -72,15 +75,19 @@ struct CompiledRule: Sendable {
     private func queryHolds(in values: [String: [String]]) -> Bool {
         for (offset, condition) in rule.query.enumerated() {
             let found = values[condition.name] ?? []
-            let holds: Bool
-            switch condition.condition.storage {
-            case .absent: holds = found.isEmpty
-            case .present: holds = !found.isEmpty
-            default: holds = found.contains { Self.holds(condition.condition, pattern: queryPatterns[offset], for: $0) }
-            }
-            if !holds { return false }
+            if !Self.anyValueHolds(condition.condition, pattern: queryPatterns[offset], in: found) { return false }
         }
         return true
+    }
+
+    /// A condition on a header or query parameter that may be sent several times: `absent` holds when
+    /// none is sent, `present` when one is, any other condition when one of the values satisfies it.
+    private static func anyValueHolds(_ condition: TextCondition, pattern: LinearPattern?, in values: some Sequence<String>) -> Bool {
+        switch condition.storage {
+        case .absent: !values.contains { _ in true }
+        case .present: values.contains { _ in true }
+        default: values.contains { holds(condition, pattern: pattern, for: $0) }
+        }
     }
 
     private static func holds(_ condition: TextCondition, pattern: LinearPattern?, for value: String?) -> Bool {

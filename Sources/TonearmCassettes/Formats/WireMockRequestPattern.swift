@@ -5,10 +5,11 @@ import Tonearm
 ///
 /// WireMock matches URLs as the client sent them, without scheme and host. Path matchers
 /// (`urlPath`, `urlPathPattern`) become `^(?:…)$` over the normalised path; `urlPattern` matches the
-/// rule's URL target (origin made optional, then path and sorted query). Query parameters — from
-/// `queryParameters` or from the query of an exact `url` — become ``QueryCondition``s on decoded values,
-/// so parameter order and percent-encoding do not matter, and the path pattern keeps its literal
-/// prefix for the rule set's prefilter.
+/// rule's URL target (origin made optional, then path and sorted query). An exact `url` is the whole
+/// path and query, for every method (WireMock answers `/t?a=1&b=2` only to a `url` that says `b=2`): it
+/// matches the URL target with the mapping's query in canonical order, so parameter order and
+/// percent-encoding do not matter but an extra parameter does. `queryParameters` become
+/// ``QueryCondition``s on decoded values.
 struct WireMockRequestPattern {
     var target: Rule.Target = .path
     var pattern = "^(?:.*)$"
@@ -19,13 +20,17 @@ struct WireMockRequestPattern {
     static func make(
         url: String?, urlPath: String?, urlPattern: String?, urlPathPattern: String?, query: [QueryCondition]
     ) -> WireMockRequestPattern {
-        var query = query
         if let url {
             let parts = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            var exact = escape(String(parts[0]))
             if parts.count > 1 {
-                query += FormEncoding.pairs(parts[1]).map { QueryCondition($0.decodedName, .equals($0.decodedValue)) }
+                var mappingQuery = String(parts[1])
+                let pairs = mappingQuery.withUTF8 { FormEncoding.canonicalPairs(UnsafeRawBufferPointer($0), ignoring: []) }
+                var canonical: [UInt8] = []
+                FormEncoding.serialize(pairs, appendingTo: &canonical)
+                if !canonical.isEmpty { exact += "\\?" + escape(String(decoding: canonical, as: UTF8.self)) }
             }
-            return WireMockRequestPattern(target: .path, pattern: "^(?:\(escape(String(parts[0]))))$", query: query)
+            return WireMockRequestPattern(target: .url, pattern: "^" + optionalOrigin + "(?:\(exact))$", query: query)
         }
         if let urlPath {
             return WireMockRequestPattern(target: .path, pattern: "^(?:\(escape(urlPath)))$", query: query)

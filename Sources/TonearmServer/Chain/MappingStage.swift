@@ -16,12 +16,18 @@ struct MappingStage: ResponderStage {
         case .hit(let hit):
             var delay = hit.track.delay ?? .zero
             if let fixed = stubs.fixedDelay { delay += .milliseconds(fixed) }
-            let content: Answer.Content = switch hit.track.outcome {
-            case .response(let response): .response(response)
-            case .transportError(let error): .fault(error)
+            let id = stubs.mappingID(for: hit)
+            let content: Answer.Content
+            switch hit.track.outcome {
+            case .response(var response):
+                // WireMock names the mapping that answered; clients and proxies in between log it.
+                response.headers.append(HeaderField("Matched-Stub-Id", id))
+                content = .response(response)
+            case .transportError(let error):
+                content = .fault(error)
             }
             return .now(Answer(
-                content: content, source: JournalEntry.Source(kind: .mapping, detail: stubs.mappingID(for: hit)),
+                content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
                 journaled: asSent, delay: delay))
         }
     }

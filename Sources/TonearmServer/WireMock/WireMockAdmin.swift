@@ -10,8 +10,10 @@ import TonearmCassettes
 /// | `POST mappings`, `GET mappings?limit&offset`, `DELETE mappings` | add (201), list (newest first), remove all |
 /// | `GET`/`PUT`/`DELETE mappings/{id}` | one mapping (404 when absent) |
 /// | `POST mappings/reset`, `POST mappings/save`, `POST mappings/remove-by-metadata` | defaults, persist, remove some |
+/// | `POST mappings/new`, `/edit`, `/remove`, `/import`, `/find-by-metadata` | WireMock 2.x's create, replace, remove by id, add many, find |
 /// | `POST reset` | mappings to defaults, journal cleared, scenarios back in Started |
 /// | `GET requests`, `GET requests/{id}`, `DELETE requests`, `POST requests/reset` | the journal |
+/// | `POST requests/remove`, `POST requests/remove-by-metadata`, `DELETE requests/{id}` | forget some of it |
 /// | `POST requests/count`, `POST requests/find`, `GET requests/unmatched` | verification |
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
@@ -98,18 +100,40 @@ extension WireMockAdmin {
             try wireMock.add(mapping)
             return .adminJSON(mapping.json, status: 201)
         case ("DELETE", nil):
-            wireMock.removeAll()
+            try wireMock.removeAll()
             return .adminJSON(.object([]))
         case ("POST", "reset") where rest.count == 1:
+            // WireMock's resetToDefault: the root directory's mappings as they are now, and an empty journal.
             try wireMock.resetToDefaults()
+            journal.clear()
             return .adminJSON(.object([]))
         case ("POST", "save") where rest.count == 1:
             try wireMock.save()
             return .adminJSON(.object([]))
         case ("POST", "remove-by-metadata") where rest.count == 1:
             let pattern = try WireMockMetadataPattern(request.body)
-            wireMock.remove(where: pattern.matches)
+            try wireMock.remove(where: pattern.matches)
             return .adminJSON(.object([]))
+        case ("POST", "find-by-metadata") where rest.count == 1:
+            let pattern = try WireMockMetadataPattern(request.body)
+            let found = wireMock.all.filter { pattern.matches($0.metadata) }
+            return .adminJSON(.object(["mappings": .array(found.map(\.json)), "meta": .object(["total": .integer(found.count)])]))
+        case ("POST", "new") where rest.count == 1:
+            // WireMock 2.x's create, kept for old clients; WireMock answers it with no body.
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/new", bodyFiles: wireMock.bodyFiles)
+            try wireMock.add(mapping)
+            return Response(status: 201)
+        case ("POST", "edit") where rest.count == 1:
+            // The mapping names its id; WireMock answers 204 whether or not it held one.
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/edit", bodyFiles: wireMock.bodyFiles)
+            _ = try wireMock.replace(mapping)
+            return Response(status: 204)
+        case ("POST", "remove") where rest.count == 1:
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/remove", bodyFiles: wireMock.bodyFiles)
+            _ = try wireMock.remove(mapping.id)
+            return .adminJSON(.object([]))
+        case ("POST", "import") where rest.count == 1:
+            return try importMappings(request.body)
         case (_, let id?) where rest.count == 1:
             guard let uuid = UUID(uuidString: id) else {
                 throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
@@ -125,7 +149,7 @@ extension WireMockAdmin {
                 guard try wireMock.replace(mapping) else { return Response(status: 404) }
                 return .adminJSON(mapping.json)
             case "DELETE":
-                guard wireMock.remove(key) else { return Response(status: 404) }
+                guard try wireMock.remove(key) else { return Response(status: 404) }
                 return .adminJSON(.object([]))
             default:
                 return notFound(method, "mappings/\(id)")
@@ -133,6 +157,35 @@ extension WireMockAdmin {
         default:
             return notFound(method, (["mappings"] + rest).joined(separator: "/"))
         }
+    }
+
+    /// `POST mappings/import`: `{"mappings": [...], "importOptions": {"duplicatePolicy", "deleteAllNotInImport"}}`.
+    /// Every mapping is decoded before any is added, so a refused one changes nothing.
+    private func importMappings(_ body: [UInt8]) throws(WireMockError) -> Response {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/mappings/import: \(error)")
+        }
+        guard case .array(let list)? = json[member: "mappings"] else {
+            throw .invalid("/mappings", "Invalid import", detail: "expected {\"mappings\": [...]}")
+        }
+        var mappings: [WireMockMapping] = []
+        for (index, element) in list.enumerated() {
+            mappings.append(try WireMockMapping.decode(
+                element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", bodyFiles: wireMock.bodyFiles))
+        }
+        let options = json[member: "importOptions"]
+        let ignoreDuplicates = options?[member: "duplicatePolicy"]?.stringValue == "IGNORE"
+        if options?[member: "deleteAllNotInImport"] == .bool(true) {
+            let kept = Set(mappings.map(\.id))
+            for mapping in wireMock.all where !kept.contains(mapping.id) { _ = try wireMock.remove(mapping.id) }
+        }
+        for mapping in mappings where !(ignoreDuplicates && wireMock.mapping(mapping.id) != nil) {
+            try wireMock.add(mapping)
+        }
+        return .adminJSON(.object([]))
     }
 
     private func listMappings(_ query: String) -> Response {
@@ -164,10 +217,19 @@ extension WireMockAdmin {
             let parameters = WireMockAdmin.parameters(query)
             var entries = Array(journal.entries.reversed())
             if parameters["unmatched"] == "true" { entries.removeAll { $0.source.kind != .miss } }
-            if let stub = parameters["matchingStub"]?.lowercased() {
-                entries.removeAll { $0.source.kind != .mapping || $0.source.detail != stub }
+            if let stub = parameters["matchingStub"] {
+                guard let uuid = UUID(uuidString: stub) else {
+                    throw WireMockError(status: 400, pointer: "", title: "Invalid parameter", detail: "matchingStub \(stub.debugDescription) is not a UUID")
+                }
+                let id = uuid.uuidString.lowercased()
+                entries.removeAll { $0.source.kind != .mapping || $0.source.detail != id }
             }
-            if let since = parameters["since"].flatMap(Self.parseDate) { entries.removeAll { $0.time <= since } }
+            if let text = parameters["since"] {
+                guard let since = Self.parseDate(text) else {
+                    throw WireMockError(status: 400, pointer: "", title: "Invalid parameter", detail: "since \(text.debugDescription) is not an ISO 8601 date-time")
+                }
+                entries.removeAll { $0.time <= since }
+            }
             let total = entries.count
             if let limit = parameters["limit"].flatMap(Int.init) { entries = Array(entries.prefix(max(0, limit))) }
             return .adminJSON(.object([
@@ -186,6 +248,19 @@ extension WireMockAdmin {
             let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/find", bodyFiles: wireMock.bodyFiles)
             let found = journal.entries.filter { pattern.matches(Self.wireMockRequest($0.request)) }
             return loggedRequests(found)
+        case ("POST", "remove") where rest.count == 1:
+            let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/remove", bodyFiles: wireMock.bodyFiles)
+            return removedServeEvents(journal.remove { pattern.matches(Self.wireMockRequest($0.request)) })
+        case ("POST", "remove-by-metadata") where rest.count == 1:
+            let pattern = try WireMockMetadataPattern(request.body)
+            let matchingIDs = Set(wireMock.all.filter { pattern.matches($0.metadata) }.map(\.id))
+            return removedServeEvents(journal.remove { $0.source.kind == .mapping && matchingIDs.contains($0.source.detail) })
+        case ("DELETE", let id?) where rest.count == 1:
+            guard UUID(uuidString: id) != nil else {
+                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+            }
+            if let sequence = serveEvents.sequence(of: id) { _ = journal.remove { $0.sequence == sequence } }
+            return .adminJSON(.object([]))
         case ("GET", "unmatched") where rest.count == 1:
             return loggedRequests(journal.entries.filter { $0.source.kind == .miss })
         case ("GET", "unmatched") where rest.count == 2 && rest[1] == "near-misses":
@@ -201,6 +276,11 @@ extension WireMockAdmin {
         default:
             return notFound(method, (["requests"] + rest).joined(separator: "/"))
         }
+    }
+
+    /// `{"serveEvents": [...]}`, newest first, as WireMock answers a removal from the journal.
+    private func removedServeEvents(_ removed: [JournalEntry]) -> Response {
+        .adminJSON(.object(["serveEvents": .array(removed.reversed().map(serveEvent))]))
     }
 
     private func loggedRequests(_ entries: [JournalEntry]) -> Response {
@@ -333,9 +413,10 @@ extension WireMockAdmin {
             return .adminJSON(.object([]))
         case ("PUT", 2) where rest[1] == "state":
             let name = rest[0].removingPercentEncoding ?? rest[0]
+            // An empty body resets the scenario, as WireMock's Java client sends it (resetScenario).
             let body: JSONValue
             do {
-                body = try JSONValue(parsing: request.body)
+                body = request.body.isEmpty ? .object([]) : try JSONValue(parsing: request.body)
             } catch {
                 throw .invalid("", "Error parsing JSON", detail: "PUT /__admin/scenarios/\(rest[0])/state: \(error)")
             }

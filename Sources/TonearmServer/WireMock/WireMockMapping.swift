@@ -21,6 +21,16 @@ struct WireMockMapping: Sendable {
     /// The mapping as echoed: as sent, with `id` (and `uuid`) set.
     let json: JSONValue
     let stub: Stub
+    /// The file in the root directory the mapping was loaded from or saved to, if any: WireMock deletes
+    /// it with the mapping.
+    var file: SavedFile?
+
+    /// A mapping's file in the root directory's `mappings` folder.
+    struct SavedFile: Sendable {
+        let url: URL
+        /// Whether the file holds other mappings too (`{"mappings": [...]}`): it is then never deleted.
+        let isShared: Bool
+    }
 
     /// Decodes one mapping object; `bytes` are its JSON as sent, `source` names it in errors
     /// (`POST /__admin/mappings`), `id` overrides the one in the mapping (PUT), `bodyFiles` is the
@@ -40,9 +50,18 @@ struct WireMockMapping: Sendable {
         let id: String
         if let forcedID { id = forcedID } else { id = try mappingID(json) }
         try refuseIgnoredModifiers(json)
+        // WireMock takes a mapping without `request` as any request, and without `response` as 200 with
+        // no body, and echoes both filled in (`"method": "ANY"`).
+        var request = json[member: "request"] ?? .object([])
+        if request[member: "method"] == nil { request = request.setting("method", to: .string("ANY")) }
+        var response = json[member: "response"] ?? .object([])
+        if response[member: "status"] == nil { response = response.setting("status", to: .integer(200)) }
+        let completed = json.setting("request", to: request).setting("response", to: response)
         let imported: CassetteImport
         do throws(CassetteError) {
-            imported = try WireMockFormat.decode(bytes, file: source, bodyFiles: bodyFiles)
+            // The bytes as sent when nothing was filled in: re-encoding costs as much as reading.
+            let filledIn = json[member: "response"] == nil || json[member: "request"]?[member: "method"] == nil
+            imported = try WireMockFormat.decode(filledIn ? completed.bytes : bytes, file: source, bodyFiles: bodyFiles)
         } catch {
             throw .invalid(WireMockError.pointer(forPath: error.path), "Invalid stub mapping", detail: error.description)
         }
@@ -63,7 +82,7 @@ struct WireMockMapping: Sendable {
         } else {
             throw .invalid("", "Invalid stub mapping", detail: "\(source): expected exactly one stub mapping")
         }
-        let echoed = json.setting("id", to: .string(id)).setting("uuid", to: .string(id))
+        let echoed = completed.setting("id", to: .string(id)).setting("uuid", to: .string(id))
         return WireMockMapping(id: id, json: echoed, stub: stub)
     }
 
@@ -132,6 +151,11 @@ struct WireMockMapping: Sendable {
 
     /// Whether the mapping asks to be written to the root directory as soon as it is added.
     var isPersistent: Bool { json[member: "persistent"] == .bool(true) }
+
+    /// The mapping as saved: `"persistent": true`.
+    var markedPersistent: WireMockMapping {
+        WireMockMapping(id: id, json: json.setting("persistent", to: .bool(true)), stub: stub, file: file)
+    }
 
     /// The mapping's scenario step, if it takes part in one.
     var scenario: ScenarioStep? {

@@ -38,10 +38,14 @@ struct WireMockRootDirectory: Sendable {
                 let parsed = try? JSONValue(parsing: bytes)
                 if case .array(let list)? = parsed?[member: "mappings"] {
                     for (index, element) in list.enumerated() {
-                        mappings.append(try WireMockMapping.decode(element.bytes, source: "\(file.path) mappings[\(index)]", bodyFiles: bodyFiles))
+                        var mapping = try WireMockMapping.decode(element.bytes, source: "\(file.path) mappings[\(index)]", bodyFiles: bodyFiles)
+                        mapping.file = WireMockMapping.SavedFile(url: file, isShared: true)
+                        mappings.append(mapping)
                     }
                 } else {
-                    mappings.append(try WireMockMapping.decode(bytes, source: file.path, bodyFiles: bodyFiles))
+                    var mapping = try WireMockMapping.decode(bytes, source: file.path, bodyFiles: bodyFiles)
+                    mapping.file = WireMockMapping.SavedFile(url: file, isShared: false)
+                    mappings.append(mapping)
                 }
             } catch {
                 throw .invalid(
@@ -52,16 +56,42 @@ struct WireMockRootDirectory: Sendable {
         return mappings
     }
 
-    /// Writes `mappings` as `mappings/<id>.json`, atomically each; never outside the root directory
-    /// (a `mappings` link leading out of it is refused).
-    func save(_ mappings: [WireMockMapping]) throws(WireMockError) {
-        let mappingsFolder: URL
+    /// The `mappings` folder, resolved inside the root directory (a link leading out of it is refused).
+    private func confinedMappingsFolder(_ title: String) throws(WireMockError) -> URL {
         do throws(FolderConfinement.Escape) {
-            mappingsFolder = try confinement.resolve(self.mappingsFolder.path)
+            return try confinement.resolve(self.mappingsFolder.path)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "the mappings folder must lie inside the root directory: \(error)")
+            throw WireMockError(status: 500, pointer: "", title: title, detail: "the mappings folder must lie inside the root directory: \(error)")
         }
-        for mapping in mappings {
+    }
+
+    /// Deletes the files of removed mappings, as WireMock does; never one outside the root directory, and
+    /// never a file that holds other mappings too.
+    func delete(_ files: [WireMockMapping.SavedFile]) throws(WireMockError) {
+        let confinement = self.confinement
+        for saved in files where !saved.isShared {
+            let file: URL
+            do throws(FolderConfinement.Escape) {
+                file = try confinement.resolve(saved.url.path)
+            } catch {
+                throw WireMockError(status: 500, pointer: "", title: "Cannot remove a mapping file", detail: "\(error)")
+            }
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw WireMockError(status: 500, pointer: "", title: "Cannot remove a mapping file", detail: "\(file.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Writes `mappings` as `mappings/<id>.json`, atomically each; never outside the root directory
+    /// (a `mappings` link leading out of it is refused). Returns them with their files.
+    @discardableResult
+    func save(_ mappings: [WireMockMapping]) throws(WireMockError) -> [WireMockMapping] {
+        let mappingsFolder = try confinedMappingsFolder("Cannot save mappings")
+        var saved: [WireMockMapping] = []
+        for var mapping in mappings {
             let file = mappingsFolder.appendingPathComponent("\(mapping.id).json")
             do {
                 try FileManager.default.createDirectory(at: mappingsFolder, withIntermediateDirectories: true)
@@ -73,6 +103,9 @@ struct WireMockRootDirectory: Sendable {
             } catch {
                 throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: error.description)
             }
+            mapping.file = WireMockMapping.SavedFile(url: file, isShared: false)
+            saved.append(mapping)
         }
+        return saved
     }
 }

@@ -47,7 +47,6 @@ struct WireMockServeEvents: Sendable {
                     "status": .integer(response.status),
                     "headers": Self.headers(response.headers),
                     "body": .string(String(decoding: response.body, as: UTF8.self)),
-                    "fromProxy": .bool(entry.source.kind == .network),
                 ])
             },
             "wasMatched": .bool(matched),
@@ -55,7 +54,6 @@ struct WireMockServeEvents: Sendable {
                 "addedDelay": .integer(0), "processTime": .integer(milliseconds), "responseSendTime": .integer(0),
                 "serveTime": .integer(milliseconds), "totalTime": .integer(milliseconds),
             ]),
-            "subEvents": .array([]),
         ])
     }
 
@@ -64,12 +62,18 @@ struct WireMockServeEvents: Sendable {
     func loggedRequest(_ request: Request, time: Date) -> JSONValue {
         let (url, absolute) = Self.urls(request.url, baseURL: baseURL)
         let loggedDate = Int((time.timeIntervalSince1970 * 1000).rounded(.down))
+        let server = URLComponents(string: absolute)
         return .object([
             "url": .string(url),
             "absoluteUrl": .string(absolute),
             "method": .string(request.method),
+            "scheme": server?.scheme.map(JSONValue.string),
+            "host": server?.host.map(JSONValue.string),
+            "port": server?.port.map(JSONValue.integer),
             "headers": Self.headers(request.headers),
-            "cookies": .object([]),
+            "cookies": Self.cookies(request.headers),
+            "queryParams": Self.queryParameters(url),
+            "protocol": .string("HTTP/1.1"),
             "browserProxyRequest": .bool(false),
             "loggedDate": .integer(loggedDate),
             "loggedDateString": .string(time.formatted(.iso8601)),
@@ -89,6 +93,33 @@ struct WireMockServeEvents: Sendable {
         return .object(order.map { name in
             let list = values[name] ?? []
             return JSONMember(key: name, value: list.count == 1 ? .string(list[0]) : .array(list.map(JSONValue.string)))
+        })
+    }
+
+    /// The `Cookie` headers' cookies by name, as WireMock logs them (one value as a string).
+    static func cookies(_ fields: [HeaderField]) -> JSONValue {
+        var cookies: [HeaderField] = []
+        for header in fields where header.name.lowercased() == "cookie" {
+            for pair in header.value.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let name = parts.first?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { continue }
+                cookies.append(HeaderField(name, parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""))
+            }
+        }
+        return headers(cookies)
+    }
+
+    /// The query's parameters as WireMock logs them: `{"name": {"key": "name", "values": [...]}}`.
+    static func queryParameters(_ pathAndQuery: String) -> JSONValue {
+        guard let start = pathAndQuery.firstIndex(of: "?") else { return .object([]) }
+        var order: [String] = []
+        var values: [String: [String]] = [:]
+        for pair in FormEncoding.pairs(pathAndQuery[pathAndQuery.index(after: start)...]) {
+            if values[pair.decodedName] == nil { order.append(pair.decodedName) }
+            values[pair.decodedName, default: []].append(pair.decodedValue)
+        }
+        return .object(order.map { name in
+            JSONMember(key: name, value: .object(["key": .string(name), "values": .array((values[name] ?? []).map(JSONValue.string))]))
         })
     }
 

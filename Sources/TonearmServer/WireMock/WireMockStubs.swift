@@ -79,7 +79,7 @@ final class WireMockStubs: Sendable {
         self.compactionFloor = max(1, compactionFloor)
         state = Mutex(State(defaults: try rootDirectory?.load() ?? []))
         do throws(WireMockError) {
-            try resetToDefaults()
+            try reset(to: nil)
         } catch {
             throw .invalid(what: "WireMock mapping", value: error.pointer, expected: error.detail)
         }
@@ -99,10 +99,8 @@ final class WireMockStubs: Sendable {
         try state.withLock { state throws(WireMockError) in
             if state.mappings[mapping.id] != nil { remove(mapping.id, from: &state) }
             try insert(mapping, into: &state)
-            if mapping.isPersistent, let rootDirectory {
-                try rootDirectory.save([mapping])
-                state.defaults.removeAll { $0.id == mapping.id }
-                state.defaults.append(mapping)
+            if mapping.isPersistent, let rootDirectory, let saved = try rootDirectory.save([mapping]).first {
+                state.mappings[mapping.id]?.mapping = saved
             }
         }
     }
@@ -118,35 +116,60 @@ final class WireMockStubs: Sendable {
     }
 
     /// Removes the mapping `id`; `false` when there is none.
-    func remove(_ id: String) -> Bool {
-        state.withLock { state in
+    func remove(_ id: String) throws(WireMockError) -> Bool {
+        try state.withLock { state throws(WireMockError) in
             guard state.mappings[id] != nil else { return false }
-            remove(id, from: &state)
+            try removeWithSavedFiles([id], onlyPersistent: true, from: &state)
             return true
         }
     }
 
     /// Removes the mappings whose metadata `matches`; returns how many.
     @discardableResult
-    func remove(where matches: (JSONValue?) -> Bool) -> Int {
-        state.withLock { state in
+    func remove(where matches: (JSONValue?) -> Bool) throws(WireMockError) -> Int {
+        try state.withLock { state throws(WireMockError) in
             let doomed = Self.inOrder(state).filter { matches($0.mapping.metadata) }.map(\.mapping.id)
-            for id in doomed { remove(id, from: &state) }
+            try removeWithSavedFiles(doomed, onlyPersistent: true, from: &state)
             return doomed.count
         }
     }
 
     /// Removes every mapping.
-    func removeAll() {
-        state.withLock { state in
-            for id in Array(state.mappings.keys) { remove(id, from: &state) }
+    func removeAll() throws(WireMockError) {
+        try state.withLock { state throws(WireMockError) in
+            try removeWithSavedFiles(Array(state.mappings.keys), onlyPersistent: false, from: &state)
             compact(&state)
         }
     }
 
-    /// Back to the mappings loaded from the root directory, every scenario in its `Started` state.
+    /// Removes the mappings `ids` and the files they were loaded from or saved to, as WireMock does:
+    /// removing one mapping deletes its file when it is persistent (saved, or `"persistent": true`),
+    /// removing them all deletes every mapping's file.
+    private func removeWithSavedFiles(_ ids: [String], onlyPersistent: Bool, from state: inout State) throws(WireMockError) {
+        let files = ids.compactMap { id in
+            state.mappings[id].flatMap { !onlyPersistent || $0.mapping.isPersistent ? $0.mapping.file : nil }
+        }
+        for id in ids { remove(id, from: &state) }
+        try rootDirectory?.delete(files)
+    }
+
+    /// Back to the mappings in the root directory as it is now (files added since the start load too),
+    /// every scenario in its `Started` state: WireMock's `resetToDefault`.
     func resetToDefaults() throws(WireMockError) {
+        guard let rootDirectory else { return try reset(to: nil) }
+        let loaded: [WireMockMapping]
+        do throws(ServerError) {
+            loaded = try rootDirectory.load()
+        } catch {
+            throw WireMockError(status: 422, pointer: "", title: "Invalid mapping file", detail: "\(error)")
+        }
+        try reset(to: loaded)
+    }
+
+    /// Replaces every mapping with `defaults` (the ones loaded last when `nil`).
+    private func reset(to defaults: [WireMockMapping]?) throws(WireMockError) {
         try state.withLock { state throws(WireMockError) in
+            if let defaults { state.defaults = defaults }
             for id in Array(state.mappings.keys) { remove(id, from: &state) }
             compact(&state)
             for mapping in state.defaults { try insert(mapping, into: &state) }
@@ -154,17 +177,16 @@ final class WireMockStubs: Sendable {
         }
     }
 
-    /// Writes the mappings not loaded from the root directory into its `mappings` folder; they are
-    /// defaults from then on.
+    /// Writes every mapping that has no file yet into the root directory's `mappings` folder; every
+    /// mapping is `"persistent": true` from then on, as WireMock marks them.
     func save() throws(WireMockError) {
         guard let rootDirectory else {
             throw .invalid("", "No root directory", detail: "start the server with --root-dir DIR to save mappings into DIR/mappings")
         }
         try state.withLock { state throws(WireMockError) in
-            let defaultIDs = Set(state.defaults.map(\.id))
-            let added = Self.inOrder(state).map(\.mapping).filter { !defaultIDs.contains($0.id) }
-            try rootDirectory.save(added)
-            state.defaults += added
+            let all = Self.inOrder(state).map(\.mapping.markedPersistent)
+            let saved = try rootDirectory.save(all.filter { $0.file == nil })
+            for mapping in all + saved { state.mappings[mapping.id]?.mapping = mapping }
         }
     }
 

@@ -128,7 +128,7 @@ Mappings.delete_all_mappings()
 check(Mappings.retrieve_all_mappings().meta.total == 0, "delete_all_mappings removes every mapping")
 check(requests.get(base + "/hello?lang=en").status_code == 404, "no mapping answers after delete_all_mappings")
 Mappings.reset_mappings()
-check(Mappings.retrieve_all_mappings().meta.total == 3, "reset_mappings restores the root directory's mappings, saved ones included")
+check(Mappings.retrieve_all_mappings().meta.total == 0, "reset_mappings reloads the root directory, whose files went with their mappings (as WireMock)")
 Requests.reset_request_journal()
 check(Requests.get_all_received_requests().meta.total == 0, "reset_request_journal empties the journal")
 

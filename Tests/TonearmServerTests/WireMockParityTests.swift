@@ -1,0 +1,271 @@
+import Foundation
+import Testing
+import Tonearm
+import TonearmServer
+import TonearmTestSupport
+
+/// Behaviour where Tonearm differed from WireMock 2.35.1 (found by scripts/wiremock-diff.py), each
+/// checked through a real server and client.
+@Suite("WireMock parity")
+struct WireMockParityTests {
+    private static func start(root: URL? = nil) async throws -> TonearmServer {
+        var configuration = quietConfiguration()
+        configuration.rootDirectory = root
+        return try await TonearmServer.start(configuration)
+    }
+
+    private static func admin(_ server: TonearmServer, _ path: String, _ body: String? = nil, method: String = "POST") async throws -> ClientResponse {
+        try await TestClient.send(
+            server.baseURL.absoluteString + path, method: method,
+            headers: body == nil ? [] : [("Content-Type", "application/json")], body: body ?? "")
+    }
+
+    private static func object(_ response: ClientResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "not a JSON object: \(response.text)")
+    }
+
+    private static func rootWithMappingsFolder() throws -> (TemporaryFolder, URL) {
+        let folder = try TemporaryFolder()
+        let mappings = folder.url.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        return (folder, mappings)
+    }
+
+    private static func files(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test("a mapping without response answers 200, and {} answers every request, echoed as WireMock fills them in")
+    func mappingWithoutResponse() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let created = try await Self.admin(server, "/__admin/mappings", #"{"request":{"method":"GET","url":"/no-response"}}"#)
+        #expect(created.status == 201, "\(created.text)")
+        #expect((try Self.object(created)["response"] as? [String: Int]) == ["status": 200])
+        #expect(try await TestClient.send(base + "/no-response").status == 200)
+
+        let empty = try await Self.admin(server, "/__admin/mappings", "{}")
+        #expect(empty.status == 201, "\(empty.text)")
+        #expect((try Self.object(empty)["request"] as? [String: String]) == ["method": "ANY"])
+        #expect(try await TestClient.send(base + "/anything/at/all", method: "DELETE").status == 200)
+        try await server.stop()
+    }
+
+    @Test("POST mappings/reset empties the journal and loads mapping files written after the start")
+    func resetReloadsFilesAndClearsJournal() async throws {
+        let (folder, mappings) = try Self.rootWithMappingsFolder()
+        let server = try await Self.start(root: folder.url)
+        let base = server.baseURL.absoluteString
+        #expect(try await TestClient.send(base + "/late").status == 404)
+        try Data(#"{"request":{"method":"GET","url":"/late"},"response":{"body":"late"}}"#.utf8)
+            .write(to: mappings.appendingPathComponent("late.json"))
+
+        #expect(try await Self.admin(server, "/__admin/mappings/reset").status == 200)
+        let journal = try Self.object(try await TestClient.send(base + "/__admin/requests"))
+        #expect((journal["requests"] as? [Any])?.isEmpty == true)
+        #expect(try await TestClient.send(base + "/late").text == "late")
+        try await server.stop()
+    }
+
+    @Test("saved mappings are marked persistent, and deleting them (one, or all) deletes their files")
+    func savedMappingsAndTheirFiles() async throws {
+        let (folder, mappings) = try Self.rootWithMappingsFolder()
+        let server = try await Self.start(root: folder.url)
+        let one = "11111111-2222-3333-4444-555555555555", two = "99999999-2222-3333-4444-555555555555"
+        for id in [one, two] {
+            let created = try await Self.admin(server, "/__admin/mappings", #"{"id":"\#(id)","request":{"method":"GET","url":"/\#(id)"},"response":{}}"#)
+            #expect(created.status == 201, "\(created.text)")
+        }
+        #expect(try await Self.admin(server, "/__admin/mappings/save").status == 200)
+        #expect(try Self.files(in: mappings) == ["\(one).json", "\(two).json"])
+        let saved = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin/mappings/\(one)"))
+        #expect(saved["persistent"] as? Bool == true)
+
+        #expect(try await Self.admin(server, "/__admin/mappings/\(one)", method: "DELETE").status == 200)
+        #expect(try Self.files(in: mappings) == ["\(two).json"])
+        #expect(try await Self.admin(server, "/__admin/mappings", method: "DELETE").status == 200)
+        #expect(try Self.files(in: mappings) == [])
+
+        let persistent = try await Self.admin(server, "/__admin/mappings", #"{"id":"\#(one)","persistent":true,"request":{"url":"/p"}}"#)
+        #expect(persistent.status == 201)
+        #expect(try Self.files(in: mappings) == ["\(one).json"])
+        #expect(try await Self.admin(server, "/__admin/mappings/\(one)", method: "DELETE").status == 200)
+        #expect(try Self.files(in: mappings) == [])
+        try await server.stop()
+    }
+
+    @Test("GET requests answers 400 to a since that is not a date and a matchingStub that is not a UUID", arguments: [
+        "since=not-a-date", "matchingStub=not-a-uuid", "matchingStub=",
+    ])
+    func journalParametersAreChecked(query: String) async throws {
+        let server = try await Self.start()
+        let answer = try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests?\(query)")
+        #expect(answer.status == 400, "\(answer.text)")
+        #expect(try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests?since=2000-01-01T00:00:00Z").status == 200)
+        try await server.stop()
+    }
+
+    @Test("url is an exact match of path and query for every method", arguments: ["GET", "POST", "PUT", "DELETE"])
+    func urlIsExact(method: String) async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        for url in ["/r", "/t?a=1&b=2"] {
+            let created = try await Self.admin(server, "/__admin/mappings", #"{"request":{"method":"\#(method)","url":"\#(url)"},"response":{"body":"hit"}}"#)
+            #expect(created.status == 201, "\(created.text)")
+        }
+        #expect(try await TestClient.send(base + "/r", method: method).status == 200)
+        #expect(try await TestClient.send(base + "/r?z=1", method: method).status == 404)
+        #expect(try await TestClient.send(base + "/t?a=1&b=2", method: method).status == 200)
+        #expect(try await TestClient.send(base + "/t?b=2&a=1", method: method).status == 200)
+        #expect(try await TestClient.send(base + "/t?a=1", method: method).status == 404)
+        #expect(try await TestClient.send(base + "/t?a=1&b=2&c=3", method: method).status == 404)
+        try await server.stop()
+    }
+
+    @Test("a repeated request header matches when any of its values does")
+    func repeatedHeader() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let created = try await Self.admin(
+            server, "/__admin/mappings", #"{"request":{"method":"GET","url":"/h","headers":{"X-Thing":{"equalTo":"Two"}}},"response":{"body":"two"}}"#)
+        #expect(created.status == 201)
+        let three = try await TestClient.send(base + "/h", headers: [("X-Thing", "One"), ("X-Thing", "Two"), ("X-Thing", "Three")])
+        #expect(three.text == "two")
+        #expect(try await TestClient.send(base + "/h", headers: [("X-Thing", "One"), ("X-Thing", "Three")]).status == 404)
+        try await server.stop()
+    }
+
+    @Test("serve events carry WireMock's LoggedRequest fields: scheme, host, port, cookies and queryParams")
+    func loggedRequestFields() async throws {
+        let server = try await Self.start()
+        _ = try await TestClient.send(server.baseURL.absoluteString + "/c?a=1&a=2", headers: [("Cookie", "session=s1; theme=dark")])
+        let found = try Self.object(try await Self.admin(server, "/__admin/requests/find", #"{"method":"ANY"}"#))
+        let logged = try #require((found["requests"] as? [[String: Any]])?.first)
+        #expect(logged["cookies"] as? [String: String] == ["session": "s1", "theme": "dark"])
+        let query = try #require(logged["queryParams"] as? [String: [String: Any]])
+        #expect(query["a"]?["values"] as? [String] == ["1", "2"])
+        #expect(logged["scheme"] as? String == "http" && logged["host"] as? String == "127.0.0.1")
+        #expect(logged["port"] as? Int == server.port)
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
+    @Test("PUT scenarios/{name}/state with an empty body puts the scenario back in Started; an unknown one is 404")
+    func scenarioResetByEmptyBody() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        for (body, required, next) in [("one", "Started", "Two"), ("two", "Two", "Two")] {
+            let created = try await Self.admin(server, "/__admin/mappings", #"""
+                {"scenarioName":"S","requiredScenarioState":"\#(required)","newScenarioState":"\#(next)","request":{"method":"GET","url":"/sc"},"response":{"body":"\#(body)"}}
+                """#)
+            #expect(created.status == 201, "\(created.text)")
+        }
+        #expect(try await TestClient.send(base + "/sc").text == "one")
+        #expect(try await TestClient.send(base + "/sc").text == "two")
+        let reset = try await TestClient.send(base + "/__admin/scenarios/S/state", method: "PUT")
+        #expect(reset.status == 200, "\(reset.text)")
+        #expect(try await TestClient.send(base + "/sc").text == "one")
+        #expect(try await TestClient.send(base + "/__admin/scenarios/Nope/state", method: "PUT").status == 404)
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
+    @Test("deleting a persistent mapping loaded from its own file deletes the file, deleting all deletes every mapping's own file; a file holding several mappings stays")
+    func loadedFilesGoWithTheirMappings() async throws {
+        let (folder, mappings) = try Self.rootWithMappingsFolder()
+        let own = "11111111-2222-3333-4444-555555555555", plain = "99999999-2222-3333-4444-555555555555"
+        try Data(#"{"id":"\#(own)","persistent":true,"request":{"method":"GET","url":"/own"},"response":{"body":"own"}}"#.utf8)
+            .write(to: mappings.appendingPathComponent("own.json"))
+        try Data(#"{"id":"\#(plain)","request":{"method":"GET","url":"/plain"},"response":{"body":"plain"}}"#.utf8)
+            .write(to: mappings.appendingPathComponent("plain.json"))
+        try Data(#"{"mappings":[{"request":{"method":"GET","url":"/a"},"response":{}},{"request":{"method":"GET","url":"/b"},"response":{}}]}"#.utf8)
+            .write(to: mappings.appendingPathComponent("shared.json"))
+        let server = try await Self.start(root: folder.url)
+        #expect(try await TestClient.send(server.baseURL.absoluteString + "/own").text == "own")
+        #expect(try await Self.admin(server, "/__admin/mappings/\(own)", method: "DELETE").status == 200)
+        #expect(try Self.files(in: mappings) == ["plain.json", "shared.json"])
+        #expect(try await Self.admin(server, "/__admin/mappings", method: "DELETE").status == 200)
+        #expect(try Self.files(in: mappings) == ["shared.json"])
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
+    @Test("a mapping's answer names it in Matched-Stub-Id, in the response and in the journal")
+    func matchedStubID() async throws {
+        let server = try await Self.start()
+        let id = "11111111-2222-3333-4444-555555555555"
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"id":"\#(id)","request":{"method":"GET","urlPathPattern":"/m/.*"},"response":{"body":"m"}}"#).status == 201)
+        let answer = try await TestClient.send(server.baseURL.absoluteString + "/m/1")
+        #expect(answer.headers.first(named: "Matched-Stub-Id") == id)
+        let journal = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests"))
+        let event = try #require((journal["requests"] as? [[String: Any]])?.first)
+        #expect(((event["response"] as? [String: Any])?["headers"] as? [String: Any])?["Matched-Stub-Id"] as? String == id)
+        try await server.stop()
+    }
+
+    @Test("mappings/new, /edit, /remove, /import and /find-by-metadata, as WireMock 2.x's clients call them")
+    func olderMappingEndpoints() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let id = "11111111-2222-3333-4444-555555555555"
+        let created = try await Self.admin(server, "/__admin/mappings/new", #"{"id":"\#(id)","metadata":{"team":"a"},"request":{"method":"GET","url":"/n"},"response":{"body":"new"}}"#)
+        #expect(created.status == 201, "\(created.text)")
+        #expect(try await TestClient.send(base + "/n").text == "new")
+
+        let edited = try await Self.admin(server, "/__admin/mappings/edit", #"{"id":"\#(id)","metadata":{"team":"a"},"request":{"method":"GET","url":"/n"},"response":{"body":"edited"}}"#)
+        #expect(edited.status == 204, "\(edited.text)")
+        #expect(try await TestClient.send(base + "/n").text == "edited")
+
+        let found = try Self.object(try await Self.admin(server, "/__admin/mappings/find-by-metadata", #"{"matchesJsonPath":{"expression":"$.team","equalTo":"a"}}"#))
+        #expect((found["mappings"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [id])
+        #expect((found["meta"] as? [String: Int]) == ["total": 1])
+
+        #expect(try await Self.admin(server, "/__admin/mappings/remove", #"{"id":"\#(id)","request":{"method":"GET","url":"/n"}}"#).status == 200)
+        #expect(try await TestClient.send(base + "/n").status == 404)
+
+        let imported = try await Self.admin(server, "/__admin/mappings/import", #"""
+            {"mappings":[{"request":{"method":"GET","url":"/i1"},"response":{"body":"one"}},{"request":{"method":"GET","url":"/i2"},"response":{"body":"two"}}]}
+            """#)
+        #expect(imported.status == 200, "\(imported.text)")
+        #expect(try await TestClient.send(base + "/i1").text == "one")
+        #expect(try await TestClient.send(base + "/i2").text == "two")
+        let refused = try await Self.admin(server, "/__admin/mappings/import", #"{"mappings":[{"request":{"method":"GET","url":"/i3"}},{"request":{"url":5}}]}"#)
+        #expect(refused.status == 422, "\(refused.text)")
+        #expect(try await TestClient.send(base + "/i3").status == 404, "a refused import adds nothing")
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
+    @Test("requests/remove, requests/remove-by-metadata and DELETE requests/{id} forget part of the journal and answer the removed serve events")
+    func journalRemovals() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let tagged = "11111111-2222-3333-4444-555555555555"
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"id":"\#(tagged)","metadata":{"tag":"a"},"request":{"method":"GET","url":"/tagged"},"response":{}}"#).status == 201)
+        for path in ["/a", "/b", "/tagged", "/c"] { _ = try await TestClient.send(base + path) }
+        func urls() async throws -> [String] {
+            let journal = try Self.object(try await TestClient.send(base + "/__admin/requests"))
+            return (journal["requests"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } ?? []
+        }
+
+        let removed = try Self.object(try await Self.admin(server, "/__admin/requests/remove", #"{"method":"GET","url":"/a"}"#))
+        #expect((removed["serveEvents"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/a"])
+        #expect(try await urls() == ["/c", "/tagged", "/b"])
+
+        let byMetadata = try Self.object(try await Self.admin(
+            server, "/__admin/requests/remove-by-metadata", #"{"matchesJsonPath":{"expression":"$.tag","equalTo":"a"}}"#))
+        #expect((byMetadata["serveEvents"] as? [Any])?.count == 1)
+        #expect(try await urls() == ["/c", "/b"])
+
+        let journal = try Self.object(try await TestClient.send(base + "/__admin/requests"))
+        let newest = try #require((journal["requests"] as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try await Self.admin(server, "/__admin/requests/\(newest)", method: "DELETE").status == 200)
+        #expect(try await urls() == ["/b"])
+        #expect(try await Self.admin(server, "/__admin/requests/not-a-uuid", method: "DELETE").status == 400)
+        try await server.stop()
+    }
+}

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Differential test of `tonearm serve --root-dir` against WireMock itself.
+
+Starts the WireMock standalone jar and `tonearm serve`, each on 127.0.0.1 with its own copy of one root
+directory (each server writes into its own: save, persistent mappings, deletes), sends both the same
+cases (admin calls, file writes, then requests) and reports every difference in status, headers and
+body after normalising what must differ between two servers (dates, ids, timings, Server and Date).
+
+    scripts/wiremock-diff.py --tonearm .build/debug/tonearm \
+        --jar .build/python-venv/lib/python3.*/site-packages/wiremock/server/wiremock-standalone-2.35.1.jar
+
+Cases are in scripts/wiremock-diff/cases.json; differences Tonearm keeps on purpose are in
+scripts/wiremock-diff/known-differences.json with their reason (docs/server.md, "Coming from WireMock").
+Then WireMock's own Java client (scripts/wiremock-diff/StrictClient.java, run from the jar) drives
+Tonearm: it refuses unknown fields, so an extra field in an admin answer is a difference too.
+Exit status: 0 when every difference is known, 1 when one is not, 2 when a server could not start.
+"""
+
+import argparse
+import base64
+import glob
+import http.client
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.join(HERE, "wiremock-diff", "cases.json")
+KNOWN = os.path.join(HERE, "wiremock-diff", "known-differences.json")
+
+# Headers two servers cannot agree on, or that say how (not what) a body was framed.
+IGNORED_HEADERS = {"date", "server", "content-length", "transfer-encoding", "connection", "keep-alive", "vary"}
+# Header values that are ids: compared for presence only.
+ID_HEADERS = {"matched-stub-id"}
+# Admin JSON members that hold times or versions.
+VOLATILE_KEYS = {"loggedDate", "loggedDateString", "timing", "timestamp", "uptimeInSeconds", "version"}
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def free_port():
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        return listener.getsockname()[1]
+
+
+def wait_until_answering(port, process, what, seconds=90):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode} before answering")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/__admin/mappings")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not answer /__admin/mappings within {seconds} s")
+
+
+class Server:
+    def __init__(self, name, command, root, port, log):
+        self.name, self.root, self.port = name, root, port
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        wait_until_answering(port, self.process, name)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def send(self, method, path, headers=(), body=b""):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        try:
+            connection.putrequest(method, path, skip_host=False, skip_accept_encoding=True)
+            for name, value in headers:
+                connection.putheader(name, value)
+            if body or method in ("POST", "PUT", "PATCH"):
+                connection.putheader("Content-Length", str(len(body)))
+            connection.endheaders(body or None)
+            response = connection.getresponse()
+            return response.status, response.getheaders(), response.read()
+        except (OSError, http.client.HTTPException) as error:
+            return f"error: {type(error).__name__}", [], b""
+        finally:
+            connection.close()
+
+
+def request_parts(step):
+    headers = []
+    for name, value in step.get("headers", {}).items():
+        for one in value if isinstance(value, list) else [value]:
+            headers.append((name, one))
+    if "json" in step:
+        body = json.dumps(step["json"]).encode()
+        if not any(name.lower() == "content-type" for name, _ in headers):
+            headers.append(("Content-Type", "application/json"))
+    elif "base64" in step:
+        body = base64.b64decode(step["base64"])
+    else:
+        body = step.get("body", "").encode()
+    return headers, body
+
+
+class Renamer:
+    """Renames ids in order of first appearance, so two servers' generated ids compare equal."""
+
+    def __init__(self, port):
+        self.names = {}
+        self.port = port
+        self.address = f"127.0.0.1:{port}"
+
+    def __call__(self, text):
+        text = text.replace(self.address, "<address>")
+        def rename(match):
+            key = match.group(0).lower()
+            return self.names.setdefault(key, f"<id{len(self.names) + 1}>")
+        return UUID.sub(rename, text)
+
+
+def normalise_json(value, rename):
+    if isinstance(value, dict):
+        result = {}
+        for key in sorted(value):
+            if key in VOLATILE_KEYS:
+                continue
+            if key == "errors" and isinstance(value[key], list):
+                # Where an error points is compared; its wording is each server's own.
+                result[key] = [{"pointer": (e.get("source") or {}).get("pointer")} for e in value[key] if isinstance(e, dict)]
+                continue
+            if key in ("bodyAsBase64", "base64Body"):
+                continue  # the same bytes as `body`, compared there
+            result[key] = normalise_json(value[key], rename)
+        return result
+    if isinstance(value, list):
+        return [normalise_json(item, rename) for item in value]
+    if isinstance(value, str):
+        return rename(value)
+    if value == rename.port and not isinstance(value, bool):
+        return "<port>"
+    return value
+
+
+def observe(server, step, rename):
+    headers, body = request_parts(step)
+    method = step.get("admin") or step.get("request")
+    status, response_headers, response_body = server.send(method, step["path"], headers, body)
+    seen = {}
+    for name, value in response_headers:
+        lowered = name.lower()
+        if lowered in IGNORED_HEADERS:
+            continue
+        value = "<present>" if lowered in ID_HEADERS else rename(value)
+        seen.setdefault(lowered, []).append(value)
+    text = response_body.decode("utf-8", errors="replace")
+    try:
+        parsed = json.loads(text) if text.strip() else None
+        shown = normalise_json(parsed, rename) if parsed is not None else ""
+    except ValueError:
+        shown = rename(text)
+    return {"status": status, "headers": seen, "body": shown}
+
+
+def differences(case_name, index, wiremock, tonearm, step):
+    found = []
+    if wiremock["status"] != tonearm["status"]:
+        # Headers and body of two different answers say nothing more.
+        return [(f"{case_name}#{index}", "status", wiremock["status"], tonearm["status"])]
+    if step.get("compare", "all") == "status":
+        return found
+    if wiremock["status"] == 404 and "tonearm-miss" in tonearm["headers"]:
+        # A miss: each server explains it its own way (WireMock's diff report, Tonearm's nearest tracks).
+        return found
+    for name in sorted(set(wiremock["headers"]) | set(tonearm["headers"])):
+        if name in step.get("ignore_headers", []):
+            continue
+        if wiremock["headers"].get(name) != tonearm["headers"].get(name):
+            found.append((f"{case_name}#{index}", f"header {name}", wiremock["headers"].get(name), tonearm["headers"].get(name)))
+    if step.get("compare") != "headers" and wiremock["body"] != tonearm["body"]:
+        found.extend(body_differences(f"{case_name}#{index}", "body", wiremock["body"], tonearm["body"]))
+    return found
+
+
+def body_differences(where, path, expected, found):
+    """Differences member by member, so a report names `body.request.cookies` rather than a whole body."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        result = []
+        for key in list(expected) + [k for k in found if k not in expected]:
+            if expected.get(key, "<absent>") != found.get(key, "<absent>"):
+                result.extend(body_differences(where, f"{path}.{key}", expected.get(key, "<absent>"), found.get(key, "<absent>")))
+        return result
+    if isinstance(expected, list) and isinstance(found, list) and len(expected) == len(found):
+        result = []
+        for position, (left, right) in enumerate(zip(expected, found)):
+            result.extend(body_differences(where, f"{path}[{position}]", left, right))
+        return result
+    return [(where, path, expected, found)]
+
+
+def run_case(case, servers):
+    renamers = {server.name: Renamer(server.port) for server in servers}
+    for server in servers:
+        folder = os.path.join(server.root, "mappings")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        shutil.rmtree(os.path.join(server.root, "__files"), ignore_errors=True)
+        os.makedirs(os.path.join(server.root, "__files"))
+        server.send("POST", "/__admin/reset")
+        server.send("DELETE", "/__admin/mappings")
+    found = []
+    for index, step in enumerate(case["steps"]):
+        if "write" in step:
+            for server in servers:
+                target = os.path.join(server.root, step["write"])
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "w") as file:
+                    file.write(json.dumps(step["json"]) if "json" in step else step.get("text", ""))
+            continue
+        if "exists" in step:
+            wiremock_has, tonearm_has = (bool(glob.glob(os.path.join(s.root, step["exists"]))) for s in servers)
+            if wiremock_has != tonearm_has:
+                found.append((f"{case['name']}#{index}", f"file {step['exists']}", wiremock_has, tonearm_has))
+            continue
+        if "sleep" in step:
+            time.sleep(step["sleep"])
+            continue
+        wiremock, tonearm = (observe(s, step, renamers[s.name]) for s in servers)
+        found.extend(differences(case["name"], index, wiremock, tonearm, step))
+    return found
+
+
+def strict_client_refusals(arguments, tonearm):
+    """WireMock's Java client against Tonearm: it refuses unknown fields, where the cases compare values.
+    Each call it could not make is a difference (case `strict-client`, what: the call)."""
+    client = os.path.join(HERE, "wiremock-diff", "StrictClient.java")
+    run = subprocess.run([arguments.java, "-cp", arguments.jar, client, str(tonearm.port)],
+                         capture_output=True, text=True, timeout=300)
+    refusals = []
+    for line in run.stdout.splitlines():
+        if line.startswith("REFUSED "):
+            call, _, error = line[len("REFUSED "):].partition(": ")
+            refusals.append(("strict-client", call, "parsed", error[:200]))
+    if run.returncode != 0 and not refusals:
+        refusals.append(("strict-client", "run", "exit 0", f"exit {run.returncode}: {run.stderr[-400:]}"))
+    return refusals
+
+
+def is_known(difference, known):
+    where, what = difference[0], difference[1]
+    for entry in known:
+        if "wiremock" in entry and entry["wiremock"] != difference[2]:
+            continue  # the entry accepts only this answer from WireMock
+        if "tonearm" in entry and entry["tonearm"] != difference[3]:
+            continue  # and only this one from Tonearm
+        if re.fullmatch(entry["case"], where.split("#")[0]) and re.fullmatch(entry["what"], what):
+            return entry["reason"]
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tonearm", required=True, help="the built tonearm binary")
+    parser.add_argument("--jar", required=True, help="wiremock-standalone-2.35.1.jar")
+    parser.add_argument("--java", default="java")
+    parser.add_argument("--cases", default=CASES)
+    parser.add_argument("--known", default=KNOWN)
+    parser.add_argument("--only", help="a regular expression: run only the cases whose name matches")
+    parser.add_argument("--show-known", action="store_true", help="list known differences too")
+    arguments = parser.parse_args()
+
+    with open(arguments.cases) as file:
+        cases = json.load(file)["cases"]
+    with open(arguments.known) as file:
+        known = json.load(file)["differences"]
+    if arguments.only:
+        cases = [c for c in cases if re.search(arguments.only, c["name"])]
+    names = [c["name"] for c in cases]
+    duplicated = {n for n in names if names.count(n) > 1}
+    if duplicated:
+        print(f"duplicate case names: {sorted(duplicated)}")
+        return 2
+
+    workspace = tempfile.mkdtemp(prefix="wiremock-diff-")
+    servers = []
+    try:
+        roots = {}
+        for name in ("wiremock", "tonearm"):
+            roots[name] = os.path.join(workspace, name)
+            os.makedirs(os.path.join(roots[name], "mappings"))
+            os.makedirs(os.path.join(roots[name], "__files"))
+        logs = {name: open(os.path.join(workspace, f"{name}.log"), "w") for name in roots}
+        try:
+            port = free_port()
+            servers.append(Server("wiremock", [
+                arguments.java, "-jar", arguments.jar, "--port", str(port), "--bind-address", "127.0.0.1",
+                "--root-dir", roots["wiremock"], "--disable-banner"], roots["wiremock"], port, logs["wiremock"]))
+            port = free_port()
+            servers.append(Server("tonearm", [
+                arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1",
+                "--root-dir", roots["tonearm"]], roots["tonearm"], port, logs["tonearm"]))
+        except RuntimeError as error:
+            print(f"could not start the servers: {error} (logs in {workspace})")
+            return 2
+
+        unexplained, explained = [], []
+        for case in cases:
+            for difference in run_case(case, servers):
+                reason = is_known(difference, known)
+                (explained if reason else unexplained).append((difference, reason))
+        if not arguments.only:
+            for difference in strict_client_refusals(arguments, servers[1]):
+                reason = is_known(difference, known)
+                (explained if reason else unexplained).append((difference, reason))
+        for (where, what, expected, found), reason in explained if arguments.show_known else []:
+            print(f"known   {where} {what}: WireMock {json.dumps(expected)} / Tonearm {json.dumps(found)} ({reason})")
+        for (where, what, expected, found), _ in unexplained:
+            print(f"DIFFERS {where} {what}: WireMock {json.dumps(expected)} / Tonearm {json.dumps(found)}")
+        steps = sum(len(c["steps"]) for c in cases)
+        print(f"{len(cases)} cases, {steps} steps: {len(unexplained)} unexplained differences, {len(explained)} known")
+        return 1 if unexplained else 0
+    finally:
+        for server in servers:
+            server.stop()
+        shutil.rmtree(workspace, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -15,7 +15,10 @@ import Tonearm
 /// 5. a state change whose body a browser may send without a preflight: `text/plain`, a form type, or
 ///    any body without a `Content-Type`. JSON is required (YAML too for `/__tonearm/stubs`). A bodiless
 ///    state change without a `Content-Type` (`curl -X POST …/__admin/reset`) goes through: a browser
-///    sending it cross-origin adds an `Origin`, which check 3 refuses.
+///    sending it cross-origin adds an `Origin`, which check 3 refuses. So does a request no browser
+///    sent: no `Origin`, no `Sec-Fetch-Site`, and a `User-Agent` that is not a browser's (every browser's
+///    starts with `Mozilla/`, and a page cannot change it). WireMock's Java client sends its JSON as
+///    `text/plain; charset=UTF-8`.
 ///
 /// Traffic routes (replay, record, mappings) are never guarded: the app's own requests come from
 /// anywhere the app runs.
@@ -89,7 +92,7 @@ struct ControlPlaneGuard: Sendable, Equatable {
     /// Refuses a state change a browser could send across origins without a preflight.
     private func contentTypeRefusal(_ request: ServerRequest) -> Refusal? {
         let method = request.method.uppercased()
-        guard method != "GET", method != "HEAD", method != "OPTIONS" else { return nil }
+        guard method != "GET", method != "HEAD", method != "OPTIONS", Self.mayBeFromABrowser(request) else { return nil }
         let acceptsYAML = request.target.hasPrefix(RequestRoute.controlPrefix + "/stubs")
         let accepted = acceptsYAML ? "application/json or a YAML type" : "application/json"
         guard let contentType = request.headers.first(named: "Content-Type") else {
@@ -107,6 +110,16 @@ struct ControlPlaneGuard: Sendable, Equatable {
             (curl: --json, or -H 'Content-Type: application/json'). Browsers send text/plain and form bodies across \
             origins without asking, so the control and admin APIs refuse them
             """)
+    }
+
+    /// Whether a browser could have sent `request`: it carries `Origin` or `Sec-Fetch-Site`, or a
+    /// browser's `User-Agent` (all start with `Mozilla/`), or none (a browser always sends one). The old
+    /// browsers that leave `Origin` out of a cross-origin form post still send their `User-Agent`, and a
+    /// page can set neither header.
+    private static func mayBeFromABrowser(_ request: ServerRequest) -> Bool {
+        if request.headers.first(named: "Origin") != nil || request.headers.first(named: "Sec-Fetch-Site") != nil { return true }
+        guard let agent = request.headers.first(named: "User-Agent") else { return true }
+        return agent.trimmingHTTPWhitespace.lowercased().hasPrefix("mozilla/")
     }
 
     /// The names the server answers to: loopback names and addresses, and the bind address.

@@ -110,6 +110,14 @@ struct ControlPlaneGuardTests {
         #expect(loopback.refusal(for: request("DELETE", "/__tonearm/journal")) == nil)
         #expect(loopback.refusal(for: request("POST", "/__admin/reset", [("Content-Type", "text/plain")]))?.status == 403, "a browser form with no fields")
         #expect(loopback.refusal(for: request("GET", "/__admin/mappings", [("Content-Type", "text/plain")])) == nil)
+        // What no browser sends: a non-browser User-Agent, no Origin, no Sec-Fetch-Site (WireMock's Java
+        // client posts its JSON as text/plain). A browser's User-Agent, or either header, is held to JSON.
+        let javaClient = [("Content-Type", "text/plain; charset=UTF-8"), ("User-Agent", "Apache-HttpClient/4.5.13 (Java/17.0.9)")]
+        #expect(loopback.refusal(for: request("POST", "/__admin/mappings", javaClient, body: json)) == nil)
+        #expect(loopback.refusal(for: request("POST", "/__admin/mappings", javaClient + [("Sec-Fetch-Site", "same-origin")], body: json))?.status == 403)
+        #expect(loopback.refusal(for: request("POST", "/__admin/mappings", javaClient + [("Origin", "http://127.0.0.1:8080")], body: json))?.status == 403)
+        let oldBrowser = [("Content-Type", "text/plain"), ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:68.0) Gecko/20100101 Firefox/68.0")]
+        #expect(loopback.refusal(for: request("POST", "/__admin/mappings", oldBrowser, body: json))?.status == 403, "a browser that leaves Origin out")
     }
 
     @Test("with a token, only Authorization: Bearer TOKEN passes (401 otherwise)")

@@ -34,9 +34,11 @@ struct ControlPlaneSecurityTests {
         let mapping = try await TestClient.send(
             base + "/__admin/mappings", method: "POST", headers: page,
             body: #"{"request": {"method": "GET", "url": "/v1/planted"}, "response": {"status": 200, "body": "planted"}}"#)
-        // The same bodies as text/plain without an Origin (a browser that leaves it out) are refused too.
+        // The same bodies as text/plain without an Origin (a browser that leaves it out: its User-Agent
+        // still says it is one) are refused too.
         let plain = try await TestClient.send(
-            base + "/__admin/mappings", method: "POST", headers: [("Content-Type", "text/plain")],
+            base + "/__admin/mappings", method: "POST",
+            headers: [("Content-Type", "text/plain"), ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:68.0) Gecko/20100101 Firefox/68.0")],
             body: #"{"request": {"method": "GET", "url": "/v1/planted"}, "response": {"status": 200, "body": "planted"}}"#)
         let flags = try await TestClient.send(base + "/v1/flags")
         let planted = try await TestClient.send(base + "/v1/planted")
@@ -86,8 +88,13 @@ struct ControlPlaneSecurityTests {
             curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Sec-Fetch-Site: cross-site", server.baseURL.absoluteString + "/__admin/reset"])
         // What curl users type: a bodiless POST, and JSON with --json's header.
         let bodiless = try await ProcessRun.run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", server.baseURL.absoluteString + "/__admin/reset"])
+        // curl -d labels the body as a form; from curl (its own User-Agent) that is a program's request
+        // and is read as the JSON it is. Sent as a browser would (its User-Agent), it is refused.
         let formPost = try await ProcessRun.run(
             curl, ["-s", "-w", "\n%{http_code}", "-d", #"{"path": null}"#, server.baseURL.absoluteString + "/__tonearm/cassette"])
+        let browserFormPost = try await ProcessRun.run(
+            curl, ["-s", "-w", "\n%{http_code}", "-A", "Mozilla/5.0 (X11; Linux x86_64)", "-d", #"{"path": null}"#,
+                   server.baseURL.absoluteString + "/__tonearm/cassette"])
         let jsonPost = try await ProcessRun.run(
             curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d", #"{"path": null}"#,
                    server.baseURL.absoluteString + "/__tonearm/cassette"])
@@ -96,8 +103,9 @@ struct ControlPlaneSecurityTests {
         #expect(sameOrigin.output == "200")
         #expect(reset.output == "403")
         #expect(bodiless.output == "200")
-        #expect(formPost.output.hasSuffix("403"), "curl -d sends a form type: \(formPost.output)")
-        #expect(formPost.output.contains("--json"), "the refusal says how to send JSON: \(formPost.output)")
+        #expect(formPost.output.hasSuffix("200"), "curl -d from curl: \(formPost.output)")
+        #expect(browserFormPost.output.hasSuffix("403"), "a form type from a browser: \(browserFormPost.output)")
+        #expect(browserFormPost.output.contains("--json"), "the refusal says how to send JSON: \(browserFormPost.output)")
         #expect(jsonPost.output == "200")
     }
 

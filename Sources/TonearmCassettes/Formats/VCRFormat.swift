@@ -44,9 +44,9 @@ public enum VCRFormat {
 
     /// What each mapping holds that the reader takes or knowingly leaves (`adapter_metadata`,
     /// `http_version`, a status `message`); anything else carrying data is reported.
-    private static let interactionMembers = ["request", "response", "recorded_at"]
+    private static let interactionMembers = ["request", "response", "recorded_at", "recorded"]
     private static let requestMembers = ["method", "uri", "headers", "body"]
-    private static let responseMembers = ["status", "headers", "body", "http_version", "adapter_metadata", "url"]
+    private static let responseMembers = ["status", "status_code", "headers", "body", "http_version", "adapter_metadata", "url"]
     private static let bodyMembers = ["string", "base64_string", "encoding"]
 
     private static func readInteraction(
@@ -61,7 +61,9 @@ public enum VCRFormat {
             warnings += try unreadData(in: body, known: bodyMembers, file: file)
         }
         let track = Track(request: try readRequest(request), response: try readResponse(response))
-        let recordedAt = try cursor.member("recorded_at")?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
+        // OkReplay (and Java Betamax) tapes call it `recorded`.
+        let time = try cursor.member("recorded_at")
+        let recordedAt = try (time != nil ? time : cursor.member("recorded"))?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
             Timestamp.parse(try value.scalarText())
         }
         return CassetteEntry(track, recordedAt: recordedAt)
@@ -76,18 +78,22 @@ public enum VCRFormat {
     }
 
     private static func readResponse(_ cursor: DocumentCursor) throws(CassetteError) -> Response {
-        let statusCursor = try cursor.required("status", expected: "a status")
-        let status: Int
-        if case .object = statusCursor.node.value {
-            status = try statusCursor.required("code", expected: "a status code").statusCode()
-        } else {
-            status = try statusCursor.statusCode()
+        // Early Betamax cassettes (as its older documentation shows them) hold a bare `status_code`.
+        let status = try cursor.member("status")
+        guard let statusCursor = try status != nil ? status : cursor.member("status_code") else {
+            throw cursor.missing("status", expected: "a status (or Betamax's \"status_code\")")
         }
-        return Response(status: status, headers: try readHeaders(cursor.member("headers")), body: try readBody(cursor.member("body")))
+        let code: Int
+        if case .object = statusCursor.node.value {
+            code = try statusCursor.required("code", expected: "a status code").statusCode()
+        } else {
+            code = try statusCursor.statusCode()
+        }
+        return Response(status: code, headers: try readHeaders(cursor.member("headers")), body: try readBody(cursor.member("body")))
     }
 
     /// `Name: [value, …]` (both dialects) or `Name: value`.
-    private static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
+    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
         var fields: [HeaderField] = []
         for (name, value) in try cursor.members() {
@@ -109,7 +115,7 @@ public enum VCRFormat {
 
     /// A warning for each member of `cursor` outside `known` that holds something: its data would
     /// otherwise vanish without a word, and a replayed request would then miss for no visible reason.
-    private static func unreadData(in cursor: DocumentCursor, known: [String], file: String?) throws(CassetteError) -> [ImportWarning] {
+    static func unreadData(in cursor: DocumentCursor, known: [String], file: String?) throws(CassetteError) -> [ImportWarning] {
         guard case .object = cursor.node.value else { return [] }
         return try cursor.members().filter { !known.contains($0.key) && $0.value.carriesData }.map { member in
             ImportWarning(
@@ -119,7 +125,7 @@ public enum VCRFormat {
     }
 
     /// A body in any of the dialects' shapes.
-    private static func readBody(_ cursor: DocumentCursor?) throws(CassetteError) -> [UInt8] {
+    static func readBody(_ cursor: DocumentCursor?) throws(CassetteError) -> [UInt8] {
         guard let cursor else { return [] }
         switch cursor.node.value {
         case .null: return []

@@ -192,3 +192,93 @@ struct OtherLanguagesCassetteTests {
         #expect(imported.warnings.isEmpty)
     }
 }
+
+/// Hoverfly simulations: captured pairs become tracks, matcher pairs rules, single-key state scenarios.
+@Suite("Hoverfly simulations")
+struct HoverflySimulationTests {
+    static let simulation = """
+        {
+          "data": {
+            "pairs": [
+              {
+                "request": {
+                  "path": [{"matcher": "exact", "value": "/users"}],
+                  "method": [{"matcher": "exact", "value": "GET"}],
+                  "destination": [{"matcher": "exact", "value": "api.example.com"}],
+                  "scheme": [{"matcher": "exact", "value": "https"}],
+                  "body": [{"matcher": "exact", "value": ""}],
+                  "query": {"page": [{"matcher": "exact", "value": "2"}]}
+                },
+                "response": {"status": 200, "body": "[{\\"id\\":7}]", "encodedBody": false,
+                             "headers": {"Content-Type": ["application/json"]}, "templated": false}
+              },
+              {
+                "request": {
+                  "path": [{"matcher": "regex", "value": "^/orders/[0-9]+$"}],
+                  "method": [{"matcher": "exact", "value": "POST"}],
+                  "destination": [{"matcher": "glob", "value": "*.example.com"}],
+                  "headers": {"Content-Type": [{"matcher": "glob", "value": "application/json*"}]},
+                  "body": [{"matcher": "json", "value": "{\\"qty\\": 2, \\"sku\\": \\"A1\\"}"}]
+                },
+                "response": {"status": 201, "body": "aGVsbG8=", "encodedBody": true, "headers": {}, "fixedDelay": 5}
+              },
+              {
+                "request": {
+                  "path": [{"matcher": "exact", "value": "/basket"}],
+                  "method": [{"matcher": "exact", "value": "GET"}]
+                },
+                "response": {"status": 200, "body": "empty", "transitionsState": {"basket": "full"}}
+              },
+              {
+                "request": {
+                  "path": [{"matcher": "exact", "value": "/basket"}],
+                  "method": [{"matcher": "exact", "value": "GET"}],
+                  "requiresState": {"basket": "full"}
+                },
+                "response": {"status": 200, "body": "full"}
+              }
+            ],
+            "globalActions": {"delays": []}
+          },
+          "meta": {"schemaVersion": "v5.2", "hoverflyVersion": "v1.5.3", "timeExported": "2024-01-19T11:41:09Z"}
+        }
+        """
+
+    @Test("A Hoverfly v5 simulation: a captured pair replays as a track, matcher pairs answer as rules, state moves on")
+    func simulationReplays() throws {
+        let imported = try OtherLanguagesCassetteTests.loadAndReplay("simulation.json", Self.simulation, detectedAs: .hoverfly)
+        #expect(imported.cassette.tracks.map(\.request.url) == ["https://api.example.com/users?page=2"])
+        #expect(imported.rules.count == 3)
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let engine = try imported.makeEngine()
+        let order = Request(
+            method: "POST", url: "https://shop.example.com/orders/42", headers: [HeaderField("Content-Type", "application/json; charset=utf-8")],
+            body: Array(#"{"sku":"A1","qty":2}"#.utf8))
+        #expect(engine.match(order).hit?.track.response?.body == Array("hello".utf8), "glob host, regex path, header glob and JSON body all hold")
+        var otherBody = order
+        otherBody.body = Array(#"{"sku":"B2","qty":2}"#.utf8)
+        #expect(engine.match(otherBody).hit == nil, "the json matcher compares the whole body")
+        #expect(engine.match(Request(method: "POST", url: "https://shop.example.com/orders/x", headers: order.headers, body: order.body)).hit == nil)
+        #expect(engine.match(Request(url: "http://any.example.org/basket")).hit?.track.response?.body == Array("empty".utf8))
+        #expect(engine.match(Request(url: "http://any.example.org/basket")).hit?.track.response?.body == Array("full".utf8), "the state moved on")
+    }
+
+    @Test("Hoverfly: what the engine cannot do is a warning naming its path; an older schema is an error naming it")
+    func simulationLimits() throws {
+        let unsupported = """
+            {"data": {"pairs": [{"request": {"path": [{"matcher": "xpath", "value": "/a"}], "method": [{"matcher": "exact", "value": "GET"}]},
+              "response": {"status": 200, "body": "{{ Request.Path }}", "templated": true, "removesState": ["basket"]}}],
+              "globalActions": {"delays": [{"urlPattern": ".", "delay": 100}]}},
+             "meta": {"schemaVersion": "v5"}}
+            """
+        let imported = try HoverflyFormat.decode(Array(unsupported.utf8), file: "limits.json")
+        #expect(imported.rules.count == 1)
+        #expect(Set(imported.warnings.map(\.path)) == [
+            "$.data.pairs[0].response", "$.data.pairs[0].request.path[0]", "$.data.pairs[0].response.removesState", "$.data.globalActions.delays",
+        ])
+        let old = #"{"data": {"pairs": []}, "meta": {"schemaVersion": "v2"}}"#
+        #expect { try HoverflyFormat.decode(Array(old.utf8), file: "old.json") } throws: { error in
+            "\(error)".contains("schema v4 or v5") && "\(error)".contains("old.json")
+        }
+    }
+}

@@ -63,6 +63,12 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         claims: { $0.isWireMockRoot || $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
 
+    /// Hoverfly simulations, schema v4 and v5 (read; ``HoverflyFormat``).
+    public static let hoverfly = CassetteFormat(name: "hoverfly", codec: CassetteCodec(
+        recognisedBy: "a JSON object with \"data\" and \"meta\"",
+        claims: { $0.jsonShape?.objectKeys.map { $0.contains("data") && $0.contains("meta") } == true },
+        read: { (url) throws(CassetteError) in try HoverflyFormat.decode(FileAccess.read(url), file: url.path) }))
+
     /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubRules.plist`, `stubsMapping.plist`), or that
     /// plist itself (read; ``StubBundleFormat``).
     public static let stubBundle = CassetteFormat(name: "bundle", codec: CassetteCodec(
@@ -90,7 +96,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         write: { (cassette, url) throws(CassetteError) in try StubFolder.writeTest(cassette, to: url) }))
 
     /// Every format, in the order they are listed to users.
-    public static let all: [CassetteFormat] = [.native, .har, .vcr, .goVCR, .dvr, .vinyl, .wiremock, .stubBundle, .rules, .stubs]
+    public static let all: [CassetteFormat] = [.native, .har, .vcr, .goVCR, .dvr, .vinyl, .wiremock, .hoverfly, .stubBundle, .rules, .stubs]
 
     /// The formats Tonearm writes.
     public static var writable: [CassetteFormat] { all.filter(\.isWritable) }

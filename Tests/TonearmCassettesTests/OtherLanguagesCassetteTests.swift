@@ -164,6 +164,46 @@ struct OtherLanguagesCassetteTests {
         #expect(imported.warnings.isEmpty)
     }
 
+    @Test("R vcr cassettes are read as VCR: status_code as text, recorded_at with a GMT suffix, recorded_with per interaction")
+    func rVCRCassette() throws {
+        let yaml = """
+            http_interactions:
+            - request:
+                method: get
+                uri: https://api.example.org/species?limit=2
+                body:
+                  encoding: ''
+                  string: ''
+                headers:
+                  User-Agent: libcurl/8.5.0 r-curl/5.2.0 crul/1.4.0
+              response:
+                status:
+                  status_code: '200'
+                  message: OK
+                  explanation: Request fulfilled, document follows
+                headers:
+                  status: HTTP/1.1 200 OK
+                  content-type: application/json
+                body:
+                  encoding: UTF-8
+                  file: no
+                  string: '[{"id":1},{"id":2}]'
+              recorded_at: 2024-01-19 11:41:09 GMT
+              recorded_with: vcr/1.2.2, webmockr/0.9.0
+
+            """
+        let imported = try Self.loadAndReplay("species.yml", yaml, detectedAs: .vcr)
+        let entry = try #require(imported.cassette.entries.first)
+        #expect(entry.track.request.method == "GET")
+        #expect(entry.track.response?.status == 200)
+        #expect(entry.track.response?.body == Array(#"[{"id":1},{"id":2}]"#.utf8))
+        #expect(entry.recordedAt == Date(timeIntervalSince1970: 1_705_664_469))
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let separate = yaml.replacingOccurrences(of: "file: no", with: "file: yes")
+        let warned = try VCRFormat.decode(Array(separate.utf8), file: "separate.yml")
+        #expect(warned.warnings.map(\.path) == ["$.http_interactions[0].response.body.file"])
+    }
+
     @Test("OkReplay (Android) YAML tapes are read as VCR: the !tape tag, recorded times, string headers")
     func okReplayTape() throws {
         let yaml = """

@@ -44,10 +44,10 @@ public enum VCRFormat {
 
     /// What each mapping holds that the reader takes or knowingly leaves (`adapter_metadata`,
     /// `http_version`, a status `message`); anything else carrying data is reported.
-    private static let interactionMembers = ["request", "response", "recorded_at", "recorded"]
+    private static let interactionMembers = ["request", "response", "recorded_at", "recorded", "recorded_with"]
     private static let requestMembers = ["method", "uri", "headers", "body"]
     private static let responseMembers = ["status", "status_code", "headers", "body", "http_version", "adapter_metadata", "url"]
-    private static let bodyMembers = ["string", "base64_string", "encoding"]
+    private static let bodyMembers = ["string", "base64_string", "encoding", "file"]
 
     private static func readInteraction(
         _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
@@ -59,6 +59,12 @@ public enum VCRFormat {
         warnings += try unreadData(in: response, known: responseMembers, file: file)
         for body in [try request.member("body"), try response.member("body")].compactMap({ $0 }) where body.has("string") || body.has("base64_string") {
             warnings += try unreadData(in: body, known: bodyMembers, file: file)
+            // R vcr can write a body to a file of its own and keep only the file's name in `string`.
+            if let separate = try body.member("file"), ["true", "yes"].contains(try separate.scalarText().lowercased()) {
+                warnings.append(ImportWarning(
+                    file: file, path: separate.path.description,
+                    message: "the body was written to a file of its own, which is not read; the file's name is replayed as the body"))
+            }
         }
         let track = Track(request: try readRequest(request), response: try readResponse(response))
         // OkReplay (and Java Betamax) tapes call it `recorded`.
@@ -85,7 +91,12 @@ public enum VCRFormat {
         }
         let code: Int
         if case .object = statusCursor.node.value {
-            code = try statusCursor.required("code", expected: "a status code").statusCode()
+            // R vcr names it `status_code` (as text, '200').
+            let named = try statusCursor.member("code")
+            guard let number = try named != nil ? named : statusCursor.member("status_code") else {
+                throw statusCursor.missing("code", expected: "a status code (or R vcr's \"status_code\")")
+            }
+            code = try number.statusCode()
         } else {
             code = try statusCursor.statusCode()
         }

@@ -164,7 +164,7 @@ struct OtherLanguagesCassetteTests {
         #expect(imported.warnings.isEmpty)
     }
 
-    @Test("R vcr cassettes are read as VCR: status_code as text, recorded_at with a GMT suffix, recorded_with per interaction")
+    @Test("R vcr cassettes are read as VCR: status_code as text, recorded_at with a GMT suffix, recorded_with per interaction, headers: [] for none")
     func rVCRCassette() throws {
         let yaml = """
             http_interactions:
@@ -174,8 +174,7 @@ struct OtherLanguagesCassetteTests {
                 body:
                   encoding: ''
                   string: ''
-                headers:
-                  User-Agent: libcurl/8.5.0 r-curl/5.2.0 crul/1.4.0
+                headers: []
               response:
                 status:
                   status_code: '200'
@@ -230,6 +229,25 @@ struct OtherLanguagesCassetteTests {
         #expect(entry.track.response?.body == Array(#"{"token":"abc"}"#.utf8))
         #expect(entry.recordedAt == Date(timeIntervalSince1970: 1_705_664_469.123))
         #expect(imported.warnings.isEmpty)
+    }
+
+    @Test("OkReplay tapes from before its rename (walkman) hold each interaction as sequences; they are read too")
+    func walkmanTape() throws {
+        let yaml = """
+            !tape
+            name: repos
+            interactions:
+            - !!walkman.RecordedInteraction [!!timestamp '2024-01-19T11:41:09.123Z', !!walkman.RecordedRequest [GET, 'https://api.example.com/users/ada/repos',
+                {accept: application/json}, null], !!walkman.RecordedResponse [200, {content-type: application/json; charset=utf-8,
+                status: 200 OK}, !!binary "W3siaWQiOjF9XQ=="]]
+
+            """
+        let imported = try Self.loadAndReplay("repos.yaml", yaml, detectedAs: .vcr)
+        let entry = try #require(imported.cassette.entries.first)
+        #expect(entry.track.request.url == "https://api.example.com/users/ada/repos")
+        #expect(entry.track.request.headers.first(named: "accept") == "application/json")
+        #expect(entry.track.response?.body == Array(#"[{"id":1}]"#.utf8))
+        #expect(entry.recordedAt == Date(timeIntervalSince1970: 1_705_664_469.123))
     }
 }
 
@@ -318,7 +336,7 @@ struct HoverflySimulationTests {
         ])
         let old = #"{"data": {"pairs": []}, "meta": {"schemaVersion": "v2"}}"#
         #expect { try HoverflyFormat.decode(Array(old.utf8), file: "old.json") } throws: { error in
-            "\(error)".contains("schema v4 or v5") && "\(error)".contains("old.json")
+            "\(error)".contains("schema v5") && "\(error)".contains("old.json") && "\(error)".contains("\"v2\"")
         }
     }
 }

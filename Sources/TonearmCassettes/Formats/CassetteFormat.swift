@@ -63,7 +63,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         claims: { $0.isWireMockRoot || $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
 
-    /// Hoverfly simulations, schema v4 and v5 (read; ``HoverflyFormat``).
+    /// Hoverfly simulations, schema v5 (read; ``HoverflyFormat``).
     public static let hoverfly = CassetteFormat(name: "hoverfly", codec: CassetteCodec(
         recognisedBy: "a JSON object with \"data\" and \"meta\"",
         claims: { $0.jsonShape?.objectKeys.map { $0.contains("data") && $0.contains("meta") } == true },

@@ -1,7 +1,7 @@
 import Foundation
 import Tonearm
 
-/// Hoverfly simulations (schema v5, and v4 which has the same request matchers):
+/// Hoverfly simulations, schema v5 (`v5`, `v5.1`…; what Hoverfly exports since v0.14):
 /// `{data: {pairs: [{request, response}], globalActions}, meta: {schemaVersion}}`.
 ///
 /// A pair whose request is named exactly — every matcher `exact`, a method, scheme, destination and path,
@@ -19,8 +19,9 @@ public enum HoverflyFormat {
         let root = DocumentCursor(root: try JSONDocumentParser.parse(source), source: source)
         let schema = try root.required("meta", expected: "Hoverfly's meta object").required("schemaVersion", expected: "a schema version")
         let version = try schema.string()
-        guard version.hasPrefix("v5") || version.hasPrefix("v4") else {
-            throw schema.error(expected: "a Hoverfly simulation of schema v4 or v5", found: version.debugDescription)
+        // Hoverfly itself reads any `v5…` as v5 and upgrades older schemas, whose matchers have another shape.
+        guard version.hasPrefix("v5") else {
+            throw schema.error(expected: "a Hoverfly simulation of schema v5 (older schemas: import and export it with Hoverfly to upgrade it)", found: version.debugDescription)
         }
         let data = try root.required("data", expected: "the simulation's data object")
         var reader = HoverflyPairReader(file: file)
@@ -28,7 +29,7 @@ public enum HoverflyFormat {
             try reader.read(pair, index: index)
         }
         for (name, action) in try data.member("globalActions")?.members() ?? [] where action.carriesData {
-            reader.warn(action, "global action \"\(name)\" (delays) is not applied")
+            reader.warn(action, "global action \"\(name)\" is not applied")
         }
         return CassetteImport(cassette: Cassette(entries: reader.entries), rules: reader.rules, warnings: reader.warnings)
     }

@@ -52,6 +52,7 @@ public enum VCRFormat {
     private static func readInteraction(
         _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
     ) throws(CassetteError) -> CassetteEntry {
+        if case .array = cursor.node.value { return try readPositionalInteraction(cursor, file: file, warnings: &warnings) }
         let request = try cursor.required("request", expected: "a request mapping")
         let response = try cursor.required("response", expected: "a response mapping")
         warnings += try unreadData(in: cursor, known: interactionMembers, file: file)
@@ -70,6 +71,34 @@ public enum VCRFormat {
         // OkReplay (and Java Betamax) tapes call it `recorded`.
         let time = try cursor.member("recorded_at")
         let recordedAt = try (time != nil ? time : cursor.member("recorded"))?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
+            Timestamp.parse(try value.scalarText())
+        }
+        return CassetteEntry(track, recordedAt: recordedAt)
+    }
+
+    /// OkReplay's tapes from before its rename (walkman) write each interaction as sequences:
+    /// `[recorded, [method, uri, headers, body], [status, headers, body]]`.
+    private static func readPositionalInteraction(
+        _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
+    ) throws(CassetteError) -> CassetteEntry {
+        let parts = try cursor.elements()
+        guard parts.count == 3 else {
+            throw cursor.error(expected: "an interaction mapping, or OkReplay's [recorded, request, response]", found: "a list of \(parts.count)")
+        }
+        let request = try parts[1].elements(), response = try parts[2].elements()
+        guard request.count == 4, response.count == 3 else {
+            throw cursor.error(
+                expected: "OkReplay's request [method, uri, headers, body] and response [status, headers, body]",
+                found: "lists of \(request.count) and \(response.count)")
+        }
+        let track = Track(
+            request: Request(
+                method: try request[0].scalarText().uppercased(), url: try request[1].string(),
+                headers: try readHeaders(request[2].isNull ? nil : request[2]), body: try readBody(request[3])),
+            response: Response(
+                status: try response[0].statusCode(), headers: try readHeaders(response[1].isNull ? nil : response[1]),
+                body: try readBody(response[2])))
+        let recordedAt = try parts[0].recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
             Timestamp.parse(try value.scalarText())
         }
         return CassetteEntry(track, recordedAt: recordedAt)
@@ -106,6 +135,8 @@ public enum VCRFormat {
     /// `Name: [value, …]` (both dialects) or `Name: value`.
     static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
+        // R vcr writes R's empty named list, no headers, as `[]`.
+        if case .array = cursor.node.value, try cursor.elements().isEmpty { return [] }
         var fields: [HeaderField] = []
         for (name, value) in try cursor.members() {
             if case .array = value.node.value {

@@ -231,7 +231,7 @@ struct OtherLanguagesCassetteTests {
         #expect(imported.warnings.isEmpty)
     }
 
-    @Test("OkReplay tapes from before its rename (walkman) hold each interaction as sequences; they are read too")
+    @Test("OkReplay's sequence-form tapes (walkman and okreplay tags; a request without a body has three elements) are read too")
     func walkmanTape() throws {
         let yaml = """
             !tape
@@ -240,6 +240,8 @@ struct OtherLanguagesCassetteTests {
             - !!walkman.RecordedInteraction [!!timestamp '2024-01-19T11:41:09.123Z', !!walkman.RecordedRequest [GET, 'https://api.example.com/users/ada/repos',
                 {accept: application/json}, null], !!walkman.RecordedResponse [200, {content-type: application/json; charset=utf-8,
                 status: 200 OK}, !!binary "W3siaWQiOjF9XQ=="]]
+            - !!okreplay.RecordedInteraction ['2024-01-19T11:41:10.000Z', !!okreplay.RecordedRequest ['DELETE', 'https://api.example.com/repos/1',
+                {Accept: '*/*'}], !!okreplay.RecordedResponse [404, {Content-Type: 'application/json'}, !!binary "e30="]]
 
             """
         let imported = try Self.loadAndReplay("repos.yaml", yaml, detectedAs: .vcr)
@@ -248,6 +250,8 @@ struct OtherLanguagesCassetteTests {
         #expect(entry.track.request.headers.first(named: "accept") == "application/json")
         #expect(entry.track.response?.body == Array(#"[{"id":1}]"#.utf8))
         #expect(entry.recordedAt == Date(timeIntervalSince1970: 1_705_664_469.123))
+        let delete = try #require(imported.cassette.tracks.last)
+        #expect(delete.request.method == "DELETE" && delete.request.body.isEmpty && delete.response?.status == 404)
     }
 }
 

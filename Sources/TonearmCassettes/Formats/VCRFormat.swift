@@ -77,7 +77,7 @@ public enum VCRFormat {
     }
 
     /// OkReplay's tapes from before its rename (walkman) write each interaction as sequences:
-    /// `[recorded, [method, uri, headers, body], [status, headers, body]]`.
+    /// `[recorded, [method, uri, headers, body?], [status, headers, body]]`.
     private static func readPositionalInteraction(
         _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
     ) throws(CassetteError) -> CassetteEntry {
@@ -86,15 +86,16 @@ public enum VCRFormat {
             throw cursor.error(expected: "an interaction mapping, or OkReplay's [recorded, request, response]", found: "a list of \(parts.count)")
         }
         let request = try parts[1].elements(), response = try parts[2].elements()
-        guard request.count == 4, response.count == 3 else {
+        // A request without a body has no fourth element.
+        guard request.count == 3 || request.count == 4, response.count == 3 else {
             throw cursor.error(
-                expected: "OkReplay's request [method, uri, headers, body] and response [status, headers, body]",
+                expected: "OkReplay's request [method, uri, headers, body?] and response [status, headers, body]",
                 found: "lists of \(request.count) and \(response.count)")
         }
         let track = Track(
             request: Request(
                 method: try request[0].scalarText().uppercased(), url: try request[1].string(),
-                headers: try readHeaders(request[2].isNull ? nil : request[2]), body: try readBody(request[3])),
+                headers: try readHeaders(request[2].isNull ? nil : request[2]), body: try readBody(request.count == 4 ? request[3] : nil)),
             response: Response(
                 status: try response[0].statusCode(), headers: try readHeaders(response[1].isNull ? nil : response[1]),
                 body: try readBody(response[2])))

@@ -7,10 +7,11 @@ import TonearmCassettes
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a recording between formats (HAR, VCR, DVR, Vinyl, WireMock, rules → native, HAR, stubs).",
+        abstract: "Convert a recording between formats (HAR, VCR, go-vcr, DVR, Vinyl, WireMock, Hoverfly, rules → native, HAR, stubs).",
         discussion: """
-            Formats come from the file names: .har is HAR, .yml/.yaml is VCR, a folder is a stub folder, and a
-            .json file is recognised by its content (native, DVR, Vinyl, WireMock, rules). Override with --from/--to.
+            Formats come from the file names and content: .har is HAR, .yml/.yaml is VCR (Ruby VCR, vcrpy,
+            OkReplay), go-vcr or rules by its content, a folder is a stub folder, and a .json file is recognised
+            by its content (native, VCR and Betamax, DVR, Vinyl, WireMock, Hoverfly, rules). Override with --from/--to.
             Output formats: native (default for .json), har, stubs (a folder with one file per request).
             """
     )

@@ -39,6 +39,12 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         claims: { $0.isVCRYAML || $0.jsonShape?.objectKeys.map(FormatProbe.looksLikeVCRJSON) == true },
         read: { (url) throws(CassetteError) in try VCRFormat.decode(FileAccess.read(url), file: url.path) }))
 
+    /// go-vcr YAML, versions 1 and 2 (read; ``GoVCRFormat``).
+    public static let goVCR = CassetteFormat(name: "govcr", codec: CassetteCodec(
+        recognisedBy: "YAML with \"interactions:\" whose requests have \"url:\" (not VCR's \"uri:\")",
+        claims: { $0.isYAML && $0.yamlTopLevel.isGoVCR },
+        read: { (url) throws(CassetteError) in try GoVCRFormat.decode(FileAccess.read(url), file: url.path) }))
+
     /// venmo/DVR JSON (read).
     public static let dvr = CassetteFormat(name: "dvr", codec: CassetteCodec(
         recognisedBy: "a JSON object with \"interactions\"",
@@ -56,6 +62,12 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         recognisedBy: "a JSON object with \"mappings\" or \"request\", or a folder holding mappings/",
         claims: { $0.isWireMockRoot || $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
+
+    /// Hoverfly simulations, schema v5 (read; ``HoverflyFormat``).
+    public static let hoverfly = CassetteFormat(name: "hoverfly", codec: CassetteCodec(
+        recognisedBy: "a JSON object with \"data\" and \"meta\"",
+        claims: { $0.jsonShape?.objectKeys.map { $0.contains("data") && $0.contains("meta") } == true },
+        read: { (url) throws(CassetteError) in try HoverflyFormat.decode(FileAccess.read(url), file: url.path) }))
 
     /// Stub bundles: a `<name>.bundle` folder with `stubsRules.plist` (or `stubRules.plist`, `stubsMapping.plist`), or that
     /// plist itself (read; ``StubBundleFormat``).
@@ -84,7 +96,7 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         write: { (cassette, url) throws(CassetteError) in try StubFolder.writeTest(cassette, to: url) }))
 
     /// Every format, in the order they are listed to users.
-    public static let all: [CassetteFormat] = [.native, .har, .vcr, .dvr, .vinyl, .wiremock, .stubBundle, .rules, .stubs]
+    public static let all: [CassetteFormat] = [.native, .har, .vcr, .goVCR, .dvr, .vinyl, .wiremock, .hoverfly, .stubBundle, .rules, .stubs]
 
     /// The formats Tonearm writes.
     public static var writable: [CassetteFormat] { all.filter(\.isWritable) }
@@ -353,8 +365,23 @@ struct YAMLTopLevel {
     /// A top level that starts an interactions list, a VCR 1.x list of
     /// `!ruby/struct:VCR::HTTPInteraction`, or no document at all (VCR's empty cassette).
     var isVCR: Bool {
-        lines.isEmpty || keys.contains("http_interactions") || keys.contains("interactions")
+        lines.isEmpty || keys.contains("http_interactions") || keys.contains("interactions") && !isGoVCR
             || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") }
+    }
+
+    /// go-vcr's `interactions:` list: its requests name the `url:` where VCR's and OkReplay's name the
+    /// `uri:`. Without this look inside, go-vcr cassettes were read as vcrpy's and refused for the
+    /// missing `uri`.
+    var isGoVCR: Bool {
+        guard keys.contains("interactions") else { return false }
+        var namesURL = false
+        for line in lines {
+            var member = line.drop { $0 == " " || $0 == "\t" }
+            if member.hasPrefix("- ") { member = member.dropFirst(2).drop { $0 == " " } }
+            if member.hasPrefix("uri:") { return false }
+            if member.hasPrefix("url:") { namesURL = true }
+        }
+        return namesURL
     }
 
     /// A `rules:` member or a top-level list (its first line starts an item), as rule files have.

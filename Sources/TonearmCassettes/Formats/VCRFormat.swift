@@ -44,14 +44,15 @@ public enum VCRFormat {
 
     /// What each mapping holds that the reader takes or knowingly leaves (`adapter_metadata`,
     /// `http_version`, a status `message`); anything else carrying data is reported.
-    private static let interactionMembers = ["request", "response", "recorded_at"]
+    private static let interactionMembers = ["request", "response", "recorded_at", "recorded", "recorded_with"]
     private static let requestMembers = ["method", "uri", "headers", "body"]
-    private static let responseMembers = ["status", "headers", "body", "http_version", "adapter_metadata", "url"]
-    private static let bodyMembers = ["string", "base64_string", "encoding"]
+    private static let responseMembers = ["status", "status_code", "headers", "body", "http_version", "adapter_metadata", "url"]
+    private static let bodyMembers = ["string", "base64_string", "encoding", "file"]
 
     private static func readInteraction(
         _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
     ) throws(CassetteError) -> CassetteEntry {
+        if case .array = cursor.node.value { return try readPositionalInteraction(cursor, file: file, warnings: &warnings) }
         let request = try cursor.required("request", expected: "a request mapping")
         let response = try cursor.required("response", expected: "a response mapping")
         warnings += try unreadData(in: cursor, known: interactionMembers, file: file)
@@ -59,9 +60,46 @@ public enum VCRFormat {
         warnings += try unreadData(in: response, known: responseMembers, file: file)
         for body in [try request.member("body"), try response.member("body")].compactMap({ $0 }) where body.has("string") || body.has("base64_string") {
             warnings += try unreadData(in: body, known: bodyMembers, file: file)
+            // R vcr can write a body to a file of its own and keep only the file's name in `string`.
+            if let separate = try body.member("file"), ["true", "yes"].contains(try separate.scalarText().lowercased()) {
+                warnings.append(ImportWarning(
+                    file: file, path: separate.path.description,
+                    message: "the body was written to a file of its own, which is not read; the file's name is replayed as the body"))
+            }
         }
         let track = Track(request: try readRequest(request), response: try readResponse(response))
-        let recordedAt = try cursor.member("recorded_at")?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
+        // OkReplay (and Java Betamax) tapes call it `recorded`.
+        let time = try cursor.member("recorded_at")
+        let recordedAt = try (time != nil ? time : cursor.member("recorded"))?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
+            Timestamp.parse(try value.scalarText())
+        }
+        return CassetteEntry(track, recordedAt: recordedAt)
+    }
+
+    /// OkReplay's tapes from before its rename (walkman) write each interaction as sequences:
+    /// `[recorded, [method, uri, headers, body?], [status, headers, body]]`.
+    private static func readPositionalInteraction(
+        _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
+    ) throws(CassetteError) -> CassetteEntry {
+        let parts = try cursor.elements()
+        guard parts.count == 3 else {
+            throw cursor.error(expected: "an interaction mapping, or OkReplay's [recorded, request, response]", found: "a list of \(parts.count)")
+        }
+        let request = try parts[1].elements(), response = try parts[2].elements()
+        // A request without a body has no fourth element.
+        guard request.count == 3 || request.count == 4, response.count == 3 else {
+            throw cursor.error(
+                expected: "OkReplay's request [method, uri, headers, body?] and response [status, headers, body]",
+                found: "lists of \(request.count) and \(response.count)")
+        }
+        let track = Track(
+            request: Request(
+                method: try request[0].scalarText().uppercased(), url: try request[1].string(),
+                headers: try readHeaders(request[2].isNull ? nil : request[2]), body: try readBody(request.count == 4 ? request[3] : nil)),
+            response: Response(
+                status: try response[0].statusCode(), headers: try readHeaders(response[1].isNull ? nil : response[1]),
+                body: try readBody(response[2])))
+        let recordedAt = try parts[0].recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
             Timestamp.parse(try value.scalarText())
         }
         return CassetteEntry(track, recordedAt: recordedAt)
@@ -76,19 +114,30 @@ public enum VCRFormat {
     }
 
     private static func readResponse(_ cursor: DocumentCursor) throws(CassetteError) -> Response {
-        let statusCursor = try cursor.required("status", expected: "a status")
-        let status: Int
-        if case .object = statusCursor.node.value {
-            status = try statusCursor.required("code", expected: "a status code").statusCode()
-        } else {
-            status = try statusCursor.statusCode()
+        // Early Betamax cassettes (as its older documentation shows them) hold a bare `status_code`.
+        let status = try cursor.member("status")
+        guard let statusCursor = try status != nil ? status : cursor.member("status_code") else {
+            throw cursor.missing("status", expected: "a status (or Betamax's \"status_code\")")
         }
-        return Response(status: status, headers: try readHeaders(cursor.member("headers")), body: try readBody(cursor.member("body")))
+        let code: Int
+        if case .object = statusCursor.node.value {
+            // R vcr names it `status_code` (as text, '200').
+            let named = try statusCursor.member("code")
+            guard let number = try named != nil ? named : statusCursor.member("status_code") else {
+                throw statusCursor.missing("code", expected: "a status code (or R vcr's \"status_code\")")
+            }
+            code = try number.statusCode()
+        } else {
+            code = try statusCursor.statusCode()
+        }
+        return Response(status: code, headers: try readHeaders(cursor.member("headers")), body: try readBody(cursor.member("body")))
     }
 
     /// `Name: [value, …]` (both dialects) or `Name: value`.
-    private static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
+    static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
+        // R vcr writes R's empty named list, no headers, as `[]`.
+        if case .array = cursor.node.value, try cursor.elements().isEmpty { return [] }
         var fields: [HeaderField] = []
         for (name, value) in try cursor.members() {
             if case .array = value.node.value {
@@ -109,7 +158,7 @@ public enum VCRFormat {
 
     /// A warning for each member of `cursor` outside `known` that holds something: its data would
     /// otherwise vanish without a word, and a replayed request would then miss for no visible reason.
-    private static func unreadData(in cursor: DocumentCursor, known: [String], file: String?) throws(CassetteError) -> [ImportWarning] {
+    static func unreadData(in cursor: DocumentCursor, known: [String], file: String?) throws(CassetteError) -> [ImportWarning] {
         guard case .object = cursor.node.value else { return [] }
         return try cursor.members().filter { !known.contains($0.key) && $0.value.carriesData }.map { member in
             ImportWarning(
@@ -119,7 +168,7 @@ public enum VCRFormat {
     }
 
     /// A body in any of the dialects' shapes.
-    private static func readBody(_ cursor: DocumentCursor?) throws(CassetteError) -> [UInt8] {
+    static func readBody(_ cursor: DocumentCursor?) throws(CassetteError) -> [UInt8] {
         guard let cursor else { return [] }
         switch cursor.node.value {
         case .null: return []

@@ -94,6 +94,8 @@ enum Timestamp {
     /// Any of the formats cassettes use.
     static func parse(_ text: String) -> Date? {
         if let date = parseISO8601(text) ?? parseRFC1123(text) { return date }
+        // R vcr writes `2018-04-03 22:55:02 GMT`: ISO 8601's fields with the zone named after a space.
+        if text.hasSuffix(" GMT") || text.hasSuffix(" UTC"), let date = parseISO8601(String(text.dropLast(4))) { return date }
         return Double(text).flatMap { date(secondsSince1970: $0) }
     }
 

@@ -10,8 +10,8 @@ import TonearmReplay
 /// ``description``, ``identifier`` and the typed accessors.
 public struct ServerError: Error, Sendable, CustomStringConvertible {
     private enum Storage: Sendable {
-        case cassette(CassetteError)
-        case rule(RuleError)
+        /// A cassette or rule error, held as the session's error type, which already reads them.
+        case loading(TonearmError)
         case readOnlyCassette(file: String, format: String)
         case bind(address: String, port: Int, reason: String)
         case invalid(what: String, value: String, expected: String)
@@ -24,9 +24,9 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A cassette or rule file did not load, or a recording could not be saved.
-    public static func cassette(_ error: CassetteError) -> ServerError { ServerError(.cassette(error)) }
+    public static func cassette(_ error: CassetteError) -> ServerError { ServerError(.loading(.cassette(error))) }
     /// A rule's pattern does not compile.
-    public static func rule(_ error: RuleError) -> ServerError { ServerError(.rule(error)) }
+    public static func rule(_ error: RuleError) -> ServerError { ServerError(.loading(.rule(error))) }
     /// The cassette is in a format Tonearm reads but does not write, and the mode records into it.
     public static func readOnlyCassette(file: String, format: String) -> ServerError {
         ServerError(.readOnlyCassette(file: file, format: format))
@@ -43,8 +43,7 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     /// The reason's name: `cassette`, `rule`, `readOnlyCassette`, `bind` or `invalid` (more may come).
     public var identifier: String {
         switch storage {
-        case .cassette: "cassette"
-        case .rule: "rule"
+        case .loading(let error): error.identifier
         case .readOnlyCassette: "readOnlyCassette"
         case .bind: "bind"
         case .invalid: "invalid"
@@ -52,22 +51,23 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The cassette error, when a cassette or rule file did not load or could not be saved.
-    public var cassetteError: CassetteError? {
-        if case .cassette(let error) = storage { return error }
-        return nil
-    }
+    public var cassetteError: CassetteError? { loading?.cassetteError }
 
     /// The rule error, when a rule's pattern does not compile.
-    public var ruleError: RuleError? {
-        if case .rule(let error) = storage { return error }
+    public var ruleError: RuleError? { loading?.ruleError }
+
+    private var loading: TonearmError? {
+        if case .loading(let error) = storage { return error }
         return nil
     }
 
     /// A message naming what failed and where.
     public var description: String {
         switch storage {
-        case .cassette(let error): "cannot use cassette: \(error)"
-        case .rule(let error): "invalid rule: \(error)"
+        case .loading(let error):
+            if let cassette = error.cassetteError { "cannot use cassette: \(cassette)" }
+            else if let rule = error.ruleError { "invalid rule: \(rule)" }
+            else { error.description }
         case .readOnlyCassette(let file, let format):
             "\(file): Tonearm reads \(format) cassettes but does not write them, so it cannot record into this one; "
                 + "convert it first (tonearm convert \(file) OUT.json) or record into a .json or .har file"

@@ -265,7 +265,7 @@ struct HostileClientTests {
     @Test("A delayed replay in flight is never shed; with every connection busy, a new one is closed")
     func busyConnectionsAreNotShed() async throws {
         let server = try await server(extra: [
-            Track(request: Request(method: "POST", url: "https://\(Self.api)/slower"), response: Response(body: "slow"), delay: .seconds(8))
+            Track(request: Request(method: "POST", url: "https://\(Self.api)/slower"), response: Response(body: "slow"), delay: .seconds(20))
         ]) { $0.maximumConnections = 2 }
         let delayed = try (0..<2).map { _ in try RawConnection(port: server.port) }
         // `Expect: 100-continue` makes the server say when it has read each head (its body is empty, so
@@ -279,6 +279,9 @@ struct HostileClientTests {
             }
         }
         #expect(continues.allSatisfy { $0.hasPrefix("HTTP/1.1 100") }, "\(continues)")
+        // The check needs both still being answered when the fresh client comes: 20 s of delay leaves a
+        // starved runner (the whole suite in parallel on two cores) time to get there.
+        try #require(delayed.allSatisfy { !$0.hasDataWaiting() }, "the delayed answers ended before the fresh client came")
         let refused = try await freshExchange(port: server.port)
         let answers = try await blocking { delayed.map { $0.readBlocking().text } }
         let afterwards = try await freshExchange(port: server.port)

@@ -84,12 +84,6 @@ func jsonShape(_ value: Any?) -> [String: String] {
     return result
 }
 
-extension ProcessRun {
-    /// ``ProcessRun/runBlocking(_:_:environment:)`` off the cooperative pool.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> ProcessRun {
-        try await blocking { try runBlocking(executable, arguments, environment: environment) }
-    }
-}
 
 /// `curl`, when installed.
 let curlPath: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }

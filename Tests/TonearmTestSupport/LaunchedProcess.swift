@@ -30,7 +30,7 @@ public struct ProcessRun: Sendable {
     /// pool has (two on a 2-core runner), which every other test's tasks and timers share: a few seconds
     /// of Python there made another suite's 2-second upstream deadline fire after 65 s.
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String]?, input: Data? = nil,
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         currentDirectory: URL? = nil
     ) async throws -> ProcessRun {
         try await withCheckedThrowingContinuation { continuation in

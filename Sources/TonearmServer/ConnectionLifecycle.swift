@@ -65,14 +65,13 @@ final class ConnectionRegistry: Sendable {
     private var trackingOff: Int { maximumConnections / 4 }
 
     /// Adds `channel`, shedding the longest-idle connection (else the longest-waiting slow head) when
-    /// the server is full; `false` when the server is stopping, or full of connections being answered
-    /// (the channel's initializer then closes it, see ``activity(forNew:)``).
+    /// the server is full. A channel not added (the server is stopping, or full of connections being
+    /// answered) is closed by its initializer, which finds no activity for it (``activity(forNew:)``).
     ///
     /// Called by ``ConnectionAdmission`` on the listener's event loop, in the order connections were
     /// accepted: counting and choosing whom to shed must not depend on which child event loop gets to
     /// a connection first (a busy loop would otherwise let a later connection in ahead of an earlier one).
-    @discardableResult
-    func admit(_ channel: any Channel) -> Bool {
+    func admit(_ channel: any Channel) {
         let activity = ConnectionActivity(key: ObjectIdentifier(channel))
         let (added, victim) = state.withLock { state -> (Bool, (any Channel)?) in
             guard !state.stopping else { return (false, nil) }
@@ -108,7 +107,6 @@ final class ConnectionRegistry: Sendable {
                 }
             }
         }
-        return added
     }
 
     /// The activity of `channel` when it was admitted and has not been shed since, for its initializer

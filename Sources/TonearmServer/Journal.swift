@@ -38,13 +38,12 @@ final class Journal: Sendable {
     func append(_ entry: JournalEntry) {
         var entry = entry
         let bytes = Self.prepare(&entry)
-        // The entry a full journal drops is freed after the lock is released, so the other event loops
-        // do not wait on its deallocation.
-        let dropped = state.withLock { state in
+        // The entry a full journal drops is returned and discarded here, after the lock is released, so
+        // the other event loops do not wait on its deallocation.
+        _ = state.withLock { state in
             _ = Self.insert(entry, bytes: bytes, into: &state)
             return trim(&state)
         }
-        _ = dropped
     }
 
     /// Journals `entry`, which missed as `miss` says. (A separate method: the hits, nearly every
@@ -53,13 +52,12 @@ final class Journal: Sendable {
         var entry = entry
         let bytes = Self.prepare(&entry)
         var (miss, missBytes) = Self.prepared(miss)
-        let dropped = state.withLock { state in
+        _ = state.withLock { state in
             miss.sequence = Self.insert(entry, bytes: bytes, into: &state)
             state.misses.append((miss, missBytes))
             state.bytes += missBytes
             return trim(&state)
         }
-        _ = dropped
     }
 
     /// Appends `entry`, numbered; returns its number.

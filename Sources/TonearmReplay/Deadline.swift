@@ -16,13 +16,18 @@ package struct DeadlineExceeded: Error, Sendable, Equatable {
 /// time would otherwise hold the exchange open for as long as the sender likes. Cancellation reaches
 /// every `Task.sleep` and AsyncHTTPClient request inside `operation`; this returns once the operation has
 /// stopped, so nothing it does outlives the deadline.
+///
+/// `sleep` waits out the deadline; a caller whose tasks run on threads of its own (the server's event
+/// loops) passes a timer on those threads, so a busy global executor cannot make the deadline late.
 package func withDeadline<Result: Sendable>(
-    _ timeout: Duration, _ operation: @escaping @Sendable () async throws -> Result
+    _ timeout: Duration,
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+    _ operation: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
     try await withThrowingTaskGroup(of: Result.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await Task.sleep(for: timeout)
+            try await sleep(timeout)
             throw DeadlineExceeded(timeout: timeout)
         }
         defer { group.cancelAll() }

@@ -47,7 +47,7 @@ final class ServerCore: Sendable {
         ])
         writer = AnswerWriter(
             journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.shutdownTimeout,
-            log: configuration.log)
+            log: configuration.log, timer: LoopTimer(group: group))
     }
 
     var baseURL: String {

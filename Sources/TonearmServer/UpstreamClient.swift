@@ -19,6 +19,7 @@ final class UpstreamClient: Sendable {
     private let client: HTTPClient
     private let timeout: Duration
     private let maximumBodySize: Int
+    private let timer: LoopTimer
 
     init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
@@ -31,6 +32,7 @@ final class UpstreamClient: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
+        timer = LoopTimer(group: group)
     }
 
     /// The upstream's response to `request`, whose URL is absolute, head and whole body within the
@@ -43,11 +45,11 @@ final class UpstreamClient: Sendable {
         }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
         let origin = UpstreamHost(ofURL: request.url)?.origin ?? request.url
-        let client = client, timeout = timeout, maximumBodySize = maximumBodySize, outgoingRequest = outgoing
+        let client = client, timeout = timeout, maximumBodySize = maximumBodySize, outgoingRequest = outgoing, timer = timer
         do {
             // AsyncHTTPClient's deadline stops counting once the head arrives; withDeadline also bounds
             // the body, which an upstream may drip one byte at a time.
-            return try await withDeadline(timeout) {
+            return try await withDeadline(timeout, sleep: timer.sleep(for:)) {
                 let response = try await client.execute(outgoingRequest, timeout: .nanoseconds(TonearmServer.nanoseconds(timeout)))
                 let body = try await response.body.collect(upTo: maximumBodySize)
                 let headers = response.headers.map { HeaderField($0.name, $0.value) }

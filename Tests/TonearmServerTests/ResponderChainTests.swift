@@ -147,7 +147,9 @@ struct ResponderChainTests {
     @Test("A delay cancelled while waited out is answered 503 and journaled once as cancelled")
     func cancelledDelay() async throws {
         let journal = Journal(limit: 10, maximumBytes: 1 << 20)
-        let writer = AnswerWriter(journal: journal, missStatus: 404, shutdownTimeout: .seconds(5), log: { _ in })
+        let writer = AnswerWriter(
+            journal: journal, missStatus: 404, shutdownTimeout: .seconds(5), log: { _ in },
+            timer: LoopTimer(group: NIOSingletons.posixEventLoopGroup))
         let pending = Self.request("/v1/slow", cassette: try Self.loaded())
         let delayed = Answer(
             content: .response(Response(status: 200)), source: JournalEntry.Source(kind: .stub, detail: "slow"),

@@ -88,14 +88,6 @@ func jsonShape(_ value: Any?) -> [String: String] {
 /// `curl`, when installed.
 let curlPath: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-/// Runs blocking work (reading a socket, waiting for a process) on a dispatch thread, so it never
-/// holds one of the few cooperative threads the server's own connection tasks need.
-func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
-
 /// A loopback port that refuses connections for as long as this value lives: an upstream that is down.
 ///
 /// Bound but never listening, so the kernel refuses connections to it and no other server can take it.

@@ -24,21 +24,15 @@ public struct ProcessRun: Sendable {
     /// Standard output, decoded as UTF-8.
     public var output: String { String(decoding: outputBytes, as: UTF8.self) }
 
-    /// ``runBlocking(_:_:environment:input:currentDirectory:)`` on a thread of its own, for async tests.
-    ///
-    /// A test waiting for a command on the calling thread holds one of the few threads Swift's concurrency
-    /// pool has (two on a 2-core runner), which every other test's tasks and timers share: a few seconds
-    /// of Python there made another suite's 2-second upstream deadline fire after 65 s.
+    /// ``runBlocking(_:_:environment:input:currentDirectory:)`` on a thread of its own (``blocking(_:)``),
+    /// for async tests: waiting on the calling thread would hold one of the few threads every other
+    /// test's tasks share.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, input: Data? = nil,
         currentDirectory: URL? = nil
     ) async throws -> ProcessRun {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    try runBlocking(executable, arguments, environment: environment, input: input, currentDirectory: currentDirectory)
-                })
-            }
+        try await blocking {
+            try runBlocking(executable, arguments, environment: environment, input: input, currentDirectory: currentDirectory)
         }
     }
 

@@ -10,6 +10,8 @@ struct AnswerWriter: Sendable {
     /// `--shutdown-timeout`, named in the answer to a cancelled exchange.
     let shutdownTimeout: Duration
     let log: @Sendable (String) -> Void
+    /// Waits out delays on the server's own event loops.
+    let timer: LoopTimer
 
     /// The reply to `request` once `answer` is known and its delay has passed: at once when both are
     /// (no task), else as work for a task.
@@ -29,7 +31,7 @@ struct AnswerWriter: Sendable {
     private func waitedOut(_ answer: Answer) async -> Answer {
         guard let delay = answer.delay, delay > .zero else { return answer }
         do {
-            try await Task.sleep(for: delay)
+            try await timer.sleep(for: delay)
         } catch {
             return .cancelled(journaled: answer.journaled, shutdownTimeout: shutdownTimeout)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TonearmTestSupport
 @testable import Tonearm
 
 /// The core's hand-written lock-free containers, each driven through its racy paths by several threads
@@ -340,8 +341,3 @@ enum RacingThreads {
     }
 }
 
-/// A count (or flag) the threads of a test share: an `Atomic` in a class, as an escaping closure
-/// cannot capture one directly.
-final class SharedCount: Sendable {
-    let value = Atomic<Int>(0)
-}

@@ -125,11 +125,11 @@ extension RecordMode {
     /// Whether network exchanges are recorded.
     var recordsCassette: Bool { self == .missing || self == .all }
     /// The name `tonearm serve --mode` uses: `replay` for ``RecordMode/never``.
-    public var serverName: String { self == .never ? "replay" : rawValue }
+    package var serverName: String { self == .never ? "replay" : rawValue }
 
     /// The mode named `name` on the server's command line and control API (`replay` or `never`, `missing`,
     /// `all`, `passthrough`).
-    public init?(serverName name: String) {
+    package init?(serverName name: String) {
         if name.lowercased() == "replay" { self = .never } else { self.init(rawValue: name.lowercased()) }
     }
 }

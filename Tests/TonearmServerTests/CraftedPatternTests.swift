@@ -69,7 +69,9 @@ struct CraftedPatternTests {
         try await server.stop()
 
         #expect(healthText.hasPrefix("HTTP/1.1 200"), "\(healthText.prefix(200))")
-        #expect(healthElapsed < .seconds(2), "health took \(healthElapsed)")
+        // Milliseconds on a quiet machine; generous for a runner loaded many times over, where a
+        // backtracking engine would have held it for minutes.
+        #expect(healthElapsed < .seconds(5), "health took \(healthElapsed)")
         #expect(allElapsed < .seconds(10), "the long URLs took \(allElapsed)")
         #expect(missAnswer.status >= 400, "no rule matches a path without b")
         #expect(mappingAnswer.status >= 400)
@@ -111,7 +113,9 @@ struct CraftedPatternTests {
         try await server.stop()
 
         #expect(health.allSatisfy { $0.text.hasPrefix("HTTP/1.1 200") }, "\(health.map(\.text))")
-        #expect(health.allSatisfy { $0.elapsed < .seconds(1) }, "\(health.map(\.elapsed))")
+        // Well under a second on a quiet machine; generous for a runner loaded many times over, and still
+        // far below the seconds the long match takes (checked next).
+        #expect(health.allSatisfy { $0.elapsed < .seconds(3) }, "\(health.map(\.elapsed))")
         // The check is meaningful only if the long match was still running while the health checks ran.
         #expect(missElapsed > healthDone, "the long match took \(missElapsed), the health checks \(healthDone)")
         #expect(missText.hasPrefix("HTTP/1.1 404"), "\(missText.prefix(200))")

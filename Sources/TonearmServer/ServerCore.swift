@@ -26,7 +26,7 @@ final class ServerCore: Sendable {
         journal = Journal(limit: configuration.journalLimit, maximumBytes: configuration.journalMaximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration)
-        wireMock = try WireMockStubs(rootDirectory: configuration.rootDirectory.map(WireMockRootDirectory.init))
+        wireMock = try WireMockStubs(rootDirectory: configuration.rootDirectory.map { url throws(ServerError) in try WireMockRootDirectory(url) })
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize)
         let answers = CassetteAnswers(configuration: configuration, address: address)

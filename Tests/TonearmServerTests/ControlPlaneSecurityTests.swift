@@ -275,6 +275,24 @@ struct ControlPlaneSecurityTests {
         #expect(error.description.contains("outside"), "\(error)")
     }
 
+    @Test("a __files folder that is itself a link out of the root directory is refused: the server does not start, loading the root fails")
+    func bodyFilesFolderLink() async throws {
+        let root = try TemporaryFolder(), outside = try TemporaryFolder()
+        try outside.write("secret.txt", "secret")
+        try FileManager.default.createDirectory(at: root.file("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.file("__files"), withDestinationURL: outside.url)
+        var configuration = quietConfiguration()
+        configuration.rootDirectory = root.url
+        let error = try await #require(throws: ServerError.self) { try await TonearmServer.start(configuration) }
+        #expect(error.description.contains("__files"), "\(error)")
+        #expect(error.description.contains("outside"), "\(error)")
+
+        // The cassette reader (`lint`, `convert`, `explain` on a root folder) applies the same check.
+        try root.write("mappings/leak.json", #"{"request": {"method": "GET", "url": "/leak"}, "response": {"bodyFileName": "secret.txt"}}"#)
+        let loading = try #require(throws: CassetteError.self) { try WireMockFormat.load(contentsOf: root.url) }
+        #expect(loading.description.contains("outside"), "\(loading)")
+    }
+
     @Test("a mapping file linked from outside the root directory is refused at start")
     func mappingFileLinks() async throws {
         let root = try TemporaryFolder(), outside = try TemporaryFolder()

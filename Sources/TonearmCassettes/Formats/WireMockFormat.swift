@@ -22,7 +22,9 @@ public enum WireMockFormat {
     public static func load(contentsOf url: URL, bodyFiles: URL? = nil) throws(CassetteError) -> CassetteImport {
         if isRoot(url) { return try loadRoot(url) }
         let bytes = try FileAccess.read(url)
-        return try decode(bytes, file: url.path, bodyFiles: bodyFiles ?? defaultBodyFiles(for: url))
+        let folder: URL
+        if let bodyFiles { folder = bodyFiles } else { folder = try bodyFilesFolder(ofRoot: defaultRoot(for: url)) }
+        return try decode(bytes, file: url.path, bodyFiles: folder)
     }
 
     /// Reads mapping bytes; `file` names them in errors and rule names.
@@ -44,6 +46,19 @@ public enum WireMockFormat {
         return FileManager.default.fileExists(atPath: mappings, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
+    /// The `__files` folder of the WireMock root `root`, its symbolic links resolved: refused when it
+    /// leads out of the root (a `__files` that is itself a link to `/etc` would otherwise confine body
+    /// files to `/etc`). The folder need not exist.
+    package static func bodyFilesFolder(ofRoot root: URL) throws(CassetteError) -> URL {
+        do throws(FolderConfinement.Escape) {
+            return try FolderConfinement(root: root).resolve("__files")
+        } catch {
+            throw CassetteError(
+                file: root.appendingPathComponent("__files").path, expected: "a __files folder inside the WireMock root \(root.path)",
+                found: error.description)
+        }
+    }
+
     /// Every `.json` mapping file under `root/mappings`, in path order, bodies from `root/__files`.
     /// A mapping file whose links lead out of the root is refused, as the server's `--root-dir` does.
     private static func loadRoot(_ root: URL) throws(CassetteError) -> CassetteImport {
@@ -52,6 +67,7 @@ public enum WireMockFormat {
         let listed = ((FileManager.default.enumerator(at: mappings, includingPropertiesForKeys: nil)?.allObjects as? [URL]) ?? [])
             .filter { $0.pathExtension.lowercased() == "json" }
             .sorted { $0.path < $1.path }
+        let bodyFiles = try bodyFilesFolder(ofRoot: root)
         var files: [CassetteImport] = []
         for file in listed {
             let confined: URL
@@ -60,7 +76,7 @@ public enum WireMockFormat {
             } catch {
                 throw CassetteError(file: file.path, expected: "a mapping file inside the WireMock root \(root.path)", found: error.description)
             }
-            files.append(try decode(FileAccess.read(confined), file: file.path, bodyFiles: root.appendingPathComponent("__files", isDirectory: true)))
+            files.append(try decode(FileAccess.read(confined), file: file.path, bodyFiles: bodyFiles))
         }
         // Later stubs are tried first, across files as within one.
         return CassetteImport(
@@ -68,9 +84,10 @@ public enum WireMockFormat {
             rules: files.reversed().flatMap(\.rules), configuration: configuration, warnings: files.flatMap(\.warnings))
     }
 
-    static func defaultBodyFiles(for url: URL) -> URL {
+    /// The root a lone mapping file's `__files` is looked for in: the parent of its `mappings` folder,
+    /// else its own folder.
+    static func defaultRoot(for url: URL) -> URL {
         let folder = url.deletingLastPathComponent()
-        let base = folder.lastPathComponent == "mappings" ? folder.deletingLastPathComponent() : folder
-        return base.appendingPathComponent("__files", isDirectory: true)
+        return folder.lastPathComponent == "mappings" ? folder.deletingLastPathComponent() : folder
     }
 }

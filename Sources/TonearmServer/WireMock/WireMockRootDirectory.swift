@@ -8,9 +8,20 @@ import TonearmCassettes
 /// leads out of `DIR` (a mapping file, the `mappings` folder) or out of `__files` (a body file) is refused.
 struct WireMockRootDirectory: Sendable {
     let url: URL
+    /// `DIR/__files`, its links resolved once at start: a `__files` that is itself a link out of `DIR`
+    /// is refused then, and body files are confined to the real folder from then on.
+    let bodyFiles: URL
+
+    init(_ url: URL) throws(ServerError) {
+        self.url = url
+        do throws(CassetteError) {
+            bodyFiles = try WireMockFormat.bodyFilesFolder(ofRoot: url)
+        } catch {
+            throw .invalid(what: "WireMock root directory", value: url.path, expected: error.description)
+        }
+    }
 
     var mappingsFolder: URL { url.appendingPathComponent("mappings", isDirectory: true) }
-    var bodyFiles: URL { url.appendingPathComponent("__files", isDirectory: true) }
     /// Mapping files and body files are read, and mappings saved, only inside the directory, whatever
     /// symbolic links in it say.
     private var confinement: FolderConfinement { FolderConfinement(root: url) }

@@ -190,6 +190,26 @@ extension WireMockParityTests {
         #expect(try Self.files(in: mappings) == ["shared.json"])
         try await server.stop()
     }
+
+    @Test("PUT of a persistent mapping loaded from its own file rewrites that file (no second file), so a reset brings back the new content")
+    func replacedPersistentMappingRewritesItsFile() async throws {
+        let (folder, mappings) = try Self.rootWithMappingsFolder()
+        let id = "11111111-2222-3333-4444-555555555555"
+        try Data(#"{"id":"\#(id)","persistent":true,"request":{"method":"GET","url":"/own"},"response":{"body":"old"}}"#.utf8)
+            .write(to: mappings.appendingPathComponent("own.json"))
+        let server = try await Self.start(root: folder.url)
+        let base = server.baseURL.absoluteString
+        let replaced = try await Self.admin(
+            server, "/__admin/mappings/\(id)", #"{"persistent":true,"request":{"method":"GET","url":"/own"},"response":{"body":"new"}}"#,
+            method: "PUT")
+        #expect(replaced.status == 200, "\(replaced.text)")
+        #expect(try await TestClient.send(base + "/own").text == "new")
+        #expect(try await Self.admin(server, "/__admin/mappings/reset").status == 200)
+        #expect(try await TestClient.send(base + "/own").text == "new")
+        try await server.stop()
+        #expect(try Self.files(in: mappings) == ["own.json"])
+        #expect(try String(contentsOf: mappings.appendingPathComponent("own.json"), encoding: .utf8).contains("new"))
+    }
 }
 
 extension WireMockParityTests {

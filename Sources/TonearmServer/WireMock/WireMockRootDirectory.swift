@@ -96,14 +96,25 @@ struct WireMockRootDirectory: Sendable {
         }
     }
 
-    /// Writes `mappings` as `mappings/<id>.json`, atomically each; never outside the root directory
-    /// (a `mappings` link leading out of it is refused). Returns them with their files.
+    /// Writes each mapping over its own file (one holding no other mapping), else as
+    /// `mappings/<id>.json`, atomically each; never outside the root directory (a link leading out of it
+    /// is refused). Returns them with their files.
     @discardableResult
     func save(_ mappings: [WireMockMapping]) throws(WireMockError) -> [WireMockMapping] {
         let mappingsFolder = try confinedMappingsFolder("Cannot save mappings")
+        let confinement = self.confinement
         var saved: [WireMockMapping] = []
         for var mapping in mappings {
-            let file = mappingsFolder.appendingPathComponent("\(mapping.id).json")
+            let file: URL
+            if let own = mapping.file, !own.isShared {
+                do throws(FolderConfinement.Escape) {
+                    file = try confinement.resolve(own.url.path)
+                } catch {
+                    throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "\(error)")
+                }
+            } else {
+                file = mappingsFolder.appendingPathComponent("\(mapping.id).json")
+            }
             do {
                 try FileManager.default.createDirectory(at: mappingsFolder, withIntermediateDirectories: true)
             } catch {

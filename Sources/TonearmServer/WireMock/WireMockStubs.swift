@@ -105,12 +105,19 @@ final class WireMockStubs: Sendable {
         }
     }
 
-    /// Replaces the mapping `id`; `false` when there is none.
+    /// Replaces the mapping `id`; `false` when there is none. A `persistent` replacement is written over
+    /// the file the mapping came from (a new file when it had none of its own), as WireMock does: a new
+    /// file beside the old one left the old content to come back at the next reset.
     func replace(_ mapping: WireMockMapping) throws(WireMockError) -> Bool {
         try state.withLock { state throws(WireMockError) in
-            guard state.mappings[mapping.id] != nil else { return false }
+            guard let previous = state.mappings[mapping.id] else { return false }
             remove(mapping.id, from: &state)
             try insert(mapping, into: &state)
+            if mapping.isPersistent, let rootDirectory {
+                var replacement = mapping
+                replacement.file = previous.mapping.file.flatMap { $0.isShared ? nil : $0 }
+                if let saved = try rootDirectory.save([replacement]).first { state.mappings[mapping.id]?.mapping = saved }
+            }
             return true
         }
     }

@@ -38,14 +38,15 @@ import $product
 EOF
 
 cd "$work"
-swift package resolve >/dev/null
+swift package resolve >/dev/null 2>&1
 /usr/bin/time -f '%U %S %e' -o "$work/time" swift build --build-tests >"$work/build.log" 2>&1 || {
     tail -20 "$work/build.log"
     exit 1
 }
 read -r user system wall <"$work/time"
-# SwiftPM fetches every package in the graph but compiles only the modules the product needs.
-modules=$(find .build/debug/ -maxdepth 1 -name '*.build' -printf '%f\n' | sed 's/\.build$//' | sort)
+# SwiftPM fetches every package in the graph (and makes a folder for every target) but compiles only
+# the modules the product needs: those with object files.
+modules=$(find .build/debug/ -mindepth 2 -maxdepth 2 -name '*.o' -printf '%h\n' | sort -u | sed 's|.*/||; s/\.build$//')
 awk -v p="$product" -v u="$user" -v s="$system" -v w="$wall" -v n="$(echo "$modules" | wc -l)" \
     'BEGIN { printf "%s: %.0f CPU s, %.0f s wall, %d modules compiled\n", p, u + s, w, n }'
 echo "modules: $(echo "$modules" | tr '\n' ' ')"

@@ -213,16 +213,21 @@ extension WireMockParityTests {
 }
 
 extension WireMockParityTests {
-    @Test("a mapping's answer names it in Matched-Stub-Id, in the response and in the journal")
+    @Test("a mapping's answer names it in Matched-Stub-Id (and Matched-Stub-Name when it has a name), in the response and in the journal")
     func matchedStubID() async throws {
         let server = try await Self.start()
         let id = "11111111-2222-3333-4444-555555555555"
         #expect(try await Self.admin(server, "/__admin/mappings", #"{"id":"\#(id)","request":{"method":"GET","urlPathPattern":"/m/.*"},"response":{"body":"m"}}"#).status == 201)
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"name":"Greeting","request":{"method":"GET","url":"/hello"},"response":{"body":"hi"}}"#).status == 201)
         let answer = try await TestClient.send(server.baseURL.absoluteString + "/m/1")
         #expect(answer.headers.first(named: "Matched-Stub-Id") == id)
+        #expect(answer.headers.first(named: "Matched-Stub-Name") == nil)
         let journal = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests"))
         let event = try #require((journal["requests"] as? [[String: Any]])?.first)
         #expect(((event["response"] as? [String: Any])?["headers"] as? [String: Any])?["Matched-Stub-Id"] as? String == id)
+        let named = try await TestClient.send(server.baseURL.absoluteString + "/hello")
+        #expect(named.headers.first(named: "Matched-Stub-Name") == "Greeting")
+        #expect(named.headers.first(named: "Matched-Stub-Id")?.count == 36)
         try await server.stop()
     }
 

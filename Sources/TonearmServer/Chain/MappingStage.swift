@@ -19,9 +19,8 @@ struct MappingStage: ResponderStage {
             let id = stubs.mappingID(for: hit)
             let content: Answer.Content
             switch hit.track.outcome {
-            case .response(var response):
-                // WireMock names the mapping that answered; clients and proxies in between log it.
-                response.headers.append(HeaderField("Matched-Stub-Id", id))
+            case .response(let response):
+                // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
                 content = .response(response)
             case .transportError(let error):
                 content = .fault(error)

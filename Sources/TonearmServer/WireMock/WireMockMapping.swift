@@ -71,19 +71,30 @@ struct WireMockMapping: Sendable {
                 detail: "\(warning.message.replacingOccurrences(of: "was not imported", with: "was refused")) (Tonearm refuses what it cannot reproduce rather than ignore it)")
         }
         let stub: Stub
+        var name: String?
+        if case .string(let given)? = json[member: "name"] { name = given }
+        let naming = namingHeaders(id: id, name: name)
         if let track = imported.cassette.tracks.first, imported.rules.isEmpty, imported.cassette.entries.count == 1 {
             var named = track
             named.name = id
+            named.outcome = named.outcome.adding(naming)
             stub = .track(named)
         } else if let rule = imported.rules.first, imported.rules.count == 1, imported.cassette.entries.isEmpty {
             var named = rule
             named.name = id
+            named.outcome = named.outcome.adding(naming)
             stub = .rule(named)
         } else {
             throw .invalid("", "Invalid stub mapping", detail: "\(source): expected exactly one stub mapping")
         }
         let echoed = completed.setting("id", to: .string(id)).setting("uuid", to: .string(id))
         return WireMockMapping(id: id, json: echoed, stub: stub)
+    }
+
+    /// WireMock names the mapping that answered in every answer (`Matched-Stub-Id`, and `Matched-Stub-Name`
+    /// when it has a name), for clients and proxies in between to log; set once here rather than per request.
+    private static func namingHeaders(id: String, name: String?) -> [HeaderField] {
+        [HeaderField("Matched-Stub-Id", id)] + (name.map { [HeaderField("Matched-Stub-Name", $0)] } ?? [])
     }
 
     /// Matcher options the importer would not apply (`caseInsensitive`, `ignoreExtraElements`…) are refused
@@ -170,4 +181,13 @@ struct WireMockMapping: Sendable {
 
     /// The mapping's response definition, for serve events.
     var responseDefinition: JSONValue { json[member: "response"] ?? .object([]) }
+}
+
+extension Track.Outcome {
+    /// The outcome with `headers` after the response's own; a fault has no headers to add to.
+    fileprivate func adding(_ headers: [HeaderField]) -> Track.Outcome {
+        guard case .response(var response) = self else { return self }
+        response.headers.append(contentsOf: headers)
+        return .response(response)
+    }
 }

@@ -9,7 +9,7 @@ extension TransportError {
     public var httpClientError: HTTPClientError? {
         switch self {
         case .timedOut: .deadlineExceeded
-        case .networkConnectionLost: .remoteConnectionClosed
+        case .networkConnectionLost, .connectionReset: .remoteConnectionClosed
         case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet: .connectTimeout
         case .secureConnectionFailed: .tlsHandshakeTimeout
         default: nil

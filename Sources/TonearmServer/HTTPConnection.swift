@@ -214,7 +214,30 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
                 channel.close(promise: nil)
             }
+        case .fault(.garbageThenClose):
+            writeRawThenClose(Self.garbage, context: context)
+        case .fault(.malformedChunk):
+            writeRawThenClose(Self.malformedChunk(version: head.version), context: context)
         }
+    }
+
+    /// Bytes that are no HTTP response: what a client sees when a server goes wrong.
+    private static let garbage = "lorem ipsum dolor sit amet, not an HTTP response\r\n\r\n"
+
+    /// A valid head announcing a chunked body, then a line that is no chunk size.
+    private static func malformedChunk(version: HTTPVersion) -> String {
+        "HTTP/\(version.major).\(version.minor) 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlorem ipsum\r\n"
+    }
+
+    /// Writes `text` as it is, beneath the HTTP encoder (from the pipeline's first handler, which
+    /// TonearmServer adds before the HTTP handlers, toward the socket), then closes.
+    private func writeRawThenClose(_ text: String, context: ChannelHandlerContext) {
+        state = .closing
+        let channel = context.channel
+        guard let first = try? context.pipeline.syncOperations.context(handlerType: IdleStateHandler.self) else {
+            return channel.close(promise: nil)
+        }
+        first.writeAndFlush(NIOAny(ByteBuffer(string: text))).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Writes `response` with `Connection: close`, then closes the connection: once written, or after

@@ -16,19 +16,28 @@ enum ServerReply: Sendable {
     case fault(ConnectionFault)
 }
 
-/// How a recorded transport error is played on a connection; the client sees a network failure.
+/// How a recorded transport error is played on a connection; the client sees a network failure. These
+/// are WireMock's faults, which its `fault` names (in parentheses).
 ///
 /// - `networkConnectionLost` and `timedOut`: the connection is closed without a response (a clean FIN;
-///   clients report "connection lost" / "empty reply").
-/// - `cannotConnectToHost`, `cannotFindHost`, `notConnectedToInternet`, `secureConnectionFailed` and any
-///   other error: the connection is reset (RST; clients report "connection reset by peer").
+///   clients report "connection lost" / "empty reply"; `EMPTY_RESPONSE`).
+/// - `cannotParseResponse`: bytes that are not HTTP, then a close (`RANDOM_DATA_THEN_CLOSE`).
+/// - `badServerResponse`: a valid 200 head announcing a chunked body, then a chunk that is not one, then a
+///   close (`MALFORMED_RESPONSE_CHUNK`).
+/// - `connectionReset`, `cannotConnectToHost`, `cannotFindHost`, `notConnectedToInternet`,
+///   `secureConnectionFailed` and any other error: the connection is reset (RST; clients report
+///   "connection reset by peer"; `CONNECTION_RESET_BY_PEER`).
 enum ConnectionFault: Sendable, Equatable {
     case close
+    case garbageThenClose
+    case malformedChunk
     case reset
 
     init(_ error: TransportError) {
         switch error {
         case .networkConnectionLost, .timedOut: self = .close
+        case .cannotParseResponse: self = .garbageThenClose
+        case .badServerResponse: self = .malformedChunk
         default: self = .reset
         }
     }

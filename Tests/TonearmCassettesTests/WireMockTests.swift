@@ -98,7 +98,7 @@ struct WireMockTests {
             """
         let imported = try WireMockFormat.decode(Array(json.utf8), file: "inline.json")
         #expect(imported.cassette.tracks[0].delay == .milliseconds(250))
-        #expect(imported.cassette.tracks[1].outcome == .transportError(.networkConnectionLost))
+        #expect(imported.cassette.tracks[1].outcome == .transportError(.connectionReset))
     }
 
     @Test("a regex Swift cannot compile is an error naming the mapping")

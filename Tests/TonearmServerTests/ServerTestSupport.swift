@@ -180,6 +180,19 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Everything received until the peer closes or resets the connection, and the error that ended
+    /// it (`0` for a clean close, `ECONNRESET` for a reset).
+    func readRecordingError() -> (text: String, error: Int32) {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { return (String(decoding: data, as: UTF8.self), 0) }
+            if count < 0 { return (String(decoding: data, as: UTF8.self), errno) }
+            data += buffer[0..<count]
+        }
+    }
+
     /// Everything received until `marker` is among it (or the peer closes, or 60 s pass), read off the
     /// cooperative pool: for a test that must know the server has read a request before going on.
     func read(until marker: String) async throws -> String {

@@ -231,6 +231,29 @@ extension WireMockParityTests {
         try await server.stop()
     }
 
+    @Test("faults play on the connection as WireMock plays them", arguments: [
+        ("EMPTY_RESPONSE", "", false),
+        ("CONNECTION_RESET_BY_PEER", "", true),
+        ("RANDOM_DATA_THEN_CLOSE", "lorem ipsum", false),
+        ("MALFORMED_RESPONSE_CHUNK", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlorem ipsum", false),
+    ])
+    func faults(fault: String, received: String, reset: Bool) async throws {
+        let server = try await Self.start()
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"request":{"url":"/f"},"response":{"fault":"\#(fault)"}}"#).status == 201)
+        let port = server.port
+        let (text, error) = try await blocking {
+            let connection = try RawConnection(port: port)
+            connection.send("GET /f HTTP/1.1\r\nHost: x\r\n\r\n")
+            return connection.readRecordingError()
+        }
+        let journal = try Self.object(try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests"))
+        try await server.stop()
+        #expect(received.isEmpty ? text.isEmpty : text.hasPrefix(received), "\(text.debugDescription)")
+        #expect(error == (reset ? ECONNRESET : 0), "errno \(error)")
+        let event = try #require((journal["requests"] as? [[String: Any]])?.first)
+        #expect((event["response"] as? [String: Any])?["fault"] as? String == fault)
+    }
+
     @Test("mappings/new, /edit, /remove, /import and /find-by-metadata, as WireMock 2.x's clients call them")
     func olderMappingEndpoints() async throws {
         let server = try await Self.start()

@@ -20,8 +20,14 @@ public struct TransportError: Sendable, Hashable, CustomStringConvertible {
     public static let timedOut = TransportError(.named("timedOut"))
     /// The device is offline.
     public static let notConnectedToInternet = TransportError(.named("notConnectedToInternet"))
-    /// The connection dropped mid-exchange.
+    /// The connection dropped mid-exchange (closed without an answer).
     public static let networkConnectionLost = TransportError(.named("networkConnectionLost"))
+    /// The server reset the connection (a TCP reset rather than a close).
+    public static let connectionReset = TransportError(.named("connectionReset"))
+    /// The server began a valid response and broke it off (a malformed chunk of its body).
+    public static let badServerResponse = TransportError(.named("badServerResponse"))
+    /// The server answered with bytes that are not an HTTP response.
+    public static let cannotParseResponse = TransportError(.named("cannotParseResponse"))
     /// The host name did not resolve.
     public static let cannotFindHost = TransportError(.named("cannotFindHost"))
     /// The server refused or could not be reached.
@@ -36,8 +42,8 @@ public struct TransportError: Sendable, Hashable, CustomStringConvertible {
 
     /// Every named failure (all but ``other(code:message:)``), as cassettes may name them.
     public static let named: [TransportError] = [
-        .timedOut, .notConnectedToInternet, .networkConnectionLost, .cannotFindHost,
-        .cannotConnectToHost, .secureConnectionFailed,
+        .timedOut, .notConnectedToInternet, .networkConnectionLost, .connectionReset, .badServerResponse,
+        .cannotParseResponse, .cannotFindHost, .cannotConnectToHost, .secureConnectionFailed,
     ]
 
     /// A stable identifier, as written in cassettes (`timedOut`, `networkConnectionLost`, ...), and

@@ -147,8 +147,10 @@ enum ChromeNetError {
         case "ERR_TIMED_OUT", "ERR_CONNECTION_TIMED_OUT": return .timedOut
         case "ERR_NAME_NOT_RESOLVED", "ERR_NAME_RESOLUTION_FAILED": return .cannotFindHost
         case "ERR_CONNECTION_REFUSED", "ERR_ADDRESS_UNREACHABLE": return .cannotConnectToHost
-        case "ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED", "ERR_CONNECTION_ABORTED", "ERR_EMPTY_RESPONSE":
-            return .networkConnectionLost
+        case "ERR_CONNECTION_RESET": return .connectionReset
+        case "ERR_CONNECTION_CLOSED", "ERR_CONNECTION_ABORTED", "ERR_EMPTY_RESPONSE": return .networkConnectionLost
+        case "ERR_INVALID_CHUNKED_ENCODING", "ERR_CONTENT_LENGTH_MISMATCH": return .badServerResponse
+        case "ERR_INVALID_HTTP_RESPONSE": return .cannotParseResponse
         case _ where code.hasPrefix("ERR_SSL") || code.hasPrefix("ERR_CERT"): return .secureConnectionFailed
         default: return .other(code: 0, message: name)
         }
@@ -161,7 +163,10 @@ enum ChromeNetError {
         case .timedOut: "net::ERR_TIMED_OUT"
         case .cannotFindHost: "net::ERR_NAME_NOT_RESOLVED"
         case .cannotConnectToHost: "net::ERR_CONNECTION_REFUSED"
-        case .networkConnectionLost: "net::ERR_CONNECTION_RESET"
+        case .networkConnectionLost: "net::ERR_EMPTY_RESPONSE"
+        case .connectionReset: "net::ERR_CONNECTION_RESET"
+        case .badServerResponse: "net::ERR_INVALID_CHUNKED_ENCODING"
+        case .cannotParseResponse: "net::ERR_INVALID_HTTP_RESPONSE"
         case .secureConnectionFailed: "net::ERR_SSL_PROTOCOL_ERROR"
         default: error.message ?? "net::ERR_FAILED"
         }

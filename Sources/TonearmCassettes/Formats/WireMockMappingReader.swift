@@ -219,7 +219,10 @@ struct WireMockMappingReader {
 
     static func transportError(forFault fault: String) -> TransportError {
         switch fault {
-        case "CONNECTION_RESET_BY_PEER", "EMPTY_RESPONSE": .networkConnectionLost
+        case "EMPTY_RESPONSE": .networkConnectionLost
+        case "CONNECTION_RESET_BY_PEER": .connectionReset
+        case "MALFORMED_RESPONSE_CHUNK": .badServerResponse
+        case "RANDOM_DATA_THEN_CLOSE": .cannotParseResponse
         default: .other(code: 0, message: fault)
         }
     }

@@ -119,7 +119,7 @@ struct StubEntryReader {
             let identifier = try error.string()
             guard let transportError = TransportError(identifier: identifier) else {
                 throw error.error(
-                    expected: "a transport error (timedOut, notConnectedToInternet, networkConnectionLost, cannotFindHost, cannotConnectToHost or secureConnectionFailed) for \(label)",
+                    expected: "a transport error (\(TransportError.named.map(\.identifier).joined(separator: ", "))) for \(label)",
                     found: identifier.debugDescription)
             }
             return (.transportError(transportError), nil)

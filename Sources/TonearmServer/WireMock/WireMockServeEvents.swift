@@ -37,6 +37,7 @@ struct WireMockServeEvents: Sendable {
         if mapping == nil, let response = entry.response, !matched {
             responseDefinition = .object(["status": .integer(response.status), "body": .string(String(decoding: response.body, as: UTF8.self))])
         }
+        let faultResponse = entry.response == nil ? mapping.flatMap(Self.faultResponse) : nil
         return .object([
             "id": .string(id(entry.sequence)),
             "request": loggedRequest(entry.request, time: entry.time),
@@ -48,13 +49,23 @@ struct WireMockServeEvents: Sendable {
                     "headers": Self.headers(response.headers),
                     "body": .string(String(decoding: response.body, as: UTF8.self)),
                 ])
-            },
+            } ?? faultResponse,
             "wasMatched": .bool(matched),
             "timing": .object([
                 "addedDelay": .integer(0), "processTime": .integer(milliseconds), "responseSendTime": .integer(0),
                 "serveTime": .integer(milliseconds), "totalTime": .integer(milliseconds),
             ]),
         ])
+    }
+
+    /// What WireMock logs as the response of a mapping that plays a fault: status 200, the naming
+    /// headers, no body, and the fault's name; `nil` for a mapping without a fault.
+    private static func faultResponse(_ mapping: WireMockMapping) -> JSONValue? {
+        guard case .string(let fault)? = mapping.json[member: "response"]?[member: "fault"] else { return nil }
+        var name: JSONValue?
+        if case .string(let given)? = mapping.json[member: "name"] { name = .string(given) }
+        let headers: JSONValue = .object(["Matched-Stub-Id": .string(mapping.id), "Matched-Stub-Name": name])
+        return .object(["status": .integer(200), "headers": headers, "body": .string(""), "fault": .string(fault)])
     }
 
     /// A `LoggedRequest`: `url` is the path and query as the client sent it (for a request that stood for

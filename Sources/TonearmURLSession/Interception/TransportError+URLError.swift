@@ -15,7 +15,9 @@ extension TransportError {
         switch self {
         case .timedOut: .timedOut
         case .notConnectedToInternet: .notConnectedToInternet
-        case .networkConnectionLost: .networkConnectionLost
+        case .networkConnectionLost, .connectionReset: .networkConnectionLost
+        case .badServerResponse: .badServerResponse
+        case .cannotParseResponse: .cannotParseResponse
         case .cannotFindHost: .cannotFindHost
         case .cannotConnectToHost: .cannotConnectToHost
         case .secureConnectionFailed: .secureConnectionFailed

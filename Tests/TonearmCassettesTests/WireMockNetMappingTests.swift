@@ -171,15 +171,17 @@ struct WireMockNetMappingTests {
         #expect(throws: CassetteError.self) { try CassetteFile.load(folder.file("__admin/mappings/escape.json")) }
     }
 
-    @Test("Detection tells WireMock.Net mappings from WireMock (Java) mappings and from Vinyl arrays")
+    @Test("Detection tells WireMock.Net mappings (trailing commas and all) from WireMock (Java) mappings and from Vinyl arrays")
     func detection() throws {
         let folder = try TemporaryFolder()
         try folder.write("java.json", #"{"request": {"method": "GET", "url": "/a"}, "response": {"status": 200}}"#)
-        try folder.write("net.json", #"{"Request": {"Path": "/a", "Methods": ["GET"]}, "Response": {"StatusCode": 200}}"#)
+        // Json.NET, which WireMock.Net reads mappings with, takes a comma before a closing bracket.
+        try folder.write("net.json", #"{"Request": {"Path": "/a", "Methods": ["GET",]}, "Response": {"StatusCode": 200,},}"#)
         try folder.write("vinyl.json", #"[{"request": {"url": "https://a.example/x"}, "response": {"status": 200}}]"#)
         #expect(try CassetteFormat.detect(folder.file("java.json")) == .wiremock)
         #expect(try CassetteFormat.detect(folder.file("net.json")) == .wiremockNet)
         #expect(try CassetteFormat.detect(folder.file("vinyl.json")) == .vinyl)
         #expect(CassetteFormat(name: "WireMockNet") == .wiremockNet)
+        #expect(try CassetteFile.load(folder.file("net.json")).cassette.tracks.map(\.request.url) == ["/a"])
     }
 }

@@ -23,7 +23,8 @@ public enum WireMockNetFormat {
     /// are resolved in (none are read when `nil`).
     public static func decode(_ bytes: [UInt8], file: String? = nil, bodyFiles: URL? = nil) throws(CassetteError) -> CassetteImport {
         let source = DocumentSource(file: file, bytes: bytes)
-        let root = DocumentCursor(root: try JSONDocumentParser.parse(source), source: source)
+        // WireMock.Net reads mappings with Json.NET, which accepts a comma before a closing bracket.
+        let root = DocumentCursor(root: try JSONDocumentParser.parse(source, options: .init(allowsTrailingCommas: true)), source: source)
         let mappings: [DocumentCursor] = if case .array = root.node.value { try root.elements() } else { [root] }
         var reader = WireMockNetMappingReader(file: file, bodyFiles: bodyFiles)
         for (index, mapping) in mappings.enumerated() { try reader.read(mapping, index: index) }

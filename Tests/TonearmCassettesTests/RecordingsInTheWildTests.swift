@@ -26,6 +26,36 @@ struct RecordingsInTheWildTests {
         #expect(try CassetteFile.load(folder.file("empty.yml"), format: .vcr).cassette.entries.isEmpty)
     }
 
+    @Test("vcrpy cassettes written under Python 2 keep headers as a list of !!python/tuple pairs; vcrpy before 1.0 as raw lines")
+    func vcrpyHeaderLists() throws {
+        let cassette = """
+            interactions:
+            - request:
+                body: null
+                headers: {}
+                method: GET
+                uri: http://a.example/
+              response:
+                body: {string: !!python/unicode 'hi'}
+                headers:
+                - !!python/tuple
+                  - Set-Cookie
+                  - [a=1, b=2]
+                - !!python/tuple
+                  - Content-Type
+                  - [text/plain]
+                - "X-Raw: yes\r\n"
+                status: {code: 200, message: OK}
+            version: 1
+
+            """
+        let folder = try TemporaryFolder()
+        try folder.write("tuples.yaml", cassette)
+        let track = try #require(try CassetteFile.load(folder.file("tuples.yaml")).cassette.tracks.first)
+        #expect(track.response?.headers.map { [$0.name, $0.value] } == [["Set-Cookie", "a=1"], ["Set-Cookie", "b=2"], ["Content-Type", "text/plain"], ["X-Raw", "yes"]])
+        #expect(track.response?.body == Array("hi".utf8))
+    }
+
     @Test("vcrpy header values stored as !!binary (bytes, as boto3 records them) are decoded")
     func vcrpyBinaryHeaders() throws {
         let yaml = """
@@ -217,7 +247,7 @@ struct RecordingsInTheWildTests {
         #expect(findings.contains { $0.kind == .refusedRule && $0.subject.contains("look-behind") })
     }
 
-    @Test("VCR and vcrpy JSON-serializer cassettes and VCR 1.x files are detected by content", arguments: [
+    @Test("VCR and vcrpy JSON-serializer cassettes and VCR 1.x files (Ruby 1.8's symbol keys, untagged lists) are detected by content and load", arguments: [
         ("ruby.json", #"{"http_interactions": [{"request": {"method": "get", "uri": "https://a.example/x", "body": {"encoding": "UTF-8", "string": ""}, "headers": {}}, "response": {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"encoding": "UTF-8", "string": "hi"}}, "recorded_at": "Fri, 19 Jan 2024 11:41:09 GMT"}], "recorded_with": "VCR 6.2.0"}"#),
         ("python.json", #"{"interactions": [{"request": {"body": null, "headers": {}, "method": "GET", "uri": "https://a.example/x"}, "response": {"body": {"string": "hi"}, "headers": {}, "status": {"code": 200, "message": "OK"}}}], "version": 1}"#),
         ("vcr1.yml", """
@@ -234,6 +264,45 @@ struct RecordingsInTheWildTests {
                   message: OK
                 headers:
                   content-type:
+                  - text/plain
+                body: hi
+                http_version: "1.1"
+
+            """),
+        // VCR 1.x under Ruby 1.8, whose YAML wrote the structs' members as symbols.
+        ("vcr1-ruby18.yml", """
+            ---\u{20}
+            - !ruby/struct:VCR::HTTPInteraction\u{20}
+              :request: !ruby/struct:VCR::Request\u{20}
+                :method: :get
+                :uri: http://a.example:80/x
+                :body:\u{20}
+                :headers:\u{20}
+              :response: !ruby/struct:VCR::Response\u{20}
+                :status: !ruby/struct:VCR::ResponseStatus\u{20}
+                  :code: 200
+                  :message: OK
+                :headers:\u{20}
+                  content-type:\u{20}
+                  - text/plain
+                :body: hi
+                :http_version: "1.1"
+
+            """),
+        // VCR 1.x fixtures written without the struct tags.
+        ("vcr1-untagged.yml", """
+            ---
+            - request:
+                method: get
+                uri: http://a.example/x
+                body: ""
+                headers: {}
+              response:
+                status:
+                  code: 200
+                  message: OK
+                headers:
+                  Content-Type:
                   - text/plain
                 body: hi
                 http_version: "1.1"

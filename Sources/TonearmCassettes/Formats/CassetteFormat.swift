@@ -371,10 +371,12 @@ struct YAMLTopLevel {
     }
 
     /// A top level that starts an interactions list, a VCR 1.x list of
-    /// `!ruby/struct:VCR::HTTPInteraction`, or no document at all (VCR's empty cassette).
+    /// `!ruby/struct:VCR::HTTPInteraction` (or of untagged `request:`/`response:` items, symbol keys
+    /// or not), or no document at all (VCR's empty cassette).
     var isVCR: Bool {
         lines.isEmpty || keys.contains("http_interactions") || keys.contains("interactions") && !isGoVCR
             || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") }
+            || lines.first.map { $0.hasPrefix("- request:") || $0.hasPrefix("- :request:") } == true
     }
 
     /// go-vcr's `interactions:` list: its requests name the `url:` where VCR's and OkReplay's name the

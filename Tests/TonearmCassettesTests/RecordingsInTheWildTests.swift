@@ -149,6 +149,26 @@ struct RecordingsInTheWildTests {
         }
     }
 
+    @Test("Polly.JS HARs from its node-fetch adapter keep header values as arrays: one header per element")
+    func pollyArrayHeaderValues() throws {
+        let har = """
+            {"log": {"version": "1.2", "creator": {"name": "Polly.JS", "version": "2.6.3"}, "entries": [{
+              "request": {"method": "GET", "url": "http://a.example/items", "httpVersion": "HTTP/1.1", "cookies": [], "queryString": [],
+                "headers": [{"name": "accept", "value": ["*/*"]}, {"name": "x-many", "value": ["1", "2"]}], "headersSize": -1, "bodySize": 0},
+              "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
+                "headers": [{"name": "set-cookie", "value": ["a=1", "b=2"]}], "content": {"mimeType": "text/plain", "size": 2, "text": "hi"},
+                "redirectURL": "", "headersSize": -1, "bodySize": -1},
+              "startedDateTime": "2019-01-19T11:41:09.123Z", "time": 1, "timings": {"send": 0, "wait": 1, "receive": 0}, "cache": {}}]}}
+            """
+        let folder = try TemporaryFolder()
+        try folder.write("recording.har", har)
+        let imported = try CassetteFile.load(folder.file("recording.har"))
+        let track = try #require(imported.cassette.tracks.first)
+        #expect(track.request.headers.values(named: "x-many") == ["1", "2"] && track.request.headers.first(named: "accept") == "*/*")
+        #expect(track.response?.headers.values(named: "set-cookie") == ["a=1", "b=2"])
+        #expect(try SelfReplay.failures(imported) == [])
+    }
+
     @Test("A Content-Encoding the stored body is not in is dropped and Content-Length restated, in every format, and lint says so")
     func decodedBodyMarkedGzip() throws {
         let json = #"{"id":1,"name":"Ada"}"#
@@ -247,7 +267,7 @@ struct RecordingsInTheWildTests {
         #expect(findings.contains { $0.kind == .refusedRule && $0.subject.contains("look-behind") })
     }
 
-    @Test("VCR and vcrpy JSON-serializer cassettes and VCR 1.x files (Ruby 1.8's symbol keys, untagged lists) are detected by content and load", arguments: [
+    @Test("VCR and vcrpy JSON-serializer cassettes and VCR 1.x files (Ruby 1.8's symbol keys, untagged lists, the betas' request_signature) are detected by content and load", arguments: [
         ("ruby.json", #"{"http_interactions": [{"request": {"method": "get", "uri": "https://a.example/x", "body": {"encoding": "UTF-8", "string": ""}, "headers": {}}, "response": {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"encoding": "UTF-8", "string": "hi"}}, "recorded_at": "Fri, 19 Jan 2024 11:41:09 GMT"}], "recorded_with": "VCR 6.2.0"}"#),
         ("python.json", #"{"interactions": [{"request": {"body": null, "headers": {}, "method": "GET", "uri": "https://a.example/x"}, "response": {"body": {"string": "hi"}, "headers": {}, "status": {"code": 200, "message": "OK"}}}], "version": 1}"#),
         ("vcr1.yml", """
@@ -287,6 +307,25 @@ struct RecordingsInTheWildTests {
                   - text/plain
                 :body: hi
                 :http_version: "1.1"
+
+            """),
+        // VCR 1.0's betas named the request its signature.
+        ("vcr1-beta.yml", """
+            ---
+            - !ruby/struct:VCR::HTTPInteraction
+              request_signature: !ruby/struct:VCR::RequestSignature
+                method: :get
+                uri: http://a.example:80/x
+                body:
+                headers:
+              response: !ruby/struct:VCR::Response
+                status: !ruby/struct:VCR::ResponseStatus
+                  code: 200
+                  message: OK
+                headers:
+                  content-type: text/plain
+                body: hi
+                http_version: "1.1"
 
             """),
         // VCR 1.x fixtures written without the struct tags.

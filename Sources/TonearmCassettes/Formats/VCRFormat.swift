@@ -62,7 +62,7 @@ public enum VCRFormat {
 
     /// What each mapping holds that the reader takes or knowingly leaves (`adapter_metadata`,
     /// `http_version`, a status `message`); anything else carrying data is reported.
-    private static let interactionMembers = ["request", "response", "recorded_at", "recorded", "recorded_with"]
+    private static let interactionMembers = ["request", "request_signature", "response", "recorded_at", "recorded", "recorded_with"]
     private static let requestMembers = ["method", "uri", "headers", "body"]
     private static let responseMembers = ["status", "status_code", "headers", "body", "http_version", "adapter_metadata", "url"]
     private static let bodyMembers = ["string", "base64_string", "encoding", "file"]
@@ -71,7 +71,10 @@ public enum VCRFormat {
         _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
     ) throws(CassetteError) -> CassetteEntry {
         if case .array = cursor.node.value { return try readPositionalInteraction(cursor, file: file, warnings: &warnings) }
-        let request = try cursor.required("request", expected: "a request mapping")
+        // VCR 1.0's betas called it the request's signature.
+        let request = if let signature = try cursor.member("request_signature") { signature } else {
+            try cursor.required("request", expected: "a request mapping")
+        }
         let response = try cursor.required("response", expected: "a response mapping")
         warnings += try unreadData(in: cursor, known: interactionMembers, file: file)
         warnings += try unreadData(in: request, known: requestMembers, file: file)

@@ -243,6 +243,26 @@ struct RecordingsInTheWildTests {
         #expect(engine.match(Request(url: "http://127.0.0.1:8080/search/ada")).hit?.track.response?.status == 204)
     }
 
+    @Test("A WireMock equalToJson with source: file compares the request body with the JSON in __files")
+    func wireMockBodyPatternFromFile() throws {
+        let folder = try TemporaryFolder()
+        let root = try folder.makeWireMockRoot()
+        try folder.write("wm/__files/order.json", #"{"sku": "A1", "qty": 2}"#)
+        try folder.write("wm/mappings/order.json", """
+            {"request": {"method": "POST", "url": "/orders", "bodyPatterns": [{"equalToJson": "order.json", "source": "file"}]},
+             "response": {"status": 201}}
+            """)
+        let imported = try CassetteFile.load(root)
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let engine = try imported.makeEngine()
+        let order = Request(method: "POST", url: "http://127.0.0.1:8080/orders", headers: [HeaderField("Content-Type", "application/json")],
+                            body: Array(#"{"qty":2,"sku":"A1"}"#.utf8))
+        #expect(engine.match(order).hit?.track.response?.status == 201)
+        var other = order
+        other.body = Array(#"{"qty":3,"sku":"A1"}"#.utf8)
+        #expect(engine.match(other).hit == nil)
+    }
+
     @Test("A stub-folder file named with three or more words loads, matches, and lints clean", arguments: [
         "GET-api-v1-items.json", "001-GET-api-v1-items-archived.json", "api_v2_users_me_settings.json",
     ])
@@ -355,6 +375,39 @@ struct RecordingsInTheWildTests {
         let track = try #require(try CassetteFile.load(folder.file(file)).cassette.tracks.first)
         #expect(track.request.method == "GET")
         #expect(track.response?.body == Array("hi".utf8))
+    }
+
+    @Test("VCR 0.x and pre-1.0 vcrpy lists, which their own tools migrate rather than read, are refused saying so", arguments: [
+        ("vcr0.yml", """
+            ---
+            - !ruby/struct:VCR::RecordedResponse
+              method: :get
+              uri: http://a.example:80/
+              response: !ruby/object:Net::HTTPOK
+                body: hi
+                code: "200"
+
+            """, "VCR 0.x"),
+        ("vcrpy0.yaml", """
+            - request: !!python/object:vcr.request.Request
+                body: null
+                host: a.example
+                method: GET
+                port: 80
+                url: /
+              response:
+                body: {string: hi}
+                headers: ["Server: x\r\n"]
+                status: {code: 200, message: OK}
+
+            """, "vcr.migration"),
+    ])
+    func formatsBeforeOne(file: String, content: String, says: String) throws {
+        let folder = try TemporaryFolder()
+        try folder.write(file, content)
+        #expect(try CassetteFormat.detect(folder.file(file)) == .vcr)
+        let error = try #require(throws: CassetteError.self) { try CassetteFile.load(folder.file(file)) }
+        #expect(error.expected.contains(says), "\(error)")
     }
 
     @Test("JSON that no format fits is an error naming each format tried and what it looks for")

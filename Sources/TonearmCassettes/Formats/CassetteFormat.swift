@@ -375,7 +375,7 @@ struct YAMLTopLevel {
     /// or not), or no document at all (VCR's empty cassette).
     var isVCR: Bool {
         lines.isEmpty || keys.contains("http_interactions") || keys.contains("interactions") && !isGoVCR
-            || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") }
+            || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") || $0.contains("!ruby/struct:VCR::RecordedResponse") }
             || lines.first.map { $0.hasPrefix("- request:") || $0.hasPrefix("- :request:") } == true
     }
 

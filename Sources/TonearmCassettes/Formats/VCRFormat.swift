@@ -20,7 +20,10 @@ public enum VCRFormat {
         guard let document = try YAMLDocumentReader.readIfPresent(source) else { return CassetteImport(cassette: Cassette()) }
         var root = DocumentCursor(root: document, source: source)
         if root.isNull { return CassetteImport(cassette: Cassette()) }  // a lone `---`
-        if case .array = root.node.value { root = DocumentCursor(root: Self.withoutSymbolKeys(document), source: source) }
+        if case .array = root.node.value {
+            root = DocumentCursor(root: Self.withoutSymbolKeys(document), source: source)
+            if let first = try root.elements().first { try refuseFormatsBeforeOne(first) }
+        }
         let interactions: DocumentCursor
         if case .array = root.node.value {
             interactions = root
@@ -41,6 +44,23 @@ public enum VCRFormat {
             entries.append(try readInteraction(interaction, file: file, warnings: &warnings))
         }
         return CassetteImport(cassette: Cassette(entries: entries), warnings: warnings)
+    }
+
+    /// VCR 0.x and vcrpy before 1.0 wrote lists their own later versions do not read (they migrate
+    /// them): said plainly rather than as a missing member.
+    private static func refuseFormatsBeforeOne(_ first: DocumentCursor) throws(CassetteError) {
+        if let tag = first.node.tag, tag.hasSuffix("VCR::RecordedResponse") {
+            throw first.error(
+                expected: "a VCR 1.x or later cassette (this is VCR 0.x's list of recorded Net::HTTP responses, which VCR 1.0 migrated rather than read)",
+                found: tag)
+        }
+        if case .object = first.node.value, let request = try first.member("request"), case .object = request.node.value,
+            request.has("host"), !request.has("uri")
+        {
+            throw request.error(
+                expected: "a vcrpy 1.0 or later cassette (this is vcrpy's format before 1.0, which vcrpy itself refuses: migrate it with python -m vcr.migration)",
+                found: "a request with host, port and url instead of uri")
+        }
     }
 
     /// A VCR 1.x document with Ruby symbol keys (`:request:`, `:method:`, as Ruby 1.8's YAML wrote the

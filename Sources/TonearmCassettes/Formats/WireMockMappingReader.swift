@@ -128,7 +128,19 @@ struct WireMockMappingReader {
     private mutating func bodyConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [BodyCondition] {
         var conditions: [BodyCondition] = []
         for pattern in try cursor?.elements() ?? [] {
-            if let json = try pattern.member("equalToJson") {
+            if let json = try pattern.member("equalToJson"), try pattern.optionalString("source") == "file" {
+                // WireMock 3 reads the expected JSON from a file in `__files` when the pattern says so.
+                let fileName = try json.string()
+                guard let bytes = try Self.readBodyFile(named: fileName, at: json, in: bodyFiles, folderName: "__files") else {
+                    warn(json, "equalToJson file \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is not checked")
+                    continue
+                }
+                do {
+                    conditions.append(BodyCondition(JSONPointer(tokens: []), .equals(try JSONValue(parsing: bytes).canonicalText)))
+                } catch {
+                    throw json.error(expected: "JSON in the equalToJson file \"\(fileName)\"", found: "\(error)")
+                }
+            } else if let json = try pattern.member("equalToJson") {
                 conditions.append(try Self.wholeBodyCondition(json))
             } else if let path = try pattern.member("matchesJsonPath"), case .string(let expression) = path.node.value,
                 let pointer = JSONPathPointer.pointer(forSimplePath: expression)

@@ -209,7 +209,7 @@ struct RecordingsInTheWildTests {
         }
     }
 
-    @Test("Stub bundles name the plist stubRules.plist and answer from inline_response beside json_file")
+    @Test("Stub bundles name the plist stubRules.plist and answer from inline_response beside json_file (the file first, when the bundle has it)")
     func stubRulesAndInlineResponse() throws {
         let folder = try TemporaryFolder()
         let rules: [[String: Any]] = [
@@ -223,12 +223,16 @@ struct RecordingsInTheWildTests {
         #expect(engine.match(Request(url: "https://api.example.com/users/42")).hit?.track.response?.body == Array(#"{"id": 42, "name": "Ada"}"#.utf8))
         #expect(engine.match(Request(url: "https://api.example.com/status")).hit?.track.response?.body == Array(#"{"ok":true}"#.utf8))
         #expect(engine.match(Request(url: "https://api.example.com/flags")).hit?.track.response?.body == Array(#"{"dark":true}"#.utf8))
-        let both: [[String: Any]] = [["matching_url": "/x", "json_file": "user", "inline_response": "{}"]]
+        // Bundles in the wild write both, inline_response empty: the file answers when the bundle has
+        // it, else the inline response, as the stubbing code they come from does.
+        let both: [[String: Any]] = [
+            ["matching_url": "/x", "json_file": "user", "inline_response": ""],
+            ["matching_url": "/y", "json_file": "missing", "inline_response": "inline"],
+        ]
         let other = try TemporaryFolder()
-        let refused = try #require(throws: CassetteError.self) {
-            try CassetteFile.load(try StubBundleTests.makeBundle(in: other, rules: both, plistName: "stubRules.plist"))
-        }
-        #expect(refused.found == "both")
+        let bothEngine = try CassetteFile.load(try StubBundleTests.makeBundle(in: other, rules: both, plistName: "stubRules.plist")).makeEngine()
+        #expect(bothEngine.match(Request(url: "https://api.example.com/x")).hit?.track.response?.body == Array(#"{"id": 42, "name": "Ada"}"#.utf8))
+        #expect(bothEngine.match(Request(url: "https://api.example.com/y")).hit?.track.response?.body == Array("inline".utf8))
     }
 
     @Test("A WireMock root folder (mappings/ + __files/) is read as WireMock, bodies from __files, not as file-name rules")

@@ -7,11 +7,11 @@ import TonearmCassettes
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a recording between formats (HAR, VCR, go-vcr, DVR, Vinyl, WireMock, Hoverfly, rules → native, HAR, stubs).",
+        abstract: "Convert a recording between formats (HAR, VCR, go-vcr, DVR, Vinyl, WireMock, WireMock.Net, Hoverfly, rules → native, HAR, stubs).",
         discussion: """
             Formats come from the file names and content: .har is HAR, .yml/.yaml is VCR (Ruby VCR, vcrpy,
             OkReplay), go-vcr or rules by its content, a folder is a stub folder, and a .json file is recognised
-            by its content (native, VCR and Betamax, DVR, Vinyl, WireMock, Hoverfly, rules). Override with --from/--to.
+            by its content (native, VCR and Betamax, DVR, Vinyl, WireMock, WireMock.Net, Hoverfly, rules). Override with --from/--to.
             Output formats: native (default for .json), har, stubs (a folder with one file per request).
             """
     )

@@ -325,7 +325,7 @@ struct HoverflySimulationTests {
         #expect(engine.match(Request(url: "http://any.example.org/basket")).hit?.track.response?.body == Array("full".utf8), "the state moved on")
     }
 
-    @Test("Hoverfly: what the engine cannot do is a warning naming its path; an older schema is an error naming it")
+    @Test("Hoverfly: what the engine cannot do is a warning naming its path; a schema Hoverfly never wrote is an error naming it")
     func simulationLimits() throws {
         let unsupported = """
             {"data": {"pairs": [{"request": {"path": [{"matcher": "xpath", "value": "/a"}], "method": [{"matcher": "exact", "value": "GET"}]},
@@ -338,9 +338,87 @@ struct HoverflySimulationTests {
         #expect(Set(imported.warnings.map(\.path)) == [
             "$.data.pairs[0].response", "$.data.pairs[0].request.path[0]", "$.data.pairs[0].response.removesState", "$.data.globalActions.delays",
         ])
-        let old = #"{"data": {"pairs": []}, "meta": {"schemaVersion": "v2"}}"#
-        #expect { try HoverflyFormat.decode(Array(old.utf8), file: "old.json") } throws: { error in
-            "\(error)".contains("schema v5") && "\(error)".contains("old.json") && "\(error)".contains("\"v2\"")
+        let unknown = #"{"data": {"pairs": []}, "meta": {"schemaVersion": "v6"}}"#
+        #expect { try HoverflyFormat.decode(Array(unknown.utf8), file: "unknown.json") } throws: { error in
+            "\(error)".contains("v1, v2, v3, v4 or v5") && "\(error)".contains("unknown.json") && "\(error)".contains("\"v6\"")
         }
+    }
+
+    @Test("Hoverfly schema v1: recorded pairs replay as tracks (with their query), template pairs answer as glob rules")
+    func schemaVersion1() throws {
+        let simulation = """
+            {"data": {"pairs": [
+              {"request": {"requestType": "recording", "path": "/users", "method": "GET", "destination": "api.example.com",
+                           "scheme": "https", "query": "page=2&sort=last%20name", "body": "", "headers": {}},
+               "response": {"status": 200, "body": "[{\\"id\\":7}]", "encodedBody": false, "headers": {"Content-Type": ["application/json"]}}},
+              {"request": {"requestType": "template", "path": "/orders/*", "method": "POST", "destination": "api.example.com",
+                           "scheme": null, "query": null, "body": null, "headers": {"X-Team": ["core"]}},
+               "response": {"status": 201, "body": "aGVsbG8=", "encodedBody": true, "headers": {}}}
+             ], "globalActions": {"delays": []}},
+             "meta": {"schemaVersion": "v1", "hoverflyVersion": "v0.10.2", "timeExported": "2017-02-23T12:43:48Z"}}
+            """
+        let imported = try OtherLanguagesCassetteTests.loadAndReplay("v1.json", simulation, detectedAs: .hoverfly)
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        #expect(imported.cassette.tracks.map(\.request.url) == ["https://api.example.com/users?page=2&sort=last%20name"])
+        let engine = try imported.makeEngine()
+        let order = Request(method: "POST", url: "http://api.example.com/orders/42", headers: [HeaderField("X-Team", "core")])
+        #expect(engine.match(order).hit?.track.response?.body == Array("hello".utf8))
+        #expect(engine.match(Request(method: "POST", url: "http://api.example.com/orders/42")).hit == nil, "the header glob holds")
+    }
+
+    @Test("Hoverfly schemas v2 and v3: field matcher objects (exactMatch, regexMatch, jsonMatch) and headers as globs")
+    func schemaVersions2And3() throws {
+        for version in ["v2", "v3"] {
+            let simulation = """
+                {"data": {"pairs": [
+                  {"request": {"path": {"exactMatch": "/users"}, "method": {"exactMatch": "GET"}, "destination": {"exactMatch": "api.example.com"},
+                               "scheme": {"exactMatch": "https"}, "query": {"exactMatch": "page=2"}, "body": {"exactMatch": ""}},
+                   "response": {"status": 200, "body": "page two", "encodedBody": false, "headers": {"Content-Type": ["text/plain"]}, "templated": false}},
+                  {"request": {"path": {"regexMatch": "^/orders/[0-9]+$"}, "method": {"exactMatch": "PUT"}, "body": {"jsonMatch": "{\\"qty\\": 2}"},
+                               "headers": {"Content-Type": ["application/json"]}},
+                   "response": {"status": 204, "body": "", "encodedBody": false}}
+                 ], "globalActions": {"delays": []}},
+                 "meta": {"schemaVersion": "\(version)", "hoverflyVersion": "v0.14.0", "timeExported": "2017-09-01T10:00:00Z"}}
+                """
+            let imported = try OtherLanguagesCassetteTests.loadAndReplay("\(version).json", simulation, detectedAs: .hoverfly)
+            #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+            #expect(imported.cassette.tracks.map(\.request.url) == ["https://api.example.com/users?page=2"])
+            let engine = try imported.makeEngine()
+            let put = Request(
+                method: "PUT", url: "https://api.example.com/orders/9", headers: [HeaderField("Content-Type", "application/json")],
+                body: Array(#"{"qty":2}"#.utf8))
+            #expect(engine.match(put).hit?.track.response?.status == 204)
+            var otherBody = put
+            otherBody.body = Array(#"{"qty":3}"#.utf8)
+            #expect(engine.match(otherBody).hit == nil)
+        }
+    }
+
+    @Test("Hoverfly schema v4: headersWithMatchers, queriesWithMatchers and state; what v5 has no place for is a warning")
+    func schemaVersion4() throws {
+        let simulation = """
+            {"data": {"pairs": [
+              {"request": {"path": {"exactMatch": "/basket"}, "method": {"exactMatch": "GET"}, "destination": {"exactMatch": "shop.example"},
+                           "scheme": {"exactMatch": "https"}, "query": {"exactMatch": ""}, "body": {"exactMatch": ""}},
+               "response": {"status": 200, "body": "empty", "encodedBody": false, "templated": false, "transitionsState": {"basket": "full"}}},
+              {"request": {"path": {"exactMatch": "/basket"}, "method": {"exactMatch": "GET"}, "requiresState": {"basket": "full"},
+                           "queriesWithMatchers": {"id": {"globMatch": "4*"}}, "headersWithMatchers": {"X-Team": {"exactMatch": "core"}}},
+               "response": {"status": 200, "body": "full", "encodedBody": false, "templated": false}},
+              {"request": {"path": {"exactMatch": "/items"}, "method": {"exactMatch": "GET"}, "destination": {"exactMatch": "shop.example"},
+                           "scheme": {"exactMatch": "https"}, "query": {"exactMatch": "page=1"}, "body": {"exactMatch": ""}},
+               "response": {"status": 200, "body": "items", "encodedBody": false, "headers": {"Content-Type": ["text/plain"]}, "templated": false}}
+             ], "globalActions": {"delays": []}},
+             "meta": {"schemaVersion": "v4", "hoverflyVersion": "v0.17.0", "timeExported": "2018-05-01T10:00:00Z"}}
+            """
+        let imported = try OtherLanguagesCassetteTests.loadAndReplay("v4.json", simulation, detectedAs: .hoverfly)
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        #expect(imported.cassette.tracks.map(\.request.url) == ["https://shop.example/items?page=1"])
+        let engine = try imported.makeEngine()
+        let full = Request(url: "https://shop.example/basket?id=42", headers: [HeaderField("X-Team", "core")])
+        #expect(engine.match(full).hit?.track.response?.body == Array("empty".utf8))
+        #expect(engine.match(full).hit?.track.response?.body == Array("full".utf8), "the state moved on, the query glob and header hold")
+        let glob = #"{"data": {"pairs": [{"request": {"query": {"globMatch": "a=*"}}, "response": {"status": 200}}]}, "meta": {"schemaVersion": "v2"}}"#
+        let warned = try HoverflyFormat.decode(Array(glob.utf8), file: "glob.json")
+        #expect(warned.warnings.map(\.path) == ["$.data.pairs[0].request.query.globMatch"])
     }
 }

@@ -26,6 +26,36 @@ struct RecordingsInTheWildTests {
         #expect(try CassetteFile.load(folder.file("empty.yml"), format: .vcr).cassette.entries.isEmpty)
     }
 
+    @Test("vcrpy cassettes written under Python 2 keep headers as a list of !!python/tuple pairs; vcrpy before 1.0 as raw lines")
+    func vcrpyHeaderLists() throws {
+        let cassette = """
+            interactions:
+            - request:
+                body: null
+                headers: {}
+                method: GET
+                uri: http://a.example/
+              response:
+                body: {string: !!python/unicode 'hi'}
+                headers:
+                - !!python/tuple
+                  - Set-Cookie
+                  - [a=1, b=2]
+                - !!python/tuple
+                  - Content-Type
+                  - [text/plain]
+                - "X-Raw: yes\r\n"
+                status: {code: 200, message: OK}
+            version: 1
+
+            """
+        let folder = try TemporaryFolder()
+        try folder.write("tuples.yaml", cassette)
+        let track = try #require(try CassetteFile.load(folder.file("tuples.yaml")).cassette.tracks.first)
+        #expect(track.response?.headers.map { [$0.name, $0.value] } == [["Set-Cookie", "a=1"], ["Set-Cookie", "b=2"], ["Content-Type", "text/plain"], ["X-Raw", "yes"]])
+        #expect(track.response?.body == Array("hi".utf8))
+    }
+
     @Test("vcrpy header values stored as !!binary (bytes, as boto3 records them) are decoded")
     func vcrpyBinaryHeaders() throws {
         let yaml = """
@@ -119,6 +149,26 @@ struct RecordingsInTheWildTests {
         }
     }
 
+    @Test("Polly.JS HARs from its node-fetch adapter keep header values as arrays: one header per element")
+    func pollyArrayHeaderValues() throws {
+        let har = """
+            {"log": {"version": "1.2", "creator": {"name": "Polly.JS", "version": "2.6.3"}, "entries": [{
+              "request": {"method": "GET", "url": "http://a.example/items", "httpVersion": "HTTP/1.1", "cookies": [], "queryString": [],
+                "headers": [{"name": "accept", "value": ["*/*"]}, {"name": "x-many", "value": ["1", "2"]}], "headersSize": -1, "bodySize": 0},
+              "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
+                "headers": [{"name": "set-cookie", "value": ["a=1", "b=2"]}], "content": {"mimeType": "text/plain", "size": 2, "text": "hi"},
+                "redirectURL": "", "headersSize": -1, "bodySize": -1},
+              "startedDateTime": "2019-01-19T11:41:09.123Z", "time": 1, "timings": {"send": 0, "wait": 1, "receive": 0}, "cache": {}}]}}
+            """
+        let folder = try TemporaryFolder()
+        try folder.write("recording.har", har)
+        let imported = try CassetteFile.load(folder.file("recording.har"))
+        let track = try #require(imported.cassette.tracks.first)
+        #expect(track.request.headers.values(named: "x-many") == ["1", "2"] && track.request.headers.first(named: "accept") == "*/*")
+        #expect(track.response?.headers.values(named: "set-cookie") == ["a=1", "b=2"])
+        #expect(try SelfReplay.failures(imported) == [])
+    }
+
     @Test("A Content-Encoding the stored body is not in is dropped and Content-Length restated, in every format, and lint says so")
     func decodedBodyMarkedGzip() throws {
         let json = #"{"id":1,"name":"Ada"}"#
@@ -159,7 +209,7 @@ struct RecordingsInTheWildTests {
         }
     }
 
-    @Test("Stub bundles name the plist stubRules.plist and answer from inline_response beside json_file")
+    @Test("Stub bundles name the plist stubRules.plist and answer from inline_response beside json_file (the file first, when the bundle has it)")
     func stubRulesAndInlineResponse() throws {
         let folder = try TemporaryFolder()
         let rules: [[String: Any]] = [
@@ -173,12 +223,16 @@ struct RecordingsInTheWildTests {
         #expect(engine.match(Request(url: "https://api.example.com/users/42")).hit?.track.response?.body == Array(#"{"id": 42, "name": "Ada"}"#.utf8))
         #expect(engine.match(Request(url: "https://api.example.com/status")).hit?.track.response?.body == Array(#"{"ok":true}"#.utf8))
         #expect(engine.match(Request(url: "https://api.example.com/flags")).hit?.track.response?.body == Array(#"{"dark":true}"#.utf8))
-        let both: [[String: Any]] = [["matching_url": "/x", "json_file": "user", "inline_response": "{}"]]
+        // Bundles in the wild write both, inline_response empty: the file answers when the bundle has
+        // it, else the inline response, as the stubbing code they come from does.
+        let both: [[String: Any]] = [
+            ["matching_url": "/x", "json_file": "user", "inline_response": ""],
+            ["matching_url": "/y", "json_file": "missing", "inline_response": "inline"],
+        ]
         let other = try TemporaryFolder()
-        let refused = try #require(throws: CassetteError.self) {
-            try CassetteFile.load(try StubBundleTests.makeBundle(in: other, rules: both, plistName: "stubRules.plist"))
-        }
-        #expect(refused.found == "both")
+        let bothEngine = try CassetteFile.load(try StubBundleTests.makeBundle(in: other, rules: both, plistName: "stubRules.plist")).makeEngine()
+        #expect(bothEngine.match(Request(url: "https://api.example.com/x")).hit?.track.response?.body == Array(#"{"id": 42, "name": "Ada"}"#.utf8))
+        #expect(bothEngine.match(Request(url: "https://api.example.com/y")).hit?.track.response?.body == Array("inline".utf8))
     }
 
     @Test("A WireMock root folder (mappings/ + __files/) is read as WireMock, bodies from __files, not as file-name rules")
@@ -191,6 +245,26 @@ struct RecordingsInTheWildTests {
         let engine = try imported.makeEngine()
         #expect(engine.match(Request(url: "http://127.0.0.1:8080/users/42")).hit?.track.response?.body == Array(#"{"id":42}"#.utf8))
         #expect(engine.match(Request(url: "http://127.0.0.1:8080/search/ada")).hit?.track.response?.status == 204)
+    }
+
+    @Test("A WireMock equalToJson with source: file compares the request body with the JSON in __files")
+    func wireMockBodyPatternFromFile() throws {
+        let folder = try TemporaryFolder()
+        let root = try folder.makeWireMockRoot()
+        try folder.write("wm/__files/order.json", #"{"sku": "A1", "qty": 2}"#)
+        try folder.write("wm/mappings/order.json", """
+            {"request": {"method": "POST", "url": "/orders", "bodyPatterns": [{"equalToJson": "order.json", "source": "file"}]},
+             "response": {"status": 201}}
+            """)
+        let imported = try CassetteFile.load(root)
+        #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+        let engine = try imported.makeEngine()
+        let order = Request(method: "POST", url: "http://127.0.0.1:8080/orders", headers: [HeaderField("Content-Type", "application/json")],
+                            body: Array(#"{"qty":2,"sku":"A1"}"#.utf8))
+        #expect(engine.match(order).hit?.track.response?.status == 201)
+        var other = order
+        other.body = Array(#"{"qty":3,"sku":"A1"}"#.utf8)
+        #expect(engine.match(other).hit == nil)
     }
 
     @Test("A stub-folder file named with three or more words loads, matches, and lints clean", arguments: [
@@ -217,7 +291,7 @@ struct RecordingsInTheWildTests {
         #expect(findings.contains { $0.kind == .refusedRule && $0.subject.contains("look-behind") })
     }
 
-    @Test("VCR and vcrpy JSON-serializer cassettes and VCR 1.x files are detected by content", arguments: [
+    @Test("VCR and vcrpy JSON-serializer cassettes and VCR 1.x files (Ruby 1.8's symbol keys, untagged lists, the betas' request_signature) are detected by content and load", arguments: [
         ("ruby.json", #"{"http_interactions": [{"request": {"method": "get", "uri": "https://a.example/x", "body": {"encoding": "UTF-8", "string": ""}, "headers": {}}, "response": {"status": {"code": 200, "message": "OK"}, "headers": {}, "body": {"encoding": "UTF-8", "string": "hi"}}, "recorded_at": "Fri, 19 Jan 2024 11:41:09 GMT"}], "recorded_with": "VCR 6.2.0"}"#),
         ("python.json", #"{"interactions": [{"request": {"body": null, "headers": {}, "method": "GET", "uri": "https://a.example/x"}, "response": {"body": {"string": "hi"}, "headers": {}, "status": {"code": 200, "message": "OK"}}}], "version": 1}"#),
         ("vcr1.yml", """
@@ -239,6 +313,64 @@ struct RecordingsInTheWildTests {
                 http_version: "1.1"
 
             """),
+        // VCR 1.x under Ruby 1.8, whose YAML wrote the structs' members as symbols.
+        ("vcr1-ruby18.yml", """
+            ---\u{20}
+            - !ruby/struct:VCR::HTTPInteraction\u{20}
+              :request: !ruby/struct:VCR::Request\u{20}
+                :method: :get
+                :uri: http://a.example:80/x
+                :body:\u{20}
+                :headers:\u{20}
+              :response: !ruby/struct:VCR::Response\u{20}
+                :status: !ruby/struct:VCR::ResponseStatus\u{20}
+                  :code: 200
+                  :message: OK
+                :headers:\u{20}
+                  content-type:\u{20}
+                  - text/plain
+                :body: hi
+                :http_version: "1.1"
+
+            """),
+        // VCR 1.0's betas named the request its signature.
+        ("vcr1-beta.yml", """
+            ---
+            - !ruby/struct:VCR::HTTPInteraction
+              request_signature: !ruby/struct:VCR::RequestSignature
+                method: :get
+                uri: http://a.example:80/x
+                body:
+                headers:
+              response: !ruby/struct:VCR::Response
+                status: !ruby/struct:VCR::ResponseStatus
+                  code: 200
+                  message: OK
+                headers:
+                  content-type: text/plain
+                body: hi
+                http_version: "1.1"
+
+            """),
+        // VCR 1.x fixtures written without the struct tags.
+        ("vcr1-untagged.yml", """
+            ---
+            - request:
+                method: get
+                uri: http://a.example/x
+                body: ""
+                headers: {}
+              response:
+                status:
+                  code: 200
+                  message: OK
+                headers:
+                  Content-Type:
+                  - text/plain
+                body: hi
+                http_version: "1.1"
+
+            """),
     ])
     func detectionByContent(file: String, content: String) throws {
         let folder = try TemporaryFolder()
@@ -247,6 +379,39 @@ struct RecordingsInTheWildTests {
         let track = try #require(try CassetteFile.load(folder.file(file)).cassette.tracks.first)
         #expect(track.request.method == "GET")
         #expect(track.response?.body == Array("hi".utf8))
+    }
+
+    @Test("VCR 0.x and pre-1.0 vcrpy lists, which their own tools migrate rather than read, are refused saying so", arguments: [
+        ("vcr0.yml", """
+            ---
+            - !ruby/struct:VCR::RecordedResponse
+              method: :get
+              uri: http://a.example:80/
+              response: !ruby/object:Net::HTTPOK
+                body: hi
+                code: "200"
+
+            """, "VCR 0.x"),
+        ("vcrpy0.yaml", """
+            - request: !!python/object:vcr.request.Request
+                body: null
+                host: a.example
+                method: GET
+                port: 80
+                url: /
+              response:
+                body: {string: hi}
+                headers: ["Server: x\r\n"]
+                status: {code: 200, message: OK}
+
+            """, "vcr.migration"),
+    ])
+    func formatsBeforeOne(file: String, content: String, says: String) throws {
+        let folder = try TemporaryFolder()
+        try folder.write(file, content)
+        #expect(try CassetteFormat.detect(folder.file(file)) == .vcr)
+        let error = try #require(throws: CassetteError.self) { try CassetteFile.load(folder.file(file)) }
+        #expect(error.expected.contains(says), "\(error)")
     }
 
     @Test("JSON that no format fits is an error naming each format tried and what it looks for")

@@ -63,7 +63,13 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         claims: { $0.isWireMockRoot || $0.jsonShape?.objectKeys.map { $0.contains("mappings") || $0.contains("request") } == true },
         read: { (url) throws(CassetteError) in try WireMockFormat.load(contentsOf: url) }))
 
-    /// Hoverfly simulations, schema v5 (read; ``HoverflyFormat``).
+    /// WireMock.Net JSON mappings: one mapping or an array of them (read; ``WireMockNetFormat``).
+    public static let wiremockNet = CassetteFormat(name: "wiremocknet", codec: CassetteCodec(
+        recognisedBy: "a JSON object with \"Request\" and \"Response\", or a JSON array whose first element has \"Request\"",
+        claims: { WireMockNetFormat.claims($0.jsonShape) },
+        read: { (url) throws(CassetteError) in try WireMockNetFormat.load(contentsOf: url) }))
+
+    /// Hoverfly simulations, schemas v1 to v5 (read; ``HoverflyFormat``).
     public static let hoverfly = CassetteFormat(name: "hoverfly", codec: CassetteCodec(
         recognisedBy: "a JSON object with \"data\" and \"meta\"",
         claims: { $0.jsonShape?.objectKeys.map { $0.contains("data") && $0.contains("meta") } == true },
@@ -96,7 +102,9 @@ public struct CassetteFormat: Sendable, Hashable, CustomStringConvertible {
         write: { (cassette, url) throws(CassetteError) in try StubFolder.writeTest(cassette, to: url) }))
 
     /// Every format, in the order they are listed to users.
-    public static let all: [CassetteFormat] = [.native, .har, .vcr, .goVCR, .dvr, .vinyl, .wiremock, .hoverfly, .stubBundle, .rules, .stubs]
+    public static let all: [CassetteFormat] = [
+        .native, .har, .vcr, .goVCR, .dvr, .wiremockNet, .vinyl, .wiremock, .hoverfly, .stubBundle, .rules, .stubs,
+    ]
 
     /// The formats Tonearm writes.
     public static var writable: [CassetteFormat] { all.filter(\.isWritable) }
@@ -296,7 +304,7 @@ struct FormatProbe {
 
     /// The top level's shape, read token by token (every value skipped, not built, so probing a large
     /// cassette allocates nothing per track); `.other` for text that is not JSON.
-    private static func shape(_ bytes: [UInt8]) -> JSONShape {
+    static func shape(_ bytes: [UInt8]) -> JSONShape {
         bytes.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer, options: JSONReader.Options(allowsTrailingCommas: true, skipsByteOrderMark: true))
             do throws(JSONSyntaxError) {
@@ -363,10 +371,12 @@ struct YAMLTopLevel {
     }
 
     /// A top level that starts an interactions list, a VCR 1.x list of
-    /// `!ruby/struct:VCR::HTTPInteraction`, or no document at all (VCR's empty cassette).
+    /// `!ruby/struct:VCR::HTTPInteraction` (or of untagged `request:`/`response:` items, symbol keys
+    /// or not), or no document at all (VCR's empty cassette).
     var isVCR: Bool {
         lines.isEmpty || keys.contains("http_interactions") || keys.contains("interactions") && !isGoVCR
-            || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") }
+            || lines.contains { $0.contains("!ruby/struct:VCR::HTTPInteraction") || $0.contains("!ruby/struct:VCR::RecordedResponse") }
+            || lines.first.map { $0.hasPrefix("- request:") || $0.hasPrefix("- :request:") } == true
     }
 
     /// go-vcr's `interactions:` list: its requests name the `url:` where VCR's and OkReplay's name the

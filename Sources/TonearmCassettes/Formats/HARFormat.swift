@@ -124,14 +124,22 @@ public enum HARFormat {
         (try readPairs(cursor) ?? []).filter { !$0.name.hasPrefix(":") }.map { HeaderField($0.name, $0.value) }
     }
 
-    /// `[{"name": …, "value": …}]` as pairs.
+    /// `[{"name": …, "value": …}]` as pairs. A value that is an array (Polly.JS's node-fetch adapter
+    /// recorded multi-valued headers as the arrays node-fetch handed it) is one pair per element.
     private static func readPairs(_ cursor: DocumentCursor?) throws(CassetteError) -> [(name: String, value: String)]? {
         guard let cursor else { return nil }
         var pairs: [(name: String, value: String)] = []
         for item in try cursor.elements() {
             let name = try item.required("name", expected: "a name").string()
-            let value = try item.member("value")?.scalarText() ?? ""
-            pairs.append((name, value))
+            guard let value = try item.member("value") else {
+                pairs.append((name, ""))
+                continue
+            }
+            if case .array = value.node.value {
+                for element in try value.elements() { pairs.append((name, try element.scalarText())) }
+            } else {
+                pairs.append((name, try value.scalarText()))
+            }
         }
         return pairs
     }

@@ -2,7 +2,8 @@ import Foundation
 import Tonearm
 
 /// Hoverfly simulations, schema v5 (`v5`, `v5.1`…; what Hoverfly exports since v0.14):
-/// `{data: {pairs: [{request, response}], globalActions}, meta: {schemaVersion}}`.
+/// `{data: {pairs: [{request, response}], globalActions}, meta: {schemaVersion}}`. Schemas v1 to v4
+/// are rewritten into v5's shape first, as Hoverfly upgrades them (``HoverflySchemaUpgrade``).
 ///
 /// A pair whose request is named exactly — every matcher `exact`, a method, scheme, destination and path,
 /// no header matchers and no state — is the recording of one request and becomes a **track**. Any other
@@ -20,13 +21,15 @@ public enum HoverflyFormat {
         let schema = try root.required("meta", expected: "Hoverfly's meta object").required("schemaVersion", expected: "a schema version")
         let version = try schema.string()
         // Hoverfly itself reads any `v5…` as v5 and upgrades older schemas, whose matchers have another shape.
-        guard version.hasPrefix("v5") else {
-            throw schema.error(expected: "a Hoverfly simulation of schema v5 (older schemas: import and export it with Hoverfly to upgrade it)", found: version.debugDescription)
+        let upgrading = HoverflySchemaUpgrade.versions.contains(version)
+        guard version.hasPrefix("v5") || upgrading else {
+            throw schema.error(expected: "a Hoverfly simulation of schema v1, v2, v3, v4 or v5", found: version.debugDescription)
         }
         let data = try root.required("data", expected: "the simulation's data object")
         var reader = HoverflyPairReader(file: file)
         for (index, pair) in try data.required("pairs", expected: "an array of request/response pairs").elements().enumerated() {
-            try reader.read(pair, index: index)
+            let current = upgrading ? try HoverflySchemaUpgrade.pair(pair, version: version, file: file, warnings: &reader.warnings) : pair
+            try reader.read(current, index: index)
         }
         for (name, action) in try data.member("globalActions")?.members() ?? [] where action.carriesData {
             reader.warn(action, "global action \"\(name)\" is not applied")
@@ -40,7 +43,7 @@ struct HoverflyPairReader {
     let file: String?
     private(set) var entries: [CassetteEntry] = []
     private(set) var rules: [Rule] = []
-    private(set) var warnings: [ImportWarning] = []
+    var warnings: [ImportWarning] = []
 
     private static let requestFields = [
         "method", "scheme", "destination", "path", "query", "headers", "body", "requiresState", "deprecatedQuery",
@@ -128,6 +131,12 @@ struct HoverflyPairReader {
     private mutating func method(_ request: DocumentCursor) throws(CassetteError) -> String? {
         guard let matchers = try request.member("method"), matchers.carriesData else { return nil }
         if let method = try exactValue(matchers) { return method.uppercased() }
+        // Schema v1 templates match every field by glob, the method included: one without `*` is exact.
+        if let list = try? matchers.elements(), list.count == 1, let only = list.first, try only.optionalString("matcher")?.lowercased() == "glob",
+            let method = try only.member("value")?.scalarText(), !method.contains("*")
+        {
+            return method.uppercased()
+        }
         warn(matchers, "only an exact method matcher is supported; the rule answers any method")
         return nil
     }

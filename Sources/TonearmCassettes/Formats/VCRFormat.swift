@@ -18,8 +18,12 @@ public enum VCRFormat {
     public static func decode(_ bytes: [UInt8], file: String? = nil) throws(CassetteError) -> CassetteImport {
         let source = DocumentSource(file: file, bytes: bytes)
         guard let document = try YAMLDocumentReader.readIfPresent(source) else { return CassetteImport(cassette: Cassette()) }
-        let root = DocumentCursor(root: document, source: source)
+        var root = DocumentCursor(root: document, source: source)
         if root.isNull { return CassetteImport(cassette: Cassette()) }  // a lone `---`
+        if case .array = root.node.value {
+            root = DocumentCursor(root: Self.withoutSymbolKeys(document), source: source)
+            if let first = try root.elements().first { try refuseFormatsBeforeOne(first) }
+        }
         let interactions: DocumentCursor
         if case .array = root.node.value {
             interactions = root
@@ -42,9 +46,43 @@ public enum VCRFormat {
         return CassetteImport(cassette: Cassette(entries: entries), warnings: warnings)
     }
 
+    /// VCR 0.x and vcrpy before 1.0 wrote lists their own later versions do not read (they migrate
+    /// them): said plainly rather than as a missing member.
+    private static func refuseFormatsBeforeOne(_ first: DocumentCursor) throws(CassetteError) {
+        if let tag = first.node.tag, tag.hasSuffix("VCR::RecordedResponse") {
+            throw first.error(
+                expected: "a VCR 1.x or later cassette (this is VCR 0.x's list of recorded Net::HTTP responses, which VCR 1.0 migrated rather than read)",
+                found: tag)
+        }
+        if case .object = first.node.value, let request = try first.member("request"), case .object = request.node.value,
+            request.has("host"), !request.has("uri")
+        {
+            throw request.error(
+                expected: "a vcrpy 1.0 or later cassette (this is vcrpy's format before 1.0, which vcrpy itself refuses: migrate it with python -m vcr.migration)",
+                found: "a request with host, port and url instead of uri")
+        }
+    }
+
+    /// A VCR 1.x document with Ruby symbol keys (`:request:`, `:method:`, as Ruby 1.8's YAML wrote the
+    /// structs' members) keyed by plain names, as later Rubies wrote the same structs.
+    private static func withoutSymbolKeys(_ node: DocumentNode) -> DocumentNode {
+        var node = node
+        switch node.value {
+        case .object(let members):
+            node.value = .object(members.map { member in
+                DocumentNode.Member(key: member.key.hasPrefix(":") ? String(member.key.dropFirst()) : member.key, value: withoutSymbolKeys(member.value))
+            })
+        case .array(let elements):
+            node.value = .array(elements.map(withoutSymbolKeys))
+        default:
+            break
+        }
+        return node
+    }
+
     /// What each mapping holds that the reader takes or knowingly leaves (`adapter_metadata`,
     /// `http_version`, a status `message`); anything else carrying data is reported.
-    private static let interactionMembers = ["request", "response", "recorded_at", "recorded", "recorded_with"]
+    private static let interactionMembers = ["request", "request_signature", "response", "recorded_at", "recorded", "recorded_with"]
     private static let requestMembers = ["method", "uri", "headers", "body"]
     private static let responseMembers = ["status", "status_code", "headers", "body", "http_version", "adapter_metadata", "url"]
     private static let bodyMembers = ["string", "base64_string", "encoding", "file"]
@@ -53,7 +91,10 @@ public enum VCRFormat {
         _ cursor: DocumentCursor, file: String?, warnings: inout [ImportWarning]
     ) throws(CassetteError) -> CassetteEntry {
         if case .array = cursor.node.value { return try readPositionalInteraction(cursor, file: file, warnings: &warnings) }
-        let request = try cursor.required("request", expected: "a request mapping")
+        // VCR 1.0's betas called it the request's signature.
+        let request = if let signature = try cursor.member("request_signature") { signature } else {
+            try cursor.required("request", expected: "a request mapping")
+        }
         let response = try cursor.required("response", expected: "a response mapping")
         warnings += try unreadData(in: cursor, known: interactionMembers, file: file)
         warnings += try unreadData(in: request, known: requestMembers, file: file)
@@ -133,12 +174,29 @@ public enum VCRFormat {
         return Response(status: code, headers: try readHeaders(cursor.member("headers")), body: try readBody(cursor.member("body")))
     }
 
-    /// `Name: [value, …]` (both dialects) or `Name: value`.
+    /// `Name: [value, …]` (both dialects) or `Name: value`; or a list of `[name, [value, …]]` pairs
+    /// (vcrpy under Python 2 wrote `!!python/tuple`s) or of raw `Name: value` lines (vcrpy before 1.0).
     static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {
         guard let cursor else { return [] }
-        // R vcr writes R's empty named list, no headers, as `[]`.
-        if case .array = cursor.node.value, try cursor.elements().isEmpty { return [] }
         var fields: [HeaderField] = []
+        if case .array = cursor.node.value {
+            // R vcr writes R's empty named list, no headers, as `[]`.
+            for item in try cursor.elements() {
+                if case .array(let elements) = item.node.value, elements.count == 2 {
+                    let pair = try item.elements()
+                    let name = try pair[0].scalarText()
+                    let values = if case .array = pair[1].node.value { try pair[1].elements() } else { [pair[1]] }
+                    for value in values where !value.isNull { fields.append(HeaderField(name, try headerText(value))) }
+                } else if item.isString, let colon = try item.string().firstIndex(of: ":") {
+                    let line = try item.string()
+                    fields.append(HeaderField(
+                        String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)))
+                } else {
+                    throw item.error(expected: "a header as [name, values] or a \"Name: value\" line")
+                }
+            }
+            return fields
+        }
         for (name, value) in try cursor.members() {
             if case .array = value.node.value {
                 for item in try value.elements() where !item.isNull { fields.append(HeaderField(name, try headerText(item))) }

@@ -3,7 +3,8 @@ import Tonearm
 
 /// WireMock stub mappings: single-stub files, `{"mappings": [...]}` files, and a WireMock root folder
 /// (`mappings/` holding mapping files, subfolders included, bodies in `__files/`), as WireMock's
-/// standalone server lays them out.
+/// standalone server lays them out. WireMock.Net's `__admin` folder has the same layout: its mapping
+/// files are read by ``WireMockNetFormat``.
 ///
 /// A mapping that names one exact request (`url` with a method, no header conditions, and for
 /// methods with a body an `equalTo`/`equalToJson` body) becomes a track; every other mapping becomes
@@ -76,7 +77,12 @@ public enum WireMockFormat {
             } catch {
                 throw CassetteError(file: file.path, expected: "a mapping file inside the WireMock root \(root.path)", found: error.description)
             }
-            files.append(try decode(FileAccess.read(confined), file: file.path, bodyFiles: bodyFiles))
+            let bytes = try FileAccess.read(confined)
+            // WireMock.Net's `__admin` folder has the same layout, with its own mapping shape.
+            files.append(
+                WireMockNetFormat.claims(FormatProbe.shape(bytes))
+                    ? try WireMockNetFormat.decode(bytes, file: file.path, bodyFiles: mappings)
+                    : try decode(bytes, file: file.path, bodyFiles: bodyFiles))
         }
         // Later stubs are tried first, across files as within one.
         return CassetteImport(

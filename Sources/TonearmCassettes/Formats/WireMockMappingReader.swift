@@ -20,7 +20,7 @@ struct WireMockMappingReader {
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "fault", "transformers", "transformerParameters",
     ]
-    private static let methodsWithoutBody: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE"]
+    static let methodsWithoutBody: Set<String> = ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE"]
 
     init(file: String?, bodyFiles: URL?) {
         self.file = file
@@ -128,8 +128,20 @@ struct WireMockMappingReader {
     private mutating func bodyConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [BodyCondition] {
         var conditions: [BodyCondition] = []
         for pattern in try cursor?.elements() ?? [] {
-            if let json = try pattern.member("equalToJson") {
-                conditions.append(try wholeBodyCondition(json))
+            if let json = try pattern.member("equalToJson"), try pattern.optionalString("source") == "file" {
+                // WireMock 3 reads the expected JSON from a file in `__files` when the pattern says so.
+                let fileName = try json.string()
+                guard let bytes = try Self.readBodyFile(named: fileName, at: json, in: bodyFiles, folderName: "__files") else {
+                    warn(json, "equalToJson file \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is not checked")
+                    continue
+                }
+                do {
+                    conditions.append(BodyCondition(JSONPointer(tokens: []), .equals(try JSONValue(parsing: bytes).canonicalText)))
+                } catch {
+                    throw json.error(expected: "JSON in the equalToJson file \"\(fileName)\"", found: "\(error)")
+                }
+            } else if let json = try pattern.member("equalToJson") {
+                conditions.append(try Self.wholeBodyCondition(json))
             } else if let path = try pattern.member("matchesJsonPath"), case .string(let expression) = path.node.value,
                 let pointer = JSONPathPointer.pointer(forSimplePath: expression)
             {
@@ -143,7 +155,7 @@ struct WireMockMappingReader {
     }
 
     /// `equalToJson` as a condition on the whole document (pointer ""), compared by RFC 8785 text.
-    private mutating func wholeBodyCondition(_ json: DocumentCursor) throws(CassetteError) -> BodyCondition {
+    static func wholeBodyCondition(_ json: DocumentCursor) throws(CassetteError) -> BodyCondition {
         let bytes: [UInt8] = if case .string(let text) = json.node.value { Array(text.utf8) } else { JSONOutput(json.node).compact() }
         let root: JSONPointer
         do { root = try JSONPointer("") } catch { throw json.error(expected: "a JSON Pointer", found: "\(error)") }
@@ -194,27 +206,31 @@ struct WireMockMappingReader {
         }
         guard let fileCursor = try response.member("bodyFileName") else { return [] }
         let fileName = try fileCursor.string()
-        // A mapping (possibly posted to a server's admin API) must not serve whatever the process can read.
-        guard !fileName.hasPrefix("/"), !fileName.hasPrefix("~"), !fileName.split(separator: "/").contains("..") else {
-            throw fileCursor.error(expected: "a file name inside the __files folder", found: fileName.debugDescription)
-        }
-        let missing = "bodyFileName \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is left empty"
-        guard let bodyFiles else {
-            warn(response, missing)
+        guard let bytes = try Self.readBodyFile(named: fileName, at: fileCursor, in: bodyFiles, folderName: "__files") else {
+            warn(response, "bodyFileName \"\(fileName)\" was not found in \(bodyFiles?.path ?? "a __files folder"); the body is left empty")
             return []
         }
-        // A symbolic link inside __files must not lead out of it either.
+        return bytes
+    }
+
+    /// The bytes of the body file `fileName` (read at `fileCursor`) inside `folder`, or `nil` when
+    /// there is no folder or no such file. A mapping (possibly posted to a server's admin API) must not
+    /// serve whatever the process can read: an absolute path, `..`, or a symbolic link leading out is
+    /// an error.
+    static func readBodyFile(
+        named fileName: String, at fileCursor: DocumentCursor, in folder: URL?, folderName: String
+    ) throws(CassetteError) -> [UInt8]? {
+        guard !fileName.hasPrefix("/"), !fileName.hasPrefix("~"), !fileName.split(separator: "/").contains("..") else {
+            throw fileCursor.error(expected: "a file name inside the \(folderName) folder", found: fileName.debugDescription)
+        }
+        guard let folder else { return nil }
         let file: URL
         do throws(FolderConfinement.Escape) {
-            file = try FolderConfinement(root: bodyFiles).resolve(fileName)
+            file = try FolderConfinement(root: folder).resolve(fileName)
         } catch {
-            throw fileCursor.error(expected: "a file inside the __files folder \(bodyFiles.path)", found: error.description)
+            throw fileCursor.error(expected: "a file inside the \(folderName) folder \(folder.path)", found: error.description)
         }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            warn(response, missing)
-            return []
-        }
-        return Array(data)
+        return FileManager.default.contents(atPath: file.path).map(Array.init)
     }
 
     static func transportError(forFault fault: String) -> TransportError {

@@ -10,7 +10,7 @@ import Tonearm
 /// | --- | --- |
 /// | `matching_url` | a regular expression searched in the normalised absolute URL (required) |
 /// | `json_file` | the response body: `<json_file>.json` in the bundle (empty body when absent) |
-/// | `inline_response` | the response body written in the entry: text, or a dictionary/array as JSON (instead of `json_file`) |
+/// | `inline_response` | the response body written in the entry: text, or a dictionary/array as JSON (when there is no `json_file`, or its file is not in the bundle) |
 /// | `status_code` | the response status, a number or a numeric string; 200 when absent |
 /// | `http_method` | the method answered (case-insensitive); any method when absent |
 struct StubBundleEntryReader {
@@ -35,17 +35,19 @@ struct StubBundleEntryReader {
         var headers: [HeaderField] = []
         var body: [UInt8] = []
         var bodyFile: String?
+        let inlineCursor = try cursor.member("inline_response")
         if let file = try cursor.member("json_file") {
             let name = try file.string()
             let relative = name.lowercased().hasSuffix(".json") ? name : name + ".json"
-            body = try BodyFileConfinement.read(relative, at: file, bodyFiles, owner: label)
-            bodyFile = relative
-            headers.append(HeaderField("Content-Type", "application/json"))
-        }
-        if let inline = try cursor.member("inline_response") {
-            guard bodyFile == nil else {
-                throw inline.error(expected: "one of \"json_file\" or \"inline_response\" for \(label)", found: "both")
+            // With both, the stubbing code these bundles come from answers with the file when the
+            // bundle has it, else with the inline response (often written empty beside the file).
+            if inlineCursor == nil || FileManager.default.fileExists(atPath: bodyFiles.baseDirectory.appendingPathComponent(relative).path) {
+                body = try BodyFileConfinement.read(relative, at: file, bodyFiles, owner: label)
+                bodyFile = relative
+                headers.append(HeaderField("Content-Type", "application/json"))
             }
+        }
+        if let inline = inlineCursor, bodyFile == nil {
             if case .string(let text) = inline.node.value {
                 body = Array(text.utf8)
             } else {

@@ -216,6 +216,47 @@ struct HTTPSTests {
         try await server.stop()
     }
 
+    @Test(
+        "tonearm ca prints the certificate's path, its PEM and how to trust it everywhere; a folder it cannot write is exit 2 naming it; tonearm serve reports both URLs and the CA",
+        .enabled(if: builtExecutable("tonearm") != nil, "the tonearm executable was not found next to the test bundle"))
+    func command() async throws {
+        let folder = try TemporaryFolder()
+        let tonearm = try #require(builtExecutable("tonearm")).path
+        let place = folder.url.appendingPathComponent("ca").path
+        let shown = try await ProcessRun.run(tonearm, ["ca", "--ca-dir", place])
+        #expect(shown.status == 0, "\(shown.errors)")
+        let certificate = place + "/" + LocalCertificateAuthority.certificateFileName
+        #expect(shown.output.hasPrefix("certificate: \(certificate)\n"))
+        #expect(shown.output.contains("-----BEGIN CERTIFICATE-----"))
+        for instruction in ["--cacert \(certificate)", "REQUESTS_CA_BUNDLE=\(certificate)", "SSL_CERT_FILE=\(certificate)",
+            "NODE_EXTRA_CA_CERTS=\(certificate)", "keytool -importcert", "xcrun simctl keychain booted add-root-cert \(certificate)",
+            "adb push \(certificate)"]
+        {
+            #expect(shown.output.contains(instruction), "missing: \(instruction)")
+        }
+        let again = try await ProcessRun.run(tonearm, ["ca", "--ca-dir", place])
+        #expect(again.output == shown.output)
+
+        let blocker = folder.file("a-file")
+        try Data("not a folder".utf8).write(to: blocker)
+        let refused = try await ProcessRun.run(tonearm, ["ca", "--ca-dir", blocker.path + "/ca"])
+        #expect(refused.status == 2)
+        #expect(refused.errors.contains("cannot create the certificate authority folder (\(blocker.path)/ca): Not a directory"), "\(refused.errors)")
+
+        let server = try await ServeProcess(["--https-port", "0", "--intercept-https", "--ca-dir", place])
+        let httpsPort = try #require(server.listening["httpsPort"] as? Int)
+        #expect(server.listening["httpsUrl"] as? String == "https://127.0.0.1:\(httpsPort)")
+        #expect(server.listening["caCertificate"] as? String == certificate)
+        #expect(server.url == "http://127.0.0.1:\(server.port)")
+        let health = try await curl(["-sS", "--cacert", certificate, "https://127.0.0.1:\(httpsPort)/__tonearm/health"])
+        #expect(health.output.contains(#""status":"ok""#), "\(health.output) \(health.errors)")
+        #expect(try await server.stop().status == 0)
+        let unwritable = try await ServeProcess(["--intercept-https", "--ca-dir", blocker.path + "/ca"])
+        let ended = try await unwritable.waitForExit()
+        #expect(ended.status == 2)
+        #expect(ended.errors.contains("Not a directory"))
+    }
+
     @Test("The CA is made once: a second load returns the same certificate, the key is mode 0600, the subject says what it is; a folder that cannot be made is a clear error")
     func certificateAuthorityFolder() throws {
         let folder = try TemporaryFolder()
@@ -226,7 +267,7 @@ struct HTTPSTests {
         let keyPath = place.appendingPathComponent(LocalCertificateAuthority.keyFileName).path
         let mode = try FileManager.default.attributesOfItem(atPath: keyPath)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        #expect(first.certificate.subject.description.contains(LocalCertificateAuthority.commonName))
+        #expect(first.subject.contains("CN=" + LocalCertificateAuthority.commonName))
         let blocker = folder.file("a-file")
         try Data("not a folder".utf8).write(to: blocker)
         #expect {

@@ -28,8 +28,8 @@ public struct LocalCertificateAuthority: Sendable {
     /// How long leaves are valid: under the 398 days Apple platforms accept for a TLS server certificate.
     public static let leafValidity: TimeInterval = 397 * 24 * 3600
 
-    /// The CA's certificate.
-    public let certificate: Certificate
+    /// The CA's certificate (swift-certificates' type stays out of the public API: PEM and the subject are its face).
+    let certificate: Certificate
     /// Where the certificate is kept, when the CA lives in a folder (``loadOrCreate(in:)``).
     public let certificateFile: URL?
     private let key: P256.Signing.PrivateKey
@@ -80,6 +80,9 @@ public struct LocalCertificateAuthority: Sendable {
         try writeExclusively(Array(certificatePEM.utf8), to: certificateFile, mode: 0o644)
         return LocalCertificateAuthority(certificate: certificate, certificateFile: certificateFile, key: key)
     }
+
+    /// The certificate's subject, e.g. `CN=Tonearm local test CA (host),O=…`: what a trust store lists it as.
+    public var subject: String { certificate.subject.description }
 
     /// The CA's certificate as PEM, for a client's trust store.
     public var certificatePEM: String {

@@ -232,6 +232,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Answers the `CONNECT` 200 and, once that is written, hands the connection to TLS for `host`.
     /// Nothing more is read meanwhile: the client sends its TLS hello only after the 200.
     private func openTunnel(to host: UpstreamHost, version: HTTPVersion, context: ChannelHandlerContext) {
+        if let origin {
+            // TLS inside TLS would only hide the inner host from the allow-list's logs: one level is enough.
+            let message = "CONNECT inside the intercepted tunnel to \(origin.origin) is not supported; open a tunnel from the proxy itself"
+            return close(after: ServerCore.plainText(400, message, extra: [HeaderField("Tonearm-Refused", message)]), version: version, context: context)
+        }
         state = .closing
         queued.removeAll()
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)

@@ -113,7 +113,7 @@ struct HTTPSTests {
         try await server.stop()
     }
 
-    @Test("Bad input after CONNECT: bytes that are not TLS, a server name other than the tunnel's, a handshake that never completes; each closed with a log line, and the server goes on")
+    @Test("Bad input after CONNECT: bytes that are not TLS, a server name other than the tunnel's, a handshake that never completes, a CONNECT inside the tunnel; each refused or closed, logged, and the server goes on")
     func badTunnels() async throws {
         let folder = try TemporaryFolder()
         let (authority, caFile) = try Self.authority(in: folder)
@@ -155,6 +155,27 @@ struct HTTPSTests {
             """
         let mismatch = try await ProcessRun.run("/usr/bin/env", ["python3", "-c", script, String(server.port), caFile])
         #expect(mismatch.output.hasPrefix("REFUSED"), "\(mismatch.output) \(mismatch.errors)")
+
+        // Inside a tunnel, another CONNECT is refused rather than nested.
+        let nestedScript = """
+            import socket, ssl, sys
+            sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            sock.sendall(b"CONNECT api.example.com:443 HTTP/1.1\\r\\nHost: api.example.com:443\\r\\n\\r\\n")
+            head = b""
+            while b"\\r\\n\\r\\n" not in head:
+                head += sock.recv(1)
+            tls = ssl.create_default_context(cafile=sys.argv[2]).wrap_socket(sock, server_hostname="api.example.com")
+            tls.sendall(b"CONNECT api.example.com:443 HTTP/1.1\\r\\nHost: api.example.com:443\\r\\n\\r\\n")
+            answer = b""
+            while True:
+                chunk = tls.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            print(answer.decode().splitlines()[0])
+            """
+        let nested = try await ProcessRun.run("/usr/bin/env", ["python3", "-c", nestedScript, String(server.port), caFile])
+        #expect(nested.output.hasPrefix("HTTP/1.1 400"), "\(nested.output) \(nested.errors)")
 
         let health = try await TestClient.send(server.baseURL.absoluteString + "/__tonearm/health")
         #expect(health.status == 200)

@@ -51,9 +51,10 @@ final class HTTPSUpstream: @unchecked Sendable {
     }
 }
 
-/// Runs curl with `arguments` (never reading the user's ~/.curlrc), with no proxy from the environment.
-func curl(_ arguments: [String]) async throws -> ProcessRun {
-    try await ProcessRun.run("/usr/bin/env", ["curl", "-q", "--max-time", "30"] + arguments, environment: clientEnvironment([:]))
+/// Runs curl with `arguments` (never reading the user's ~/.curlrc), with no proxy or CA from the runner's
+/// environment but those in `environment`.
+func curl(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRun {
+    try await ProcessRun.run("/usr/bin/env", ["curl", "-q", "--max-time", "30"] + arguments, environment: clientEnvironment(environment))
 }
 
 /// The test runner's environment without any proxy or CA setting it may carry, plus `extra`.

@@ -93,6 +93,23 @@ struct HTTPSTests {
         try await server.stop()
     }
 
+    @Test("Recording verifies the upstream's certificate: without --upstream-ca a test upstream's own CA is not trusted, the client gets a 502 naming it, and nothing is recorded")
+    func upstreamCertificateVerified() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try await HTTPSUpstream(in: folder)
+        let (authority, caFile) = try Self.authority(in: folder)
+        let origin = "https://localhost:\(upstream.port)"
+        let cassette = folder.file("unverified.json")
+        let server = try await Self.interceptingServer(cassette: cassette, mode: .missing, hosts: [origin], authority: authority)
+        let run = try await curl(["-sS", "--cacert", caFile, "-x", server.baseURL.absoluteString, "-w", "\n%{http_code}", origin + "/v1/items"])
+        #expect(run.output.hasSuffix("\n502"), "\(run.output)")
+        #expect(run.output.contains("upstream \(origin) could not be reached"), "\(run.output)")
+        #expect(server.journal.map(\.source.kind) == [.upstreamError])
+        try await server.stop()
+        try await upstream.stop()
+        #expect(!FileManager.default.fileExists(atPath: cassette.path))
+    }
+
     @Test("An IP literal host (no SNI is sent) gets a certificate for its address; a host not allowed is refused 403, never tunnelled")
     func ipLiteralAndRefusal() async throws {
         let folder = try TemporaryFolder()

@@ -228,6 +228,35 @@ struct HTTPSTests {
         try await server.stop()
     }
 
+    @Test("--tls-cert and --tls-key replace the CA's leaf on the HTTPS port; one without the other, or a file that is not PEM, fails the start naming it")
+    func ownCertificate() async throws {
+        let folder = try TemporaryFolder()
+        let ownAuthority = try LocalCertificateAuthority.makeEphemeral(label: "own certificate test")
+        let leaf = try ownAuthority.issueLeaf(for: ["localhost", "127.0.0.1"])
+        let certificate = folder.file("cert.pem"), key = folder.file("key.pem"), trust = folder.file("own-ca.pem")
+        try Data(leaf.certificatePEM.utf8).write(to: certificate)
+        try Data(leaf.privateKeyPEM.utf8).write(to: key)
+        try Data(ownAuthority.certificatePEM.utf8).write(to: trust)
+        var configuration = quietConfiguration()
+        configuration.httpsPort = 0
+        configuration.tlsCertificateFile = certificate
+        configuration.tlsKeyFile = key
+        let server = try await TonearmServer.start(configuration)
+        let health = try await curl(["-sS", "--cacert", trust.path, try #require(server.httpsBaseURL).absoluteString + "/__tonearm/health"])
+        #expect(health.output.contains(#""status":"ok""#), "\(health.output) \(health.errors)")
+        try await server.stop()
+
+        configuration.tlsKeyFile = nil
+        await #expect { try await TonearmServer.start(configuration) } throws: { error in
+            "\(error)".contains("--tls-cert and --tls-key together")
+        }
+        configuration.tlsKeyFile = key
+        configuration.tlsCertificateFile = folder.file("missing.pem")
+        await #expect { try await TonearmServer.start(configuration) } throws: { error in
+            "\(error)".contains("--tls-cert") && "\(error)".contains(folder.file("missing.pem").path)
+        }
+    }
+
     @Test(
         "WireMock's Python client drives the admin API over --https-port",
         .enabled(if: WireMockPython.interpreter != nil, Comment(rawValue: WireMockPython.missingMessage)))

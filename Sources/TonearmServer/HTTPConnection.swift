@@ -233,7 +233,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Nothing more is read meanwhile: the client sends its TLS hello only after the 200.
     private func openTunnel(to host: UpstreamHost, version: HTTPVersion, context: ChannelHandlerContext) {
         if let origin {
-            // TLS inside TLS would only hide the inner host from the allow-list's logs: one level is enough.
+            // A second CONNECT would stack TLS on TLS; no proxy client sends one, so one level is what is supported.
             let message = "CONNECT inside the intercepted tunnel to \(origin.origin) is not supported; open a tunnel from the proxy itself"
             return close(after: ServerCore.plainText(400, message, extra: [HeaderField("Tonearm-Refused", message)]), version: version, context: context)
         }

@@ -17,11 +17,14 @@ struct ServeCommand: AsyncParsableCommand {
             http://127.0.0.1:PORT/api.example.com/v1/users stands for https://api.example.com/v1/users. \
             Hosts the server may reach are given with --host (https unless a scheme is given) or --upstream \
             (one base URL for every request without a host component). Plain-http clients may also use the \
-            server as a forward proxy (HTTP_PROXY); CONNECT (HTTPS interception) is refused, and so is any \
-            other host.
+            server as a forward proxy (HTTP_PROXY); with --intercept-https, HTTPS clients may too (HTTPS_PROXY): \
+            CONNECT to an allowed host (in replay mode, a host of the cassette) is terminated with a certificate \
+            signed by the local CA (tonearm ca), and the requests inside take the same path. Any other host is \
+            refused. --https-port serves the same routes over TLS.
 
             When listening, the first line on standard output is one JSON object, \
-            {"event":"listening","url":"http://127.0.0.1:PORT","port":PORT,...}; --ready-file receives the same line.
+            {"event":"listening","url":"http://127.0.0.1:PORT","port":PORT,...}, with "httpsUrl", "httpsPort" \
+            and "caCertificate" when TLS is on; --ready-file receives the same line.
 
             A miss is answered 404 (--miss-status) with the miss report as the body (JSON for \
             Accept: application/json), a Tonearm-Miss header naming the reason, and a line on standard error.
@@ -83,6 +86,24 @@ struct ServeCommand: AsyncParsableCommand {
     var upstreamTimeout = 60.0
     @Option(name: .customLong("shutdown-timeout"), help: "Seconds in-flight exchanges may take after SIGINT or SIGTERM before they are cancelled (answered 503) and the recording is saved.")
     var shutdownTimeout = 5.0
+
+    @Option(name: .customLong("https-port"), help: "Also serve over TLS on this port (0: any free port), with a certificate for localhost signed by the CA, or --tls-cert.")
+    var httpsPort: Int?
+
+    @Flag(name: .customLong("intercept-https"), help: "Intercept CONNECT to allowed hosts (HTTPS_PROXY clients), presenting certificates the CA signs.")
+    var interceptHTTPS = false
+
+    @Option(name: .customLong("ca-dir"), help: "The folder of the local CA (made on first use, see tonearm ca; default ~/.tonearm/ca).")
+    var caDir: String?
+
+    @Option(name: .customLong("tls-cert"), help: "A certificate chain (PEM) for --https-port instead of one the CA signs.")
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: "The private key (PEM) of --tls-cert.")
+    var tlsKey: String?
+
+    @Option(name: .customLong("upstream-ca"), help: "A CA certificate (PEM) trusted for upstreams besides the system's (repeatable).")
+    var upstreamCA: [String] = []
 
     func run() async throws {
         let configuration = try makeConfiguration()
@@ -150,6 +171,12 @@ struct ServeCommand: AsyncParsableCommand {
         if recordMode != .never, hosts.isEmpty, upstreamHost == nil {
             CLIFormat.printError("warning: --mode \(mode) without --host or --upstream: no request can reach the network")
         }
+        if let httpsPort, !(0...65535).contains(httpsPort) {
+            throw ValidationError("--https-port \(httpsPort): expected a port from 0 to 65535")
+        }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
         let upstreamDeadline = try Self.duration(upstreamTimeout, option: "--upstream-timeout", allowsZero: false)
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
         return ServerConfiguration(
@@ -161,7 +188,23 @@ struct ServeCommand: AsyncParsableCommand {
             maximumConnections: maxConnections ?? ServerConfiguration.defaultMaximumConnections,
             upstreamTimeout: upstreamDeadline, shutdownTimeout: shutdownDeadline,
             rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, adminToken: try resolvedAdminToken(),
-            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, journalMaximumBytes: journalMaxBytes)
+            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, journalMaximumBytes: journalMaxBytes,
+            httpsPort: httpsPort, certificateAuthority: try certificateAuthority(), interceptsHTTPS: interceptHTTPS,
+            tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
+            upstreamCertificateAuthorities: upstreamCA.map { URL(fileURLWithPath: $0) })
+    }
+
+    /// The CA in --ca-dir, made there on first use, when something needs it: interception, or an HTTPS
+    /// port without its own certificate (or a --ca-dir given outright).
+    private func certificateAuthority() throws -> LocalCertificateAuthority? {
+        guard interceptHTTPS || caDir != nil || (httpsPort != nil && tlsCert == nil) else { return nil }
+        let folder = caDir ?? CACommand.defaultFolder
+        do {
+            return try LocalCertificateAuthority.loadOrCreate(in: URL(fileURLWithPath: folder, isDirectory: true))
+        } catch {
+            CLIFormat.printError("error: \(error)")
+            throw ExitCode(2)
+        }
     }
 
     /// `--admin-token`, else `TONEARM_ADMIN_TOKEN` (which, unlike an argument, other users' `ps` does not show).
@@ -184,10 +227,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func listeningLine(_ server: TonearmServer) -> String {
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "event": "listening", "url": server.baseURL.absoluteString, "port": server.port,
             "pid": Int(ProcessInfo.processInfo.processIdentifier), "mode": mode,
         ]
+        if let httpsURL = server.httpsBaseURL, let httpsPort = server.httpsPort {
+            object["httpsUrl"] = httpsURL.absoluteString
+            object["httpsPort"] = httpsPort
+        }
+        if let file = server.certificateAuthorityFile { object["caCertificate"] = file.path }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }

@@ -25,6 +25,8 @@ import Tonearm
 struct ControlPlaneGuard: Sendable, Equatable {
     /// The port the server listens on.
     var port: Int
+    /// The HTTPS port, when the server has one: its own too, with `https://` origins.
+    var httpsPort: Int? = nil
     /// The address the server is bound to.
     var bindAddress: String
     /// The bearer token control requests must carry, when set.
@@ -71,7 +73,7 @@ struct ControlPlaneGuard: Sendable, Equatable {
             }
         }
         for origin in request.headers.values(named: "Origin") {
-            let expected = host.map { "http://" + $0.trimmingHTTPWhitespace.lowercased() }
+            let expected = host.map { scheme(of: $0) + $0.trimmingHTTPWhitespace.lowercased() }
             if origin.trimmingHTTPWhitespace.lowercased() != expected {
                 return Refusal(status: 403, message: """
                     Origin \(origin.debugDescription) is not this server's own (\(expected ?? "http://" + ownAuthority)): \
@@ -157,7 +159,13 @@ struct ControlPlaneGuard: Sendable, Equatable {
             portText = parts.count == 2 ? parts[1] : nil
         }
         let givenPort = portText.map { Int($0) } ?? 80
-        return givenPort == port && ownHosts.contains(String(name))
+        return (givenPort == port || (givenPort != nil && givenPort == httpsPort)) && ownHosts.contains(String(name))
+    }
+
+    /// `https://` for a `Host` naming the HTTPS port, else `http://`: the scheme of the server's own pages there.
+    private func scheme(of host: String) -> String {
+        guard let httpsPort, host.trimmingHTTPWhitespace.hasSuffix(":\(httpsPort)") else { return "http://" }
+        return "https://"
     }
 
     /// Whether one `Authorization` value is `Bearer <token>`, compared in constant time so the

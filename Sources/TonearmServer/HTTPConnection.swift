@@ -13,7 +13,7 @@ import Tonearm
 /// Back-pressure: while the answers written are not flushed past the channel's high water mark (a client
 /// that does not read them), the requests already read wait in ``queued`` and nothing more is read from
 /// the socket, so what one connection holds is bounded by one read and one answer, not by what it sends.
-final class HTTPConnectionHandler: ChannelInboundHandler {
+final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
@@ -29,6 +29,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     }
 
     private let core: ServerCore
+    /// What set this connection up, to set it up again behind TLS when a `CONNECT` is intercepted.
+    private let pipeline: HTTPPipeline
+    private let activity: ConnectionActivity
+    /// Inside an intercepted tunnel, the origin (`https://api.example.com`) its origin-form targets belong to.
+    private let origin: UpstreamHost?
     private let limit: Int
     private var state = State.idle
     /// Parts that arrived while a request was being answered in a task, or while the client was not
@@ -40,8 +45,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     /// shutdown deadline passes.
     private var answering: Task<Void, Never>?
 
-    init(core: ServerCore) {
+    init(core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, origin: UpstreamHost?) {
         self.core = core
+        self.pipeline = pipeline
+        self.activity = activity
+        self.origin = origin
         limit = core.configuration.maximumBodySize
     }
 
@@ -129,8 +137,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             if body == nil { body = chunk } else { body?.writeBuffer(&chunk) }
             state = .reading(head, body: body)
         case (.end, .reading(let head, let body)):
+            // In a tunnel, `/v1/users` is `https://api.example.com/v1/users`: routed as a forward-proxy request.
+            let target = origin.map { head.uri.hasPrefix("/") ? $0.origin + head.uri : head.uri } ?? head.uri
             let request = ServerRequest(
-                method: head.method.rawValue, target: head.uri,
+                method: head.method.rawValue, target: target,
                 headers: head.headers.map { HeaderField($0.name, $0.value) }, body: body.map { Array(buffer: $0) } ?? [])
             switch core.begin(request) {
             case .now(let reply):
@@ -204,6 +214,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
                 context.write(wrapOutboundOut(part), promise: nil)
             }
             context.flush()
+        case .tunnel(let host):
+            openTunnel(to: host, version: head.version, context: context)
         case .fault(.close):
             state = .closing
             context.close(promise: nil)
@@ -229,8 +241,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         "HTTP/\(version.major).\(version.minor) 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nlorem ipsum\r\n"
     }
 
-    /// Writes `text` as it is, beneath the HTTP encoder (from the pipeline's first handler, which
-    /// TonearmServer adds before the HTTP handlers, toward the socket), then closes.
+    /// Writes `text` as it is, beneath the HTTP encoder (from the idle handler, which ``HTTPPipeline``
+    /// puts below the HTTP handlers and above TLS, toward the socket), then closes.
     private func writeRawThenClose(_ text: String, context: ChannelHandlerContext) {
         state = .closing
         let channel = context.channel
@@ -238,6 +250,31 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
             return channel.close(promise: nil)
         }
         first.writeAndFlush(NIOAny(ByteBuffer(string: text))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// Answers the `CONNECT` 200 and, once that is written, hands the connection to TLS for `host`.
+    /// Nothing more is read meanwhile: the client sends its TLS hello only after the 200.
+    private func openTunnel(to host: UpstreamHost, version: HTTPVersion, context: ChannelHandlerContext) {
+        if let origin {
+            // A second CONNECT would stack TLS on TLS; no proxy client sends one, so one level is what is supported.
+            let message = "CONNECT inside the intercepted tunnel to \(origin.origin) is not supported; open a tunnel from the proxy itself"
+            return close(after: ServerCore.plainText(400, message, extra: [HeaderField("Tonearm-Refused", message)]), version: version, context: context)
+        }
+        state = .closing
+        queued.removeAll()
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .custom(code: 200, reasonPhrase: "Connection Established")))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        let channel = context.channel, pipeline = pipeline, activity = activity
+        written.futureResult.whenComplete { result in
+            guard case .success = result else { return channel.close(promise: nil) }
+            // After the current read has unwound: the old parser is mid-call when the 200 is written at once.
+            channel.eventLoop.execute {
+                pipeline.intercept(channel, host: host, activity: activity)
+                try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: true)
+            }
+        }
     }
 
     /// Writes `response` with `Connection: close`, then closes the connection: once written, or after

@@ -8,6 +8,9 @@ enum RequestRoute: Sendable, Equatable {
     case local(target: String)
     /// Refused before matching, with a status and a message saying what to do instead.
     case refused(status: Int, message: String)
+    /// A `CONNECT` the server intercepts: TLS to `host` is terminated here and the requests inside take
+    /// the `https://` origin of `host`.
+    case tunnel(host: UpstreamHost)
 
     /// The reserved prefix of the control API.
     static let controlPrefix = "/__tonearm"
@@ -20,16 +23,13 @@ enum RequestRoute: Sendable, Equatable {
     ///   - replayOnly: In replay mode nothing reaches the network, so any host named in the path is
     ///     matched against the cassette rather than refused.
     ///   - replayHosts: The hosts of the cassette's tracks, whose schemes replay mode uses.
+    ///   - intercepting: Whether `CONNECT` to an allowed host is intercepted (``ServerConfiguration/interceptsHTTPS``).
     static func resolve(
         method: String, target: String, allowed: [UpstreamHost], upstream: UpstreamHost?, replayOnly: Bool,
-        replayHosts: [UpstreamHost] = []
+        replayHosts: [UpstreamHost] = [], intercepting: Bool = false
     ) -> RequestRoute {
         if method.equalsIgnoringASCIICase("CONNECT") {
-            return .refused(status: 405, message: """
-                CONNECT is not supported: Tonearm does not intercept HTTPS. Point the client at \
-                http://<this server>/<host>/<path> instead (the host as the first path component), \
-                or use the server as a plain-http forward proxy.
-                """)
+            return tunnel(to: target, allowed: allowed, replayOnly: replayOnly, replayHosts: replayHosts, intercepting: intercepting)
         }
         // Origin form (`/…`) is nearly every request: it skips the absolute-form checks.
         let originForm = target.utf8.first == UInt8(ascii: "/")
@@ -78,6 +78,31 @@ enum RequestRoute: Sendable, Equatable {
     /// A first path component that names a host: has a dot or a port, or is `localhost`.
     static func looksLikeHost(_ component: String) -> Bool {
         component == "localhost" || component.contains(".") || component.contains(":")
+    }
+
+    /// The route of `CONNECT target`: a tunnel to an allowed (or, replaying, recorded) `https` host, else
+    /// a refusal saying why. Never a blind tunnel.
+    private static func tunnel(
+        to target: String, allowed: [UpstreamHost], replayOnly: Bool, replayHosts: [UpstreamHost], intercepting: Bool
+    ) -> RequestRoute {
+        guard intercepting else {
+            return .refused(status: 405, message: """
+                CONNECT is not intercepted by this server: start it with --intercept-https (and trust the CA \
+                `tonearm ca` prints) to record and replay HTTPS through HTTPS_PROXY, or point the client at \
+                http://<this server>/<host>/<path> (the host as the first path component).
+                """)
+        }
+        guard let host = UpstreamHost(connectTarget: target) else {
+            return .refused(status: 400, message: "the CONNECT target \(target.debugDescription) is not host:port")
+        }
+        if allowed.contains(host) || (replayOnly && replayHosts.contains(host)) { return .tunnel(host: host) }
+        if replayOnly {
+            return .refused(status: 403, message: """
+                \(host.origin) has no recordings in this cassette, so Tonearm will not open a tunnel to it \
+                (replay mode intercepts only the hosts its cassette has; it is never an open proxy).
+                """)
+        }
+        return refusal(host.origin, allowed: allowed)
     }
 
     private static func refusal(_ host: String, allowed: [UpstreamHost]) -> RequestRoute {

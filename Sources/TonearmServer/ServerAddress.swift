@@ -4,7 +4,7 @@ import Synchronization
 /// events, health and the control plane's guard read them, while the listener that learns them starts
 /// after they are made.
 final class ServerAddress: Sendable {
-    private let value = Mutex((url: "", port: 0))
+    private let value = Mutex((url: "", port: 0, httpsPort: Int?.none))
 
     /// The base URL, empty until bound.
     var url: String {
@@ -16,5 +16,11 @@ final class ServerAddress: Sendable {
     var port: Int {
         get { value.withLock { $0.port } }
         set { value.withLock { $0.port = newValue } }
+    }
+
+    /// The HTTPS port listened on, `nil` without one.
+    var httpsPort: Int? {
+        get { value.withLock { $0.httpsPort } }
+        set { value.withLock { $0.httpsPort = newValue } }
     }
 }

@@ -79,6 +79,25 @@ public struct ServerConfiguration: Sendable {
     /// The most bytes the journal's entries may hold (URLs, headers, bodies cut to 64 KiB, miss
     /// reports), 64 MiB by default; the oldest are dropped first (`--journal-max-bytes`).
     public var journalMaximumBytes: Int
+    /// A second port serving the same routes over TLS (`--https-port`); 0 lets the system choose, `nil`
+    /// (the default) serves plain HTTP only. It presents ``tlsCertificateFile`` when given, else a leaf
+    /// for `localhost`, `127.0.0.1` and `::1` signed by ``certificateAuthority``.
+    public var httpsPort: Int?
+    /// The CA that signs the certificates the server presents (`tonearm serve --ca-dir`, made with
+    /// ``LocalCertificateAuthority/loadOrCreate(in:)``); clients trust its certificate.
+    public var certificateAuthority: LocalCertificateAuthority?
+    /// Whether `CONNECT` to an allowed host (in replay mode, a host of the cassette) is intercepted: answered
+    /// 200, TLS terminated with a leaf for the host signed by ``certificateAuthority``, and the requests
+    /// inside sent through the same path as any other (`--intercept-https`). Otherwise `CONNECT` is
+    /// answered 405. Hosts not allowed are refused either way: the server never tunnels blindly.
+    public var interceptsHTTPS: Bool
+    /// The certificate chain (PEM) the HTTPS port presents instead of a CA-signed one (`--tls-cert`).
+    public var tlsCertificateFile: URL?
+    /// The private key (PEM) of ``tlsCertificateFile`` (`--tls-key`).
+    public var tlsKeyFile: URL?
+    /// CA certificates (PEM) trusted for upstreams besides the system's trust store (`--upstream-ca`), for
+    /// test upstreams with their own certificates.
+    public var upstreamCertificateAuthorities: [URL]
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
 
@@ -93,6 +112,8 @@ public struct ServerConfiguration: Sendable {
         maximumConnections: Int = ServerConfiguration.defaultMaximumConnections, upstreamTimeout: Duration = .seconds(60),
         shutdownTimeout: Duration = .seconds(5), redaction: Redaction = .default, rootDirectory: URL? = nil,
         adminToken: String? = nil, cassetteDirectory: URL? = nil, journalMaximumBytes: Int = 64 * 1024 * 1024,
+        httpsPort: Int? = nil, certificateAuthority: LocalCertificateAuthority? = nil, interceptsHTTPS: Bool = false,
+        tlsCertificateFile: URL? = nil, tlsKeyFile: URL? = nil, upstreamCertificateAuthorities: [URL] = [],
         log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
         self.cassette = cassette
@@ -122,6 +143,12 @@ public struct ServerConfiguration: Sendable {
         self.cassetteDirectory = cassetteDirectory
         self.log = log
         self.journalMaximumBytes = journalMaximumBytes
+        self.httpsPort = httpsPort
+        self.certificateAuthority = certificateAuthority
+        self.interceptsHTTPS = interceptsHTTPS
+        self.tlsCertificateFile = tlsCertificateFile
+        self.tlsKeyFile = tlsKeyFile
+        self.upstreamCertificateAuthorities = upstreamCertificateAuthorities
     }
 
     /// Writes a line to standard error, where `tonearm serve` reports misses. Lines are written on a

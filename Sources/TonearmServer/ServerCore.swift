@@ -19,6 +19,8 @@ final class ServerCore: Sendable {
     let address = ServerAddress()
     /// The request path, in order.
     let chain: ResponderChain
+    /// The HTTPS listener's context, the per-host contexts of intercepted tunnels, the upstreams' trust.
+    let tls: ServerTLS
     private let writer: AnswerWriter
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
@@ -27,8 +29,10 @@ final class ServerCore: Sendable {
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration)
         wireMock = try WireMockStubs(rootDirectory: configuration.rootDirectory.map { url throws(ServerError) in try WireMockRootDirectory(url) })
+        tls = try ServerTLS(configuration: configuration)
         upstreamClient = UpstreamClient(
-            group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize)
+            group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize,
+            tls: tls.upstream)
         let answers = CassetteAnswers(configuration: configuration, address: address)
         let controlPlane = ControlPlaneGuard(
             port: configuration.port, bindAddress: configuration.bindAddress,
@@ -40,6 +44,8 @@ final class ServerCore: Sendable {
             ControlStage(control: ControlAPI(
                 cassettes: cassettes, cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: journal,
                 address: address)),
+            // Before the mappings: a CONNECT target is an authority, not a path any stub could match.
+            TunnelStage(),
             MappingStage(stubs: wireMock),
             RefusalStage(),
             CassetteStage(answers: answers),

@@ -15,6 +15,7 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
         case readOnlyCassette(file: String, format: String)
         case bind(address: String, port: Int, reason: String)
         case invalid(what: String, value: String, expected: String)
+        case tls(what: String, file: String?, reason: String)
     }
 
     private let storage: Storage
@@ -39,6 +40,11 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     public static func invalid(what: String, value: String, expected: String) -> ServerError {
         ServerError(.invalid(what: what, value: value, expected: expected))
     }
+    /// A certificate, key or certificate authority could not be made, read or written: `what` was being
+    /// done (`"create the certificate authority"`), with `file`, and why it failed.
+    public static func tls(_ what: String, file: String?, reason: String) -> ServerError {
+        ServerError(.tls(what: what, file: file, reason: reason))
+    }
 
     /// The reason's name: `cassette`, `rule`, `readOnlyCassette`, `bind` or `invalid` (more may come).
     public var identifier: String {
@@ -47,6 +53,7 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
         case .readOnlyCassette: "readOnlyCassette"
         case .bind: "bind"
         case .invalid: "invalid"
+        case .tls: "tls"
         }
     }
 
@@ -73,6 +80,7 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
                 + "convert it first (tonearm convert \(file) OUT.json) or record into a .json or .har file"
         case .bind(let address, let port, let reason): "cannot listen on \(address):\(port): \(reason)"
         case .invalid(let what, let value, let expected): "\(what) \(value.debugDescription) is not valid; expected \(expected)"
+        case .tls(let what, let file, let reason): "cannot \(what)\(file.map { " (\($0))" } ?? ""): \(reason)"
         }
     }
 }

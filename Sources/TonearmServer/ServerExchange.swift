@@ -14,6 +14,8 @@ struct ServerRequest: Sendable {
 enum ServerReply: Sendable {
     case response(Response)
     case fault(ConnectionFault)
+    /// Answer `CONNECT` with 200 and terminate TLS for `host` on the connection.
+    case tunnel(UpstreamHost)
 }
 
 /// How a recorded transport error is played on a connection; the client sees a network failure. These

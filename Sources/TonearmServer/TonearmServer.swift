@@ -27,20 +27,30 @@ public final class TonearmServer: Sendable {
     public let baseURL: URL
     /// The port the server listens on.
     public let port: Int
+    /// `https://127.0.0.1:PORT`, the HTTPS port's address, when ``ServerConfiguration/httpsPort`` asked for one.
+    public let httpsBaseURL: URL?
+    /// The HTTPS port, when ``ServerConfiguration/httpsPort`` asked for one.
+    public let httpsPort: Int?
     /// What the server was started with.
     public var configuration: ServerConfiguration { core.configuration }
 
     let core: ServerCore
-    private let serverChannel: any Channel
+    /// The HTTP listener, then the HTTPS one when there is one.
+    private let listeners: [any Channel]
     private let connections: ConnectionRegistry
     private let stopped = Mutex<Result<Void, ServerError>?>(nil)
 
-    private init(core: ServerCore, serverChannel: any Channel, connections: ConnectionRegistry, baseURL: URL, port: Int) {
+    private init(
+        core: ServerCore, listeners: [any Channel], connections: ConnectionRegistry, baseURL: URL, port: Int,
+        httpsBaseURL: URL?, httpsPort: Int?
+    ) {
         self.core = core
-        self.serverChannel = serverChannel
+        self.listeners = listeners
         self.connections = connections
         self.baseURL = baseURL
         self.port = port
+        self.httpsBaseURL = httpsBaseURL
+        self.httpsPort = httpsPort
     }
 
     /// Loads the cassette and rules, binds, and returns once the server accepts connections.
@@ -52,31 +62,15 @@ public final class TonearmServer: Sendable {
         let group = MultiThreadedEventLoopGroup.singleton
         let core = try ServerCore(configuration: configuration, group: group)
         let connections = ConnectionRegistry(maximumConnections: configuration.maximumConnections)
-        let idleTimeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.idleTimeout))
+        let pipeline = HTTPPipeline(
+            core: core, connections: connections, idleTimeout: .nanoseconds(Self.nanoseconds(configuration.idleTimeout)))
         let listener: any Channel
         do {
-            listener = try await ServerBootstrap(group: group)
-                .serverChannelOption(ChannelOptions.backlog, value: 1024)
-                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-                // Accepts per wake-up (NIO's default is 4): a burst of connections (3,000 slowloris
-                // clients) drains from the backlog in fewer loop turns, so a fresh client queued behind
-                // it is accepted sooner.
-                .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 64)
-                .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
-                .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Self.writeBufferWaterMark)
-                .serverChannelInitializer { listener in
-                    listener.eventLoop.makeCompletedFuture {
-                        try listener.pipeline.syncOperations.addHandler(ConnectionAdmission(registry: connections))
-                    }
-                }
+            listener = try await bootstrap(group: group, connections: connections)
                 .childChannelInitializer { channel in
                     guard let activity = connections.activity(forNew: channel) else { return channel.close() }
                     return channel.eventLoop.makeCompletedFuture {
-                        let pipeline = channel.pipeline.syncOperations
-                        try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
-                        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-                        try pipeline.addHandler(ConnectionLifecycleHandler(configuration: configuration, activity: activity, registry: connections))
-                        try pipeline.addHandler(HTTPConnectionHandler(core: core))
+                        try pipeline.configure(channel, activity: activity, tls: nil, origin: nil)
                     }
                 }
                 .bind(host: configuration.bindAddress, port: configuration.port).get()
@@ -84,14 +78,52 @@ public final class TonearmServer: Sendable {
             await core.upstreamClient.shutdown()
             throw .bind(address: configuration.bindAddress, port: configuration.port, reason: "\(error)")
         }
+        var httpsListener: (any Channel)?
+        if let httpsPort = configuration.httpsPort, let context = core.tls.listener {
+            do {
+                httpsListener = try await bootstrap(group: group, connections: connections)
+                    .childChannelInitializer { channel in
+                        guard let activity = connections.activity(forNew: channel) else { return channel.close() }
+                        return channel.eventLoop.makeCompletedFuture {
+                            try pipeline.configure(channel, activity: activity, tls: context, origin: nil)
+                        }
+                    }
+                    .bind(host: configuration.bindAddress, port: httpsPort).get()
+            } catch {
+                try? await listener.close()
+                await core.upstreamClient.shutdown()
+                throw .bind(address: configuration.bindAddress, port: httpsPort, reason: "\(error)")
+            }
+        }
         let port = listener.localAddress?.port ?? configuration.port
         let host = configuration.bindAddress.contains(":") ? "[\(configuration.bindAddress)]" : configuration.bindAddress
         let base = "http://\(host):\(port)"
         core.baseURL = base
         core.address.port = port
+        let httpsPort = httpsListener.flatMap { $0.localAddress?.port }
+        core.address.httpsPort = httpsPort
         return TonearmServer(
-            core: core, serverChannel: listener, connections: connections,
-            baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port)
+            core: core, listeners: [listener] + (httpsListener.map { [$0] } ?? []), connections: connections,
+            baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port,
+            httpsBaseURL: httpsPort.flatMap { URL(string: "https://\(host):\($0)") }, httpsPort: httpsPort)
+    }
+
+    /// The listener's options, the same for the HTTP and the HTTPS port.
+    private static func bootstrap(group: any EventLoopGroup, connections: ConnectionRegistry) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 1024)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            // Accepts per wake-up (NIO's default is 4): a burst of connections (3,000 slowloris
+            // clients) drains from the backlog in fewer loop turns, so a fresh client queued behind
+            // it is accepted sooner.
+            .serverChannelOption(ChannelOptions.maxMessagesPerRead, value: 64)
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Self.writeBufferWaterMark)
+            .serverChannelInitializer { listener in
+                listener.eventLoop.makeCompletedFuture {
+                    try listener.pipeline.syncOperations.addHandler(ConnectionAdmission(registry: connections))
+                }
+            }
     }
 
     /// Refuses to listen beyond this machine without an admin token: anyone who can reach the address
@@ -114,6 +146,23 @@ public final class TonearmServer: Sendable {
     public func baseURL(for host: String) -> URL {
         let authority = UpstreamHost(host)?.authority ?? host
         return baseURL.appendingPathComponent(authority)
+    }
+
+    /// The CA certificate file clients must trust for the HTTPS port and intercepted tunnels, when the
+    /// server's ``ServerConfiguration/certificateAuthority`` is kept in a folder.
+    public var certificateAuthorityFile: URL? { configuration.certificateAuthority?.certificateFile }
+
+    /// The environment that sends a child process's traffic through this server: `HTTP_PROXY` and
+    /// `HTTPS_PROXY` (upper and lower case), and, with a CA file, the variables curl, Python (`requests`,
+    /// `ssl`) and Node read their extra trusted certificates from. HTTPS goes through only when the
+    /// server intercepts (``ServerConfiguration/interceptsHTTPS``).
+    public var proxyEnvironment: [String: String] {
+        let proxy = baseURL.absoluteString
+        var environment = ["HTTP_PROXY": proxy, "http_proxy": proxy, "HTTPS_PROXY": proxy, "https_proxy": proxy]
+        if let file = certificateAuthorityFile?.path {
+            for name in ["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS"] { environment[name] = file }
+        }
+        return environment
     }
 
     /// Saves the current cassette and loads another, so one server serves a whole suite, a cassette per
@@ -163,7 +212,7 @@ public final class TonearmServer: Sendable {
     public func stop() async throws(ServerError) {
         if let result = stopped.withLock({ $0 }) { return try result.get() }
         let open = connections.stop()
-        try? await serverChannel.close()
+        for listener in listeners { try? await listener.close() }
         // Idle connections close now; busy ones once their exchange is answered or cancelled.
         await ShutdownDeadline.closeAll(open, within: core.configuration.shutdownTimeout)
         var result: Result<Void, ServerError> = .success(())

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import Tonearm
 import TonearmReplay
 
@@ -21,8 +22,9 @@ final class UpstreamClient: Sendable {
     private let maximumBodySize: Int
     private let timer: LoopTimer
 
-    init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int) {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled)
+    init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int, tls: TLSConfiguration = .makeClientConfiguration()) {
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow, decompression: .disabled)
         // Connecting is bounded on its own (docs/server.md, "The upstream deadline"): a host that has
         // not accepted in 10 s is down or filtered, and saying so beats waiting out the whole deadline.
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))

@@ -46,4 +46,22 @@ public struct UpstreamHost: Sendable, Hashable, CustomStringConvertible {
 
     /// The origin, as given on the command line.
     public var description: String { origin }
+
+    /// The `https` host of a `CONNECT` target (`host:port`, `[v6]:port`); port 443 is left out, as it is
+    /// from the `https://` URLs the tunnel's requests are given. `nil` when the target is not host:port.
+    init?(connectTarget target: String) {
+        guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]),
+            (1...65535).contains(port), colon > target.startIndex
+        else { return nil }
+        let name = target[..<colon]
+        self.init(port == 443 ? "https://\(name)" : "https://\(name):\(port)")
+    }
+
+    /// The host name without port or IPv6 brackets, as a certificate names it.
+    var hostName: String {
+        var name = Substring(authority)
+        if name.hasPrefix("["), let close = name.firstIndex(of: "]") { return String(name[name.index(after: name.startIndex)..<close]) }
+        if let colon = name.lastIndex(of: ":") { name = name[..<colon] }
+        return String(name)
+    }
 }

@@ -51,7 +51,7 @@ struct ProductDependencyTests {
         var targets: [Target]
     }
 
-    static let serverStack: Set<String> = ["NIOCore", "NIOPosix", "NIOHTTP1", "NIOSSL", "AsyncHTTPClient"]
+    static let serverStack: Set<String> = ["NIOCore", "NIOPosix", "NIOHTTP1", "NIOSSL", "AsyncHTTPClient", "X509", "Crypto", "SwiftASN1"]
 
     @Test("the core builds nothing else; cassettes, URLSession and TonearmTesting add only Yams; no light product reaches SwiftNIO or AsyncHTTPClient")
     func lightProductsStayLight() async throws {
@@ -72,5 +72,14 @@ struct ProductDependencyTests {
         let external = try await Self.externalProducts()
         let serverTesting = try #require(external["TonearmServerTesting"])
         #expect(serverTesting.isSuperset(of: ["NIOCore", "NIOPosix", "AsyncHTTPClient"]))
+    }
+
+    @Test("TLS (swift-nio-ssl, swift-certificates, swift-crypto) comes with the server and its tool only")
+    func tlsStaysWithTheServer() async throws {
+        let external = try await Self.externalProducts()
+        #expect(try #require(external["TonearmServer"]).isSuperset(of: ["NIOSSL", "X509", "Crypto", "SwiftASN1"]))
+        for (product, reached) in external where !["TonearmServer", "TonearmServerTesting", "tonearm", "TonearmAsyncHTTPClient"].contains(product) {
+            #expect(reached.isDisjoint(with: ["X509", "Crypto", "SwiftASN1"]), "\(product) reaches \(reached.intersection(["X509", "Crypto", "SwiftASN1"]))")
+        }
     }
 }

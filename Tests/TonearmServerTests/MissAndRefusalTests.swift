@@ -73,7 +73,7 @@ struct MissAndRefusalTests {
         #expect(upstream.requests.isEmpty)
     }
 
-    @Test("CONNECT is refused with a status saying HTTPS interception is not supported")
+    @Test("CONNECT to a server not intercepting HTTPS is refused 405, saying how to turn interception on")
     func connectRefused() async throws {
         let server = try await TonearmServer.start(quietConfiguration(mode: .passthrough, hosts: ["api.example.com"]))
         let connection = try RawConnection(port: server.port)
@@ -82,7 +82,7 @@ struct MissAndRefusalTests {
         try await server.stop()
         // A response to CONNECT has no body (RFC 9112 §6.3), so the message travels in a header.
         #expect(answer.hasPrefix("HTTP/1.1 405"))
-        #expect(answer.contains("Tonearm-Refused: CONNECT is not supported: Tonearm does not intercept HTTPS"))
+        #expect(answer.contains("Tonearm-Refused: CONNECT is not intercepted by this server: start it with --intercept-https"))
     }
 
     @Test("Recorded transport errors fault the connection: networkConnectionLost closes without a response")

@@ -164,13 +164,16 @@ struct ResponderChainTests {
         #expect(journal.entries.first?.response?.status == 503)
     }
 
-    @Test("The server's chain: guard, admin, control, mappings, refusal, cassette, upstream; replays and mapping hits need no task")
+    @Test("The server's chain: guard, admin, control, tunnel, mappings, refusal, cassette, upstream; replays and mapping hits need no task")
     func order() async throws {
         let server = try await TonearmServer.start(ServerConfiguration(log: { _ in }))
         try server.addStubs(Self.usersStub)
         let core = server.core
         let stages = core.chain.stages.map { String(describing: type(of: $0)) }
-        #expect(stages == ["ControlPlaneGuardStage", "WireMockAdminStage", "ControlStage", "MappingStage", "RefusalStage", "CassetteStage", "UpstreamStage"])
+        #expect(stages == [
+            "ControlPlaneGuardStage", "WireMockAdminStage", "ControlStage", "TunnelStage", "MappingStage", "RefusalStage", "CassetteStage",
+            "UpstreamStage",
+        ])
 
         // The cassette answers before any mapping exists, at once and journaled once.
         guard case .now(.response(let replayed)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))

@@ -41,6 +41,29 @@ struct RoutingTests {
         guard case .refused(405, _) = route("api.example.com:443", method: "CONNECT") else { Issue.record("CONNECT not refused"); return }
     }
 
+    @Test("Intercepting, CONNECT to an allowed https host opens a tunnel (port 443 left out of its origin); other hosts, http-only hosts and targets that are not host:port are refused")
+    func connectIntercepted() {
+        let secureLocal = UpstreamHost("https://127.0.0.1:9443")!
+        let allowed = [api, local, secureLocal]
+        func connect(_ target: String, replayOnly: Bool = false, replayHosts: [UpstreamHost] = []) -> RequestRoute {
+            RequestRoute.resolve(
+                method: "CONNECT", target: target, allowed: allowed, upstream: nil, replayOnly: replayOnly, replayHosts: replayHosts,
+                intercepting: true)
+        }
+        #expect(connect("api.example.com:443") == .tunnel(host: api))
+        #expect(connect("127.0.0.1:9443") == .tunnel(host: secureLocal))
+        guard case .refused(403, let message) = connect("other.example.com:443") else { Issue.record("other host not refused"); return }
+        #expect(message.contains("https://other.example.com is not an allowed host"))
+        // --host http://127.0.0.1:9000 allows plain http there, not a TLS tunnel.
+        guard case .refused(403, _) = connect("127.0.0.1:9000") else { Issue.record("http-only host tunnelled"); return }
+        guard case .refused(400, _) = connect("api.example.com") else { Issue.record("target without port accepted"); return }
+        let recorded = UpstreamHost("https://recorded.example.com")!
+        #expect(connect("recorded.example.com:443", replayOnly: true, replayHosts: [recorded]) == .tunnel(host: recorded))
+        guard case .refused(403, let replayMessage) = connect("unrecorded.example.com:443", replayOnly: true, replayHosts: [recorded])
+        else { Issue.record("unrecorded host tunnelled in replay"); return }
+        #expect(replayMessage.contains("has no recordings in this cassette"))
+    }
+
     @Test("Without a host component: the single upstream, else a local request; the control prefix is reserved")
     func originForm() {
         #expect(route("/v1/users", upstream: api) == .upstream(url: "https://api.example.com/v1/users", host: api))

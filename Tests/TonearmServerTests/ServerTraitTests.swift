@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmServer
 import TonearmServerTesting
+import TonearmTestSupport
 import XCTest
 
 /// The `.server` trait and `withTonearmServer` over cassettes checked in beside this file
@@ -16,6 +17,27 @@ struct ServerTraitTests {
         let answer = try await TestClient.send(server.baseURL(for: "api.example.com").absoluteString + "/v1/profile?id=1")
         #expect(answer.status == 200)
         #expect(answer.text == #"{"id":1,"name":"Ada"}"#)
+    }
+
+    @Test("A trait server intercepting HTTPS hands the test the environment for a child process: curl with only that environment replays the cassette's https host through the proxy")
+    func proxyEnvironmentForChildProcesses() async throws {
+        let test = try #require(Test.current)
+        let folder = try TemporaryFolder()
+        let authority = try LocalCertificateAuthority.loadOrCreate(in: folder.url.appendingPathComponent("ca"))
+        var configuration = ServerConfiguration(log: { _ in })
+        configuration.certificateAuthority = authority
+        configuration.interceptsHTTPS = true
+        try await ServerTrait(name: "profile", configuration: configuration, record: .never, sourceLocation: #_sourceLocation)
+            .provideScope(for: test, testCase: nil) {
+                let server = try #require(TonearmServer.current)
+                let environment = server.proxyEnvironment
+                #expect(environment["HTTPS_PROXY"] == server.baseURL.absoluteString)
+                #expect(environment["SSL_CERT_FILE"] == authority.certificateFile?.path)
+                #expect(server.certificateAuthorityFile == authority.certificateFile)
+                let run = try await curl(["-sS", "https://api.example.com/v1/profile?id=1"], environment: environment)
+                #expect(run.status == 0, "\(run.errors)")
+                #expect(run.output == #"{"id":1,"name":"Ada"}"#)
+            }
     }
 
     @Test("A miss inside the trait becomes a test issue naming the request")

@@ -11,6 +11,8 @@ struct Answer: Sendable {
         case fault(TransportError)
         /// Nothing answered: the miss reply (status, `Tonearm-Miss`, the report), naming where it looked.
         case miss(MissReport, lookedIn: String)
+        /// An intercepted `CONNECT`: answered 200, then TLS to `host` is terminated on the connection.
+        case tunnel(UpstreamHost)
     }
 
     var content: Content

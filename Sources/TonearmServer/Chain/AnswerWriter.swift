@@ -57,6 +57,9 @@ struct AnswerWriter: Sendable {
                 journal.append(entry(journaled, response, answer, request), miss: ServerMiss(time: Date(), request: missed, report: report))
             }
             return .response(response)
+        case .tunnel(let host):
+            // The tunnel itself is not an exchange: the requests inside it are journaled one by one.
+            return .tunnel(host)
         }
     }
 

@@ -17,7 +17,7 @@ struct CassetteStage: ResponderStage {
             forwarded.url = url
             forwarded.headers = HopByHop.removing(from: forwarded.headers, also: ["host"])
             host = upstream
-        case .control, .refused:
+        case .control, .refused, .tunnel:
             return nil
         }
         guard let host else {

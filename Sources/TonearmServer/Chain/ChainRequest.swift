@@ -36,7 +36,8 @@ struct ChainRequest: Sendable {
         self.cassette = cassette
         route = RequestRoute.resolve(
             method: incoming.method, target: incoming.target, allowed: configuration.allowedHosts,
-            upstream: configuration.upstream, replayOnly: cassette.mode == .never, replayHosts: cassette.trackHosts)
+            upstream: configuration.upstream, replayOnly: cassette.mode == .never, replayHosts: cassette.trackHosts,
+            intercepting: configuration.interceptsHTTPS)
     }
 
     /// The request as the client sent it: the target as its URL, every header.

@@ -14,6 +14,7 @@ struct ControlPlaneGuardStage: ResponderStage {
         guard ControlPlaneGuard.covers(incoming.target) else { return nil }
         var checks = configured
         checks.port = address.port
+        checks.httpsPort = address.httpsPort
         guard let refusal = checks.refusal(for: incoming) else { return nil }
         return .now(Answer(
             content: .response(ServerCore.plainText(refusal.status, refusal.message, extra: refusal.headers)),

@@ -1,0 +1,9 @@
+/// Answers an intercepted `CONNECT` (routing decided it may be: an allowed host, or one the replayed
+/// cassette has) by opening the tunnel; the connection then terminates TLS and reads the requests inside.
+struct TunnelStage: ResponderStage {
+    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+        guard case .tunnel(let host) = request.route else { return nil }
+        return .now(Answer(
+            content: .tunnel(host), source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: nil))
+    }
+}

@@ -1,0 +1,55 @@
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// The handlers that serve HTTP on a connection, the same for the plain listener, the HTTPS listener
+/// and an intercepted `CONNECT` tunnel: only the TLS in front of them and the origin their requests
+/// stand for differ, so every request takes the one path (``ServerCore/begin(_:)``).
+struct HTTPPipeline: Sendable {
+    let core: ServerCore
+    let connections: ConnectionRegistry
+    let idleTimeout: TimeAmount
+
+    /// Adds the handlers to `channel`: `tls` terminated first when given, and origin-form targets read as
+    /// URLs of `origin` when given (the requests of a tunnel to `https://api.example.com`).
+    ///
+    /// The head deadline (``ServerConfiguration/headerTimeout``) counts from here, so it bounds a TLS
+    /// handshake that never completes as it bounds a head that never arrives.
+    func configure(_ channel: any Channel, activity: ConnectionActivity, tls: NIOSSLContext?, origin: UpstreamHost?) throws {
+        let pipeline = channel.pipeline.syncOperations
+        if let tls {
+            try pipeline.addHandler(NIOSSLServerHandler(context: tls))
+            try pipeline.addHandler(TLSFailureLog(log: core.configuration.log, serverName: origin?.hostName))
+        }
+        try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
+        try pipeline.addHandler(ConnectionLifecycleHandler(configuration: core.configuration, activity: activity, registry: connections))
+        try pipeline.addHandler(HTTPConnectionHandler(core: core, pipeline: self, activity: activity, origin: origin))
+    }
+
+    /// Turns `channel`, whose `CONNECT` to `host` was answered 200, into a tunnel: the plain HTTP handlers
+    /// go (their parser is spent on the CONNECT), and ``configure(_:activity:tls:origin:)`` adds them
+    /// again behind TLS presenting a leaf for `host`. Called on the channel's event loop once the 200 is
+    /// written, outside any handler's read.
+    func intercept(_ channel: any Channel, host: UpstreamHost, activity: ConnectionActivity) {
+        let log = core.configuration.log
+        guard let interception = core.tls.interception else {
+            channel.close(promise: nil)
+            return
+        }
+        do {
+            let context = try interception.context(for: host.hostName)
+            let pipeline = channel.pipeline.syncOperations
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPConnectionHandler.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ConnectionLifecycleHandler.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: NIOHTTPResponseHeadersValidator.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPResponseEncoder.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: IdleStateHandler.self))
+            try configure(channel, activity: activity, tls: context, origin: host)
+        } catch {
+            log("tonearm: cannot intercept the tunnel to \(host.origin): \(error)")
+            channel.close(promise: nil)
+        }
+    }
+}

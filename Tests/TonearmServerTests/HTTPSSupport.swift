@@ -1,0 +1,69 @@
+import Foundation
+import TonearmServer
+import TonearmTestSupport
+
+/// A real HTTPS upstream on 127.0.0.1 port 0: Python's `http.server` behind Python's `ssl`
+/// (Python/https_upstream.py), presenting a leaf for `localhost` and `127.0.0.1` signed by a CA of its own,
+/// made for the test and never written outside its temporary folder. It answers JSON naming the method,
+/// the path, the body and how many requests it has served.
+final class HTTPSUpstream: @unchecked Sendable {
+    // @unchecked Sendable: the process and its pipes are touched only by the test task that owns this
+    // value, apart from the blocking reads handed to a thread one at a time.
+    private let process = Process()
+    private let input = Pipe(), output = Pipe()
+    /// The port it listens on.
+    let port: Int
+    /// The PEM file of the CA its certificate is signed by, for `--upstream-ca`.
+    let caFile: URL
+
+    init(in folder: TemporaryFolder) async throws {
+        let authority = try LocalCertificateAuthority.makeEphemeral(label: "test upstream")
+        let leaf = try authority.issueLeaf(for: ["localhost", "127.0.0.1"])
+        let certificate = folder.file("upstream-cert.pem"), key = folder.file("upstream-key.pem")
+        caFile = folder.file("upstream-ca.pem")
+        try Data(leaf.certificatePEM.utf8).write(to: certificate)
+        try Data(leaf.privateKeyPEM.utf8).write(to: key)
+        try Data(authority.certificatePEM.utf8).write(to: caFile)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.script("https_upstream.py"), certificate.path, key.path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let line = try await blocking { [output] in
+            var bytes: [UInt8] = []
+            while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+                bytes.append(first)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard let port = Int(line) else { throw CocoaError(.fileReadCorruptFile) }
+        self.port = port
+    }
+
+    /// Closes its standard input, which ends it, and waits for the exit.
+    func stop() async throws {
+        try input.fileHandleForWriting.close()
+        try await blocking { [process] in process.waitUntilExit() }
+    }
+
+    static func script(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/\(name)").path
+    }
+}
+
+/// Runs curl with `arguments` (never reading the user's ~/.curlrc), with no proxy or CA from the runner's
+/// environment but those in `environment`.
+func curl(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRun {
+    try await ProcessRun.run("/usr/bin/env", ["curl", "-q", "--max-time", "30"] + arguments, environment: clientEnvironment(environment))
+}
+
+/// The test runner's environment without any proxy or CA setting it may carry, plus `extra`.
+func clientEnvironment(_ extra: [String: String]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    for name in ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"] {
+        environment[name] = nil
+        environment[name.lowercased()] = nil
+    }
+    environment.merge(extra) { $1 }
+    return environment
+}

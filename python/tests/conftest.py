@@ -4,7 +4,9 @@ scripts/test-python-package.sh), with pytester running the plugin in fresh pytes
 from __future__ import annotations
 
 import json
+import re
 import threading
+from pathlib import Path
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
@@ -57,3 +59,15 @@ def upstream() -> Iterator[Upstream]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def readme_python_examples() -> list[str]:
+    """The ```python blocks of README's "From other languages" section, in order: the tests run them as
+    they are, so README cannot drift from what works."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"^## From other languages\n(.*?)(?=^## )", readme, re.S | re.M)
+    assert section, "README.md has no '## From other languages' section"
+    blocks = re.findall(r"```python\n(.*?)```", section.group(1), re.S)
+    assert blocks, "README's 'From other languages' has no python block"
+    return blocks

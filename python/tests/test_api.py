@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import urllib.error
 import urllib.request
 
@@ -23,6 +24,11 @@ def get(url: str, accept: str = "application/json") -> tuple[int, dict, str]:
         return error.code, dict(error.headers), error.read().decode()
 
 
+def test_the_installed_package_is_under_test():
+    # The tests run against the wheel installed in the environment, never python/tonearm in the clone.
+    assert "site-packages" in tonearm.__file__, tonearm.__file__
+
+
 def test_version_is_the_binarys():
     result = subprocess.run([tonearm.find_binary(), "--version"], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == tonearm.__version__
@@ -35,7 +41,6 @@ def test_demo_runs():
 
 
 def test_python_dash_m_runs_the_binary(tmp_path):
-    import sys
     result = subprocess.run([sys.executable, "-m", "tonearm", "--version"], capture_output=True, text=True,
                             cwd=tmp_path, check=True)
     assert result.stdout.strip() == tonearm.__version__
@@ -110,3 +115,17 @@ def test_a_missing_binary_is_named(monkeypatch, tmp_path):
     monkeypatch.setenv("TONEARM_BINARY", str(tmp_path / "nowhere"))
     with pytest.raises(tonearm.TonearmError, match="TONEARM_BINARY=.*nowhere is not an executable"):
         tonearm.serve()
+
+
+def test_the_readme_api_example_replays_and_shows_what_answered(tmp_path, readme_python_examples):
+    example = next((block for block in readme_python_examples if "tonearm.serve(" in block), None)
+    assert example, "README's 'From other languages' has no tonearm.serve example"
+    (tmp_path / "users.json").write_text(json.dumps({"formatVersion": 1, "tracks": [{
+        "request": {"method": "GET", "url": "https://api.example.com/v1/users"},
+        "response": {"status": 200, "headers": [["Content-Type", "application/json"]],
+                     "body": {"json": [{"id": 1, "name": "Ada"}]}}}]}))
+    (tmp_path / "example.py").write_text(example)
+    result = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["[{'id': 1, 'name': 'Ada'}]", "['track']"]

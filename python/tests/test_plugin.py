@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-
 USERS_TEST = """
 import os
 import pytest
@@ -213,18 +211,8 @@ def test_xdist_workers_each_get_their_own_servers(pytester, upstream, monkeypatc
     pytester.runpytest_subprocess("-p", "xdist", "-n", "2").assert_outcomes(passed=6)
 
 
-def readme_python_example() -> str:
-    """The first ```python block of README's "From other languages" section."""
-    readme = README.read_text(encoding="utf-8")
-    section = re.search(r"^## From other languages\n(.*?)(?=^## )", readme, re.S | re.M)
-    assert section, "README.md has no '## From other languages' section"
-    block = re.search(r"```python\n(.*?)```", section.group(1), re.S)
-    assert block, "README's 'From other languages' has no python block"
-    return block.group(1)
-
-
-def test_the_readme_example_replays_its_cassette_and_fails_on_a_miss(pytester):
-    example = readme_python_example()
+def test_the_readme_example_replays_its_cassette_and_fails_on_a_miss(pytester, readme_python_examples):
+    example = readme_python_examples[0]
     module = re.search(r"^# (test_\w+)\.py", example, re.M)
     assert module, "the README example starts with a '# test_NAME.py' comment naming its file"
     test = re.search(r"^def (test_\w+)\(tonearm\)", example, re.M)

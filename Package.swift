@@ -32,6 +32,10 @@ let package = Package(
     traits: [
         // Hash with the portable Swift XXH3 on Linux too (Apple platforms always do): CI tests that path.
         .trait(name: "PortableXXH3", description: "Use the Swift XXH3-64 instead of the system libxxhash."),
+        // `tonearm bench --memory --through-urlsession` links FoundationNetworking, and through it libcurl,
+        // which a plain Debian/Ubuntu lacks: scripts/package.sh builds the shipped binary without it.
+        .trait(name: "URLSessionBench", description: "tonearm bench --through-urlsession (links FoundationNetworking and libcurl)."),
+        .default(enabledTraits: ["URLSessionBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -106,7 +110,8 @@ let package = Package(
                 "TonearmCassettes",
                 "TonearmWorkloads",
                 "TonearmServer",
-                "TonearmURLSession",
+                "TonearmReplay",
+                .target(name: "TonearmURLSession", condition: .when(traits: ["URLSessionBench"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -129,3 +131,18 @@ def test_the_readme_api_example_replays_and_shows_what_answered(tmp_path, readme
                             timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["[{'id': 1, 'name': 'Ada'}]", "['track']"]
+
+
+def test_a_server_never_stopped_does_not_outlive_the_interpreter(tmp_path):
+    script = "import tonearm\nserver = tonearm.serve()\nprint(server.pid, flush=True)\n"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    pid = int(result.stdout.strip())
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    pytest.fail(f"tonearm serve (pid {pid}) still runs after its interpreter exited")

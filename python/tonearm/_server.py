@@ -11,6 +11,7 @@ import subprocess
 import threading
 import urllib.error
 import urllib.request
+import weakref
 from typing import Any, Iterable, Mapping, Sequence, Union
 
 from ._binary import find_binary
@@ -53,6 +54,9 @@ class Server:
         self.cassette = cassette
         #: The record mode the server runs in.
         self.mode = mode
+        # A server never stopped (an exception before `with`, a forgotten stop()) is sent SIGTERM when this
+        # object goes away or the interpreter exits, so no `tonearm serve` outlives the tests.
+        self._finalizer = weakref.finalize(self, _terminate, process)
 
     @property
     def pid(self) -> int:
@@ -142,6 +146,7 @@ class Server:
         A server still running after `timeout` seconds is killed, and that is an error too.
         """
         if self._exit_status is None:
+            self._finalizer.detach()
             if self._process.poll() is None:
                 self._process.send_signal(signal.SIGTERM)
             try:
@@ -233,6 +238,15 @@ def serve(cassette: str | os.PathLike | None = None, mode: str = "replay", hosts
         process.wait()
         raise TonearmError(f"tonearm serve's first line is not the listening JSON: {first!r}") from None
     return Server(process, listening, errors, cassette_path, mode)
+
+
+def _terminate(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 def _drain(stream, deliver, at_end=lambda: None) -> threading.Thread:

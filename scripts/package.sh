@@ -17,6 +17,8 @@ cd "$(dirname "$0")/.."
 
 scratch=${TONEARM_DIST_SCRATCH:-.build-dist}
 out=${TONEARM_DIST_OUT:-dist}
+# Naming only PortableXXH3 leaves out the default traits: SystemXXH3 (libxxhash) and URLSessionBench
+# (FoundationNetworking, so libcurl).
 build=(swift build -c release --product tonearm --static-swift-stdlib --traits PortableXXH3 --scratch-path "$scratch")
 
 "${build[@]}"

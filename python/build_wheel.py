@@ -11,7 +11,7 @@ The version is the binary's (`tonearm --version`, from Sources/TonearmCLI/Tonear
 platform tag is worked out from the binary itself: `manylinux_2_28_x86_64` when it needs nothing newer
 than glibc 2.28 and the libraries that policy allows (PEP 600, auditwheel's manylinux_2_28 policy),
 else `linux_x86_64`, which pip installs on any Linux x86-64 but PyPI does not accept; the reasons are
-printed. A binary built on Debian 12 needs glibc 2.34+ symbols and libz.so.1, so it gets
+printed. A binary built on Debian 12 needs GLIBC_2.35, GLIBCXX_3.4.30 and libz.so.1, so it gets
 `linux_x86_64`; building in a manylinux_2_28 image with zlib linked statically would earn the other tag.
 """
 

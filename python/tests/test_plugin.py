@@ -76,6 +76,21 @@ def test_a_miss_fails_the_test_with_tonearms_report_even_when_the_404_is_swallow
     ])
 
 
+def test_a_request_to_a_host_not_in_the_marker_fails_the_test_while_recording(pytester):
+    pytester.makepyfile(test_hosts="""
+        import requests
+
+        def test_unlisted_host(tonearm):
+            assert requests.get(tonearm.base_url("api.example.com") + "/v1/users").status_code == 403
+    """)
+    result = pytester.runpytest_subprocess("--record-mode=new_episodes")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "Tonearm: 1 request refused (give the hosts to reach with @pytest.mark.tonearm(hosts=[...]))",
+        "GET /api.example.com/v1/users: api.example.com is not an allowed host*",
+    ])
+
+
 def test_a_failing_test_carries_the_journal_and_its_misses(pytester, monkeypatch):
     pytester.makepyfile(test_checkout="""
         import pytest

@@ -131,12 +131,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
         return
     try:
         misses = server.misses()
-        journal = server.journal() if misses or report.failed else []
+        journal = server.journal()
     except TonearmError as error:
         report.sections.append(("tonearm", f"could not read the server's journal: {error}"))
         return
-    if misses:
-        text = _miss_text(server, misses)
+    # A refusal (a host the marker does not list, CONNECT) is as much a disagreement as a miss.
+    refusals = [entry for entry in journal if entry.get("source") == "refused"]
+    if misses or refusals:
+        text = "\n\n".join(part for part in (
+            _miss_text(server, misses) if misses else "", _refusal_text(refusals) if refusals else "") if part)
         if report.passed:
             # A swallowed 404 must not pass: a miss is the cassette and the code disagreeing.
             report.outcome = "failed"
@@ -158,6 +161,14 @@ def _miss_text(server: Server, misses: list) -> str:
             f"{server.cassette}\n({hint})")
     reports = [str(miss.get("report", miss)) for miss in misses]
     return "\n\n".join([head, *reports])
+
+
+def _refusal_text(refusals: list) -> str:
+    count = len(refusals)
+    lines = [f"Tonearm: {count} request{'s' if count != 1 else ''} refused (give the hosts to reach with "
+             "@pytest.mark.tonearm(hosts=[...]))"]
+    lines += [f"{entry.get('method', '?')} {entry.get('url', '?')}: {entry.get('detail', '')}" for entry in refusals]
+    return "\n".join(lines)
 
 
 def _journal_text(journal: list) -> str:

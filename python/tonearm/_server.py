@@ -232,11 +232,12 @@ def serve(cassette: str | os.PathLike | None = None, mode: str = "replay", hosts
                            + ("\n".join(errors) or " ".join(command)))
     try:
         listening = json.loads(first)
-        listening["url"], listening["port"]
-    except (ValueError, KeyError, TypeError):
+    except ValueError:
+        listening = None
+    if not isinstance(listening, dict) or "url" not in listening or "port" not in listening:
         process.kill()
         process.wait()
-        raise TonearmError(f"tonearm serve's first line is not the listening JSON: {first!r}") from None
+        raise TonearmError(f"tonearm serve's first line is not the listening JSON: {first!r}")
     return Server(process, listening, errors, cassette_path, mode)
 
 

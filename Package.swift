@@ -32,6 +32,13 @@ let package = Package(
     traits: [
         // Hash with the portable Swift XXH3 on Linux too (Apple platforms always do): CI tests that path.
         .trait(name: "PortableXXH3", description: "Use the Swift XXH3-64 instead of the system libxxhash."),
+        // Link the system libxxhash on Linux. On by default; `--traits PortableXXH3` alone leaves it out, so
+        // the portable build (and the binary scripts/package.sh ships) does not load a library it never calls.
+        .trait(name: "SystemXXH3", description: "Link the system libxxhash on Linux (default)."),
+        // `tonearm bench --memory --through-urlsession` links FoundationNetworking, and through it libcurl,
+        // which a plain Debian/Ubuntu lacks: scripts/package.sh builds the shipped binary without it.
+        .trait(name: "URLSessionBench", description: "tonearm bench --through-urlsession (links FoundationNetworking and libcurl)."),
+        .default(enabledTraits: ["SystemXXH3", "URLSessionBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -61,7 +68,7 @@ let package = Package(
         .target(
             name: "Tonearm",
             // libxxhash where the system has it (Linux); Apple platforms use the bit-exact Swift XXH3.
-            dependencies: [.target(name: "CXXHash", condition: .when(platforms: [.linux]))],
+            dependencies: [.target(name: "CXXHash", condition: .when(platforms: [.linux], traits: ["SystemXXH3"]))],
             swiftSettings: [.define("TONEARM_PORTABLE_XXH3", .when(traits: ["PortableXXH3"]))]
         ),
         // zlib, to hand URLSession clients decoded bodies from gzip/deflate recordings.
@@ -117,7 +124,8 @@ let package = Package(
                 "TonearmCassettes",
                 "TonearmWorkloads",
                 "TonearmServer",
-                "TonearmURLSession",
+                "TonearmReplay",
+                .target(name: "TonearmURLSession", condition: .when(traits: ["URLSessionBench"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -44,6 +44,7 @@ need demo zlib1g-dev has_library zlib           # decoding gzip/deflate recordin
 need test curl has_command curl                 # a real client of `tonearm serve` in the server tests
 need ci python3-venv has_python_venv            # .ci/run's venv for WireMock's Python client
 need ci openjdk-17-jre-headless has_command java # WireMock itself, the oracle of scripts/wiremock-diff.py
+need ci binutils has_command strip              # scripts/package.sh strips the binary it ships
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup-system.sh: swift is not on PATH; install Swift 6.1 or later (https://www.swift.org/install/)." >&2

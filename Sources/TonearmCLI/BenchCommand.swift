@@ -45,8 +45,15 @@ struct BenchCommand: ParsableCommand {
         if memory {
             guard let cassette else { throw ValidationError("--memory measures a cassette: give --cassette") }
             if throughURLSession {
+                #if URLSessionBench
                 print(try URLSessionReplayMemory.measure(path: cassette).table)
                 return
+                #else
+                throw ValidationError("""
+                    --through-urlsession: this tonearm was built without URLSession (the URLSessionBench trait), \
+                    as scripts/package.sh builds the binary it ships; use one built by `swift build -c release --product tonearm`
+                    """)
+                #endif
             }
             let report = try LoadMemoryReport.measure(path: cassette, format: try CLIFormat.parse(from, option: "--from"))
             if json {

@@ -5,7 +5,7 @@ import Synchronization
 import Tonearm
 import TonearmCassettes
 import TonearmServer
-import TonearmURLSession
+import TonearmReplay
 
 /// `tonearm serve`: a local record/replay/stub server for clients in any process or language.
 struct ServeCommand: AsyncParsableCommand {

@@ -6,6 +6,7 @@ struct TonearmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tonearm",
         abstract: "HTTP record/replay with a fast, explainable request matcher.",
+        version: tonearmVersion,
         subcommands: [KeyCommand.self, DemoCommand.self, ConvertCommand.self, LintCommand.self, ExplainCommand.self, BenchCommand.self, ServeCommand.self, CACommand.self]
     )
 }

@@ -1,3 +1,6 @@
+// Only with the URLSessionBench trait (on by default): the binary scripts/package.sh ships leaves
+// FoundationNetworking out, and with it libcurl.
+#if URLSessionBench
 import Foundation
 import Synchronization
 #if canImport(FoundationNetworking)
@@ -79,3 +82,4 @@ private final class Answered: Sendable {
     func set(_ value: Bool) { state.withLock { $0 = value } }
     var value: Bool { state.withLock { $0 } }
 }
+#endif

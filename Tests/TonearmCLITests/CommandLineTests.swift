@@ -26,6 +26,16 @@ struct CommandLineTests {
         #expect(run.output.contains(#"body:json 18 {"a":[true],"z":1}"#))
     }
 
+    @Test("--version prints the release number the packaged archive and the Python wheel are named after")
+    func version() async throws {
+        let run = try await TonearmExecutable.run(["--version"])
+        #expect(run.status == 0, "\(run.errors)")
+        let source = try String(contentsOf: packageRoot.appending(path: "Sources/TonearmCLI/TonearmVersion.swift"), encoding: .utf8)
+        let version = run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version.split(separator: ".").count == 3 && version.allSatisfy { $0.isNumber || $0 == "." }, "\(version)")
+        #expect(source.contains("let tonearmVersion = \"\(version)\""), "scripts/test-python-package.sh reads the version from this line")
+    }
+
     @Test("demo answers every request right and explains its misses")
     func demo() async throws {
         let run = try await TonearmExecutable.run(["demo", "--tracks", "300", "--requests", "600"])

@@ -28,16 +28,6 @@ source scripts/bench-support/tonearm-binary.sh
 
 # The cassette, the same-size static file, and wrk's request script (random track per request).
 python3 scripts/bench-support/bench_cassette.py "$WORK" "$TRACKS"
-python3 - "$WORK" "$TRACKS" <<'PY'
-import sys
-work, count = sys.argv[1], int(sys.argv[2])
-open(f"{work}/paths.lua", "w").write(f"""
-math.randomseed(42)
-request = function()
-  return wrk.format("GET", "/bench.local/items/" .. math.random(0, {count - 1}))
-end
-""")
-PY
 echo "cassette: $TRACKS tracks, $(du -h "$WORK/cassette.json" | cut -f1) on disk"
 
 wait_for() {  # url [seconds]: until it answers (at most 60 s unless told)

@@ -25,17 +25,8 @@ echo "load: $(uptime)"
 
 source scripts/bench-support/tonearm-binary.sh
 
+# The cassette, the same-size static file for nginx, and wrk's request script.
 python3 scripts/bench-support/bench_cassette.py "$WORK" "$TRACKS"
-python3 - "$WORK" "$TRACKS" <<'PY'
-import sys
-work, count = sys.argv[1], int(sys.argv[2])
-open(f"{work}/paths.lua", "w").write(f"""
-math.randomseed(42)
-request = function()
-  return wrk.format("GET", "/bench.local/items/" .. math.random(0, {count - 1}))
-end
-""")
-PY
 
 echo "leaf signing: $("$TONEARM" ca --time-leaves "$LEAVES")"
 

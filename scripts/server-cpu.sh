@@ -42,12 +42,6 @@ for i in range(count):
     assert response.status == 200, response.status
 PY
 }
-cat >"$WORK/paths.lua" <<LUA
-math.randomseed(42)
-request = function()
-  return wrk.format("GET", "/bench.local/items/" .. math.random(0, $((TRACKS - 1))))
-end
-LUA
 many() {  # duration: wrk on CONNECTIONS connections; prints the number of requests answered
     wrk -t2 -c"$CONNECTIONS" -d"$1" -s "$WORK/paths.lua" "http://127.0.0.1:$PORT" | awk '/requests in/ {print $1}'
 }

@@ -264,11 +264,7 @@ struct HTTPSTests {
         let folder = try TemporaryFolder()
         let (authority, caFile) = try Self.authority(in: folder)
         let root = folder.url.appendingPathComponent("root")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
-        try Data(#"{"request":{"method":"GET","url":"/static/hello.txt"},"response":{"status":200,"bodyFileName":"hello.txt"}}"#.utf8)
-            .write(to: root.appendingPathComponent("mappings/static.json"))
-        try Data("from __files\n".utf8).write(to: root.appendingPathComponent("__files/hello.txt"))
+        try TemporaryFolder.makeHelloWireMockRoot(at: root)
         var configuration = quietConfiguration()
         configuration.rootDirectory = root
         configuration.httpsPort = 0

@@ -36,11 +36,7 @@ struct WireMockPythonClientTests {
     func pythonClient() async throws {
         let folder = try TemporaryFolder()
         let root = folder.url
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
-        try Data(#"{"request":{"method":"GET","url":"/static/hello.txt"},"response":{"status":200,"bodyFileName":"hello.txt"}}"#.utf8)
-            .write(to: root.appendingPathComponent("mappings/static.json"))
-        try Data("from __files\n".utf8).write(to: root.appendingPathComponent("__files/hello.txt"))
+        try TemporaryFolder.makeHelloWireMockRoot(at: root)
         var configuration = quietConfiguration()
         configuration.rootDirectory = root
         let server = try await TonearmServer.start(configuration)

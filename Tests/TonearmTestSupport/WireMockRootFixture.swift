@@ -17,4 +17,14 @@ extension TemporaryFolder {
         try write("wm/README.md", "stubs for the user service\n")
         return file("wm")
     }
+
+    /// A WireMock root folder at `root` with one mapping, `GET /static/hello.txt`, answering the body file
+    /// `__files/hello.txt` ("from __files\n"): what the WireMock Python client tests expect.
+    public static func makeHelloWireMockRoot(at root: URL) throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        try Data(#"{"request":{"method":"GET","url":"/static/hello.txt"},"response":{"status":200,"bodyFileName":"hello.txt"}}"#.utf8)
+            .write(to: root.appendingPathComponent("mappings/static.json"))
+        try Data("from __files\n".utf8).write(to: root.appendingPathComponent("__files/hello.txt"))
+    }
 }

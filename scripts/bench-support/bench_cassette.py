@@ -1,7 +1,8 @@
 """The benchmark traffic shared by the server scripts: N tracks of ~300-byte JSON bodies.
 
-Usage: python3 bench_cassette.py WORK COUNT  ->  WORK/cassette.json (native) and WORK/item.json (one body,
-for nginx). Other scripts import `body` to build the same responses in another shape.
+Usage: python3 bench_cassette.py WORK COUNT  ->  WORK/cassette.json (native), WORK/item.json (one body,
+for nginx) and WORK/paths.lua (wrk's request script: a random track per request, seeded). Other scripts
+import `body` to build the same responses in another shape.
 """
 import json
 import sys
@@ -21,6 +22,13 @@ def write(work, count):
         json.dump({"formatVersion": 1, "tracks": tracks}, file)
     with open(f"{work}/item.json", "w") as file:
         file.write(body(0))
+    with open(f"{work}/paths.lua", "w") as file:
+        file.write(f"""
+math.randomseed(42)
+request = function()
+  return wrk.format("GET", "/bench.local/items/" .. math.random(0, {count - 1}))
+end
+""")
 
 
 if __name__ == "__main__":

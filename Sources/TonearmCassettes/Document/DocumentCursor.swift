@@ -1,3 +1,5 @@
+import Tonearm
+
 /// A node with the path that led to it, so every type error names the file, position and path.
 struct DocumentCursor: Sendable {
     let node: DocumentNode
@@ -116,6 +118,20 @@ struct DocumentCursor: Sendable {
         case .bool(let flag): return flag ? "true" : "false"
         default: throw error(expected: "a string")
         }
+    }
+
+    /// An object of headers whose values are each a scalar or a list of scalars (a repeated header), as
+    /// WireMock and WireMock.Net write them, in order.
+    func headerFields() throws(CassetteError) -> [HeaderField] {
+        var headers: [HeaderField] = []
+        for (name, value) in try members() {
+            if case .array = value.node.value {
+                for item in try value.elements() { headers.append(HeaderField(name, try item.scalarText())) }
+            } else {
+                headers.append(HeaderField(name, try value.scalarText()))
+            }
+        }
+        return headers
     }
 
     func int() throws(CassetteError) -> Int {

@@ -184,14 +184,7 @@ struct WireMockMappingReader {
             warn(transformers, "response transformers (templating) are not applied; the body is replayed as written")
         }
         let status = try response.member("status")?.statusCode() ?? 200
-        var headers: [HeaderField] = []
-        for (name, value) in try response.member("headers")?.members() ?? [] {
-            if case .array = value.node.value {
-                for item in try value.elements() { headers.append(HeaderField(name, try item.scalarText())) }
-            } else {
-                headers.append(HeaderField(name, try value.scalarText()))
-            }
-        }
+        let headers = try response.member("headers")?.headerFields() ?? []
         return .response(Response(status: status, headers: headers, body: try readBody(response)))
     }
 

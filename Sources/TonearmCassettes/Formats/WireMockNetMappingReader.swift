@@ -350,14 +350,7 @@ struct WireMockNetMappingReader {
                 status = try statusCursor.statusCode()
             }
         }
-        var headers: [HeaderField] = []
-        for (name, value) in try response.member("Headers")?.members() ?? [] {
-            if case .array = value.node.value {
-                for item in try value.elements() { headers.append(HeaderField(name, try item.scalarText())) }
-            } else {
-                headers.append(HeaderField(name, try value.scalarText()))
-            }
-        }
+        let headers = try response.member("Headers")?.headerFields() ?? []
         return .response(Response(status: status, headers: headers, body: try readBody(response)))
     }
 

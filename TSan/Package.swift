@@ -13,9 +13,11 @@ let package = Package(
         .package(name: "Tonearm", path: ".."),
     ],
     targets: [
+        // The one piece of the root package's test support these tests use (a link to its file).
+        .target(name: "TonearmTestSupport", path: "Sources/TonearmTestSupport"),
         .testTarget(
             name: "LockFreeTests",
-            dependencies: [.product(name: "Tonearm", package: "Tonearm")]
+            dependencies: [.product(name: "Tonearm", package: "Tonearm"), "TonearmTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

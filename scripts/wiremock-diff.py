@@ -19,6 +19,7 @@ Exit status: 0 when every difference is known, 1 when one is not, 2 when a serve
 import argparse
 import base64
 import glob
+import gzip
 import http.client
 import json
 import os
@@ -162,6 +163,12 @@ def observe(server, step, rename):
             continue
         value = "<present>" if lowered in ID_HEADERS else rename(value)
         seen.setdefault(lowered, []).append(value)
+    if "gzip" in seen.get("content-encoding", []):
+        # Compressed bytes differ with the compressor and its settings: compare what they decode to.
+        try:
+            response_body = gzip.decompress(response_body)
+        except OSError:
+            response_body = b"<not gzip>"
     text = response_body.decode("utf-8", errors="replace")
     try:
         parsed = json.loads(text) if text.strip() else None

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonearmReplay
 import Tonearm
 import TonearmServer
 import TonearmTestSupport
@@ -252,6 +253,27 @@ extension WireMockParityTests {
         #expect(error == (reset ? ECONNRESET : 0), "errno \(error)")
         let event = try #require((journal["requests"] as? [[String: Any]])?.first)
         #expect((event["response"] as? [String: Any])?["fault"] as? String == fault)
+    }
+
+    @Test("a stub's answer is gzipped for a client that accepts gzip, as WireMock's are; not without Accept-Encoding, nor for an image")
+    func gzipAnswers() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let body = String(repeating: "tonearm ", count: 64)
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"request":{"url":"/text"},"response":{"body":"\#(body)"}}"#).status == 201)
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"request":{"url":"/image"},"response":{"body":"\#(body)","headers":{"Content-Type":"image/png"}}}"#).status == 201)
+        let gzipped = try await TestClient.send(base + "/text", headers: [("Accept-Encoding", "gzip, deflate")])
+        let plain = try await TestClient.send(base + "/text")
+        let refused = try await TestClient.send(base + "/text", headers: [("Accept-Encoding", "gzip;q=0")])
+        let image = try await TestClient.send(base + "/image", headers: [("Accept-Encoding", "gzip")])
+        try await server.stop()
+        #expect(gzipped.headers.first(named: "Content-Encoding") == "gzip")
+        #expect(gzipped.headers.first(named: "Vary") == "Accept-Encoding")
+        #expect(ContentDecoding.inflate(gzipped.body).map { String(decoding: $0, as: UTF8.self) } == body)
+        #expect(gzipped.body.count < body.utf8.count)
+        #expect(plain.headers.first(named: "Content-Encoding") == nil && plain.text == body)
+        #expect(refused.headers.first(named: "Content-Encoding") == nil)
+        #expect(image.headers.first(named: "Content-Encoding") == nil && image.text == body)
     }
 
     @Test("mappings/new, /edit, /remove, /import and /find-by-metadata, as WireMock 2.x's clients call them")

@@ -1,4 +1,5 @@
 import Tonearm
+import TonearmReplay
 
 /// Answers from the WireMock stub mappings, matched by the path and query as sent (ahead of host-in-path
 /// routing), after the mapping's delay and the global fixed delay. A miss is noted for the cassette
@@ -21,7 +22,7 @@ struct MappingStage: ResponderStage {
             switch hit.track.outcome {
             case .response(let response):
                 // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
-                content = .response(response)
+                content = .response(Self.compressedIfAccepted(response, for: asSent))
             case .transportError(let error):
                 content = .fault(error)
             }
@@ -29,5 +30,31 @@ struct MappingStage: ResponderStage {
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
                 journaled: asSent, delay: delay))
         }
+    }
+
+    /// `response` gzipped when the client accepts gzip, as WireMock answers from its stubs (checked
+    /// against the jar: any method and body size; not when the stub sets its own `Content-Encoding`, nor
+    /// for content that is compressed already, such as images).
+    static func compressedIfAccepted(_ response: Response, for request: Request) -> Response {
+        guard let accepted = request.headers.first(named: "Accept-Encoding"), GzipEncoding.accepts(accepted),
+            !response.body.isEmpty, response.headers.first(named: "Content-Encoding") == nil,
+            !isCompressedAlready(response.headers.first(named: "Content-Type")),
+            let compressed = GzipEncoding.compress(response.body)
+        else { return response }
+        var gzipped = response
+        gzipped.body = compressed
+        gzipped.headers.removeAll { $0.name.equalsIgnoringASCIICase("Content-Length") }
+        gzipped.headers.append(HeaderField("Content-Encoding", "gzip"))
+        gzipped.headers.append(HeaderField("Vary", "Accept-Encoding"))
+        return gzipped
+    }
+
+    /// Media that compress no further (Jetty's gzip handler, which WireMock uses, leaves them alone).
+    private static func isCompressedAlready(_ contentType: String?) -> Bool {
+        guard let type = contentType?.lowercased() else { return false }
+        if type.hasPrefix("image/") { return !type.hasPrefix("image/svg") }
+        return type.hasPrefix("audio/") || type.hasPrefix("video/")
+            || ["application/gzip", "application/x-gzip", "application/zip", "application/x-compress", "application/x-bzip2", "application/brotli"]
+                .contains { type.hasPrefix($0) }
     }
 }

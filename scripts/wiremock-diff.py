@@ -116,13 +116,15 @@ def request_parts(step):
 class Renamer:
     """Renames ids in order of first appearance, so two servers' generated ids compare equal."""
 
-    def __init__(self, port):
+    def __init__(self, port, root):
         self.names = {}
         self.port = port
         self.address = f"127.0.0.1:{port}"
+        # Each server has its own copy of the root directory; paths in answers (GET files) name it.
+        self.root = os.path.realpath(root)
 
     def __call__(self, text):
-        text = text.replace(self.address, "<address>")
+        text = text.replace(self.address, "<address>").replace(self.root, "<root>")
         def rename(match):
             key = match.group(0).lower()
             return self.names.setdefault(key, f"<id{len(self.names) + 1}>")
@@ -215,7 +217,7 @@ def body_differences(where, path, expected, found):
 
 
 def run_case(case, servers):
-    renamers = {server.name: Renamer(server.port) for server in servers}
+    renamers = {server.name: Renamer(server.port, server.root) for server in servers}
     for server in servers:
         folder = os.path.join(server.root, "mappings")
         shutil.rmtree(folder, ignore_errors=True)

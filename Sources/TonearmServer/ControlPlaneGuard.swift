@@ -12,8 +12,9 @@ import Tonearm
 /// 2. `Sec-Fetch-Site` other than `same-origin` or `none` (the browser says another site sent it);
 /// 3. an `Origin` other than the server's own (`http://` and the `Host` it was reached by);
 /// 4. without `Authorization: Bearer TOKEN` when a token is set (401);
-/// 5. a state change whose body a browser may send without a preflight: `text/plain`, a form type, or
-///    any body without a `Content-Type`. JSON is required (YAML too for `/__tonearm/stubs`). A bodiless
+/// 5. a `POST` whose body a browser may send without a preflight: `text/plain`, a form type, or any
+///    body without a `Content-Type` (`PUT`, `DELETE` and `PATCH` are never sent across origins without a
+///    preflight, which the server does not answer, so they may carry any body: `PUT /__admin/files/…`). JSON is required (YAML too for `/__tonearm/stubs`). A bodiless
 ///    state change without a `Content-Type` (`curl -X POST …/__admin/reset`) goes through: a browser
 ///    sending it cross-origin adds an `Origin`, which check 3 refuses. So does a request no browser
 ///    sent: no `Origin`, no `Sec-Fetch-Site`, and a `User-Agent` that is not a browser's (every browser's
@@ -94,7 +95,7 @@ struct ControlPlaneGuard: Sendable, Equatable {
     /// Refuses a state change a browser could send across origins without a preflight.
     private func contentTypeRefusal(_ request: ServerRequest) -> Refusal? {
         let method = request.method.uppercased()
-        guard method != "GET", method != "HEAD", method != "OPTIONS", Self.mayBeFromABrowser(request) else { return nil }
+        guard method == "POST", Self.mayBeFromABrowser(request) else { return nil }
         let acceptsYAML = request.target.hasPrefix(RequestRoute.controlPrefix + "/stubs")
         let accepted = acceptsYAML ? "application/json or a YAML type" : "application/json"
         guard let contentType = request.headers.first(named: "Content-Type") else {

@@ -276,6 +276,29 @@ extension WireMockParityTests {
         #expect(image.headers.first(named: "Content-Encoding") == nil && image.text == body)
     }
 
+    @Test("/__admin/files lists, writes and deletes body files under __files, as WireMock 2.x does; a name leading out of __files is refused")
+    func bodyFilesEndpoint() async throws {
+        let (folder, _) = try Self.rootWithMappingsFolder()
+        let server = try await Self.start(root: folder.url)
+        let base = server.baseURL.absoluteString
+        let put = try await TestClient.send(
+            base + "/__admin/files/greetings/hello.txt", method: "PUT", headers: [("Content-Type", "text/plain")], body: "hello from put")
+        #expect(put.status == 200, "\(put.text)")
+        #expect(put.text == #""aGVsbG8gZnJvbSBwdXQ=""#)
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"request":{"url":"/hello"},"response":{"bodyFileName":"greetings/hello.txt"}}"#).status == 201)
+        #expect(try await TestClient.send(base + "/hello").text == "hello from put")
+        let listed = try await TestClient.send(base + "/__admin/files")
+        let bodyFiles = folder.url.appendingPathComponent("__files").resolvingSymlinksInPath().path
+        #expect(listed.text.contains("\(bodyFiles)/greetings/hello.txt"), "\(listed.text)")
+        let escape = try await TestClient.send(base + "/__admin/files/../mappings/planted.json", method: "PUT", body: "{}")
+        #expect(escape.status == 400, "\(escape.status) \(escape.text)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("mappings/planted.json").path))
+        #expect(try await TestClient.send(base + "/__admin/files/greetings/hello.txt", method: "DELETE").status == 200)
+        #expect(!FileManager.default.fileExists(atPath: "\(bodyFiles)/greetings/hello.txt"))
+        #expect(try await TestClient.send(base + "/__admin/files/greetings/hello.txt", method: "DELETE").status == 404)
+        try await server.stop()
+    }
+
     @Test("mappings/new, /edit, /remove, /import and /find-by-metadata, as WireMock 2.x's clients call them")
     func olderMappingEndpoints() async throws {
         let server = try await Self.start()

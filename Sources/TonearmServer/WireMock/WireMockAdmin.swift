@@ -81,11 +81,67 @@ extension WireMockAdmin {
                 return try updateSettings(request)
             case ("GET", "health") where segments.count == 1:
                 return .adminJSON(health(now: Date()))
+            case (_, "files"):
+                return try files(method, Array(segments.dropFirst()), request: request)
             default:
                 return notFound(method, path)
             }
         } catch {
             return .adminError(error)
+        }
+    }
+
+    // MARK: Body files
+
+    /// `GET files` lists `__files` (absolute paths, as WireMock 2.x does); `PUT files/NAME` writes a body
+    /// file (folders made as needed) and answers its bytes as base64; `DELETE files/NAME` removes one.
+    /// Names are taken as sent (percent escapes stay in the name, as WireMock keeps them) and confined to
+    /// `__files`: `..` or a link leading out is refused.
+    private func files(_ method: String, _ rest: [String], request: ServerRequest) throws(WireMockError) -> Response {
+        guard let folder = wireMock.bodyFiles else {
+            throw .invalid("", "No root directory", detail: "start the server with --root-dir DIR to manage body files in DIR/__files")
+        }
+        switch (method, rest.isEmpty) {
+        case ("GET", true):
+            let listed = ((FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])?.allObjects as? [URL]) ?? [])
+                .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+                .map(\.path).sorted()
+            return .adminJSON(.array(listed.map(JSONValue.string)))
+        case ("PUT", false):
+            let file = try confinedBodyFile(rest, in: folder)
+            do {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: "\(file.path): \(error.localizedDescription)")
+            }
+            do throws(CassetteError) {
+                try AtomicFile.write(request.body, to: file)
+            } catch {
+                throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: error.description)
+            }
+            return .adminJSON(.string(Data(request.body).base64EncodedString()))
+        case ("DELETE", false):
+            let file = try confinedBodyFile(rest, in: folder)
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw WireMockError(status: 404, pointer: "", title: "No such body file", detail: "\(file.path) does not exist")
+            }
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw WireMockError(status: 500, pointer: "", title: "Cannot delete the body file", detail: "\(file.path): \(error.localizedDescription)")
+            }
+            return Response(status: 200)
+        default:
+            return notFound(method, (["files"] + rest).joined(separator: "/"))
+        }
+    }
+
+    /// `__files/NAME`, refused when it leads out of `__files`.
+    private func confinedBodyFile(_ segments: [String], in folder: URL) throws(WireMockError) -> URL {
+        do throws(FolderConfinement.Escape) {
+            return try FolderConfinement(root: folder).resolve(segments.joined(separator: "/"))
+        } catch {
+            throw WireMockError(status: 400, pointer: "", title: "Invalid body file name", detail: "a file inside __files: \(error)")
         }
     }
 

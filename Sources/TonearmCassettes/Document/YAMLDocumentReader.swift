@@ -19,17 +19,21 @@ enum YAMLDocumentReader {
         guard let text = String(validating: source.bytes, as: UTF8.self) else {
             throw CassetteError(file: source.file, expected: "UTF-8 text", found: "bytes that are not UTF-8")
         }
-        // Before Yams composes (and hashes mapping keys expanded), so an alias bomb costs one linear pass.
-        try YAMLExpansionLimit.check(text, file: source.file)
+        // Yams hashes mapping keys expanded while it composes: no alias may reach a key.
+        try YAMLExpansionLimit.checkKeys(text, file: source.file)
         let root: Node?
+        let parser: Parser
         do {
-            root = try Yams.compose(yaml: text)
+            parser = try Parser(yaml: text)
+            root = try parser.singleRoot()
         } catch let error as YamlError {
             throw Self.error(error, file: source.file)
         } catch {
             throw CassetteError(file: source.file, expected: "a YAML document", found: "\(error)")
         }
         guard let root else { return nil }
+        // Before anything walks the tree expanded, so an alias bomb costs one linear pass.
+        try YAMLExpansionLimit.check(root, composedBy: parser, file: source.file)
         return try convert(root, file: source.file)
     }
 

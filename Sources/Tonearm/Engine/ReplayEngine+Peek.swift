@@ -18,4 +18,22 @@ extension ReplayEngine {
             request: incoming.request, canonical: incoming.canonical, key: incoming.key, reason: reason,
             nearest: nearest, candidatesCompared: compared))
     }
+
+    /// The first live track recorded for `request`'s key, whatever its scenario's state, changing
+    /// nothing; `nil` when none is. O(1) in the number of tracks.
+    package func firstTrack(for request: IncomingRequest) -> Hit? {
+        guard let position = index.positions(for: request.key).first else { return nil }
+        return Hit(track: index.recordedTrack(at: position), source: .track(position: position))
+    }
+
+    /// The answer of the first live rule whose ``Rule/priority`` is lower than `priority` and whose
+    /// conditions hold (its scenario, if any, in the state it needs, which it then moves as `match`
+    /// does), or `nil` when there is none. Only the rules ranked before `priority` are looked at, so
+    /// when a keyed answer is found first (a stub server ranking exact stubs among pattern stubs), asking
+    /// whether a better-ranked rule overrides it costs nothing when no rule is ranked that high.
+    package func matchRules(_ request: IncomingRequest, priorityBelow priority: Int) -> Hit? {
+        guard ruleStage.count > 0, case .hit(let hit) = ruleStage.match(request, scenarios: index.scenarioStates, priorityBelow: priority)
+        else { return nil }
+        return hit
+    }
 }

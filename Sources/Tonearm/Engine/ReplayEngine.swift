@@ -102,6 +102,9 @@ public final class ReplayEngine: Sendable {
     /// The live rules, in the order they were added (a snapshot).
     public var rules: [Rule] { ruleStage.rules }
 
+    /// How many rules are live (no snapshot taken).
+    package var ruleCount: Int { ruleStage.count }
+
     /// A bound on the instruction visits matching one scalar of a request against all of this engine's
     /// rules can cost off their load-time tables: 0 while every rule's patterns run on their tables (the
     /// usual case). Matching a request of n bytes costs at most about n × this plus the table reads.

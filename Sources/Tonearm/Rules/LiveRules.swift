@@ -157,9 +157,10 @@ final class LiveRules: Sendable {
     /// The rules that may answer `request` once scenario states are known: those whose conditions hold,
     /// by rank, up to and including the first without a scenario (which answers in any state, so no
     /// later rule could). Allocates nothing when the first is without a scenario.
-    func candidates(for request: IncomingRequest) -> RuleCandidates {
+    /// With `priorityBelow`, only rules whose priority is lower than it are looked at.
+    func candidates(for request: IncomingRequest, priorityBelow bound: Int? = nil) -> RuleCandidates {
         var candidates = RuleCandidates()
-        candidates.tried = forEachMatch(for: request) { rule in
+        candidates.tried = forEachMatch(for: request, priorityBelow: bound) { rule in
             if candidates.first == nil { candidates.first = rule } else { candidates.later.append(rule) }
             return rule.rule.scenario != nil
         }
@@ -167,8 +168,9 @@ final class LiveRules: Sendable {
     }
 
     /// Calls `body` with each live rule, by rank, whose conditions hold for `request`, while it returns
-    /// `true`; returns how many live rules survived the bucket filter.
-    private func forEachMatch(for request: IncomingRequest, _ body: (CompiledRule) -> Bool) -> Int {
+    /// `true`, stopping at the first whose priority is not below `bound`; returns how many live rules
+    /// survived the bucket filter.
+    private func forEachMatch(for request: IncomingRequest, priorityBelow bound: Int? = nil, _ body: (CompiledRule) -> Bool) -> Int {
         let url = request.canonical.url
         var origin = list(named: url.origin, in: byOrigin).flatMap(firstRule(inList:))
         var segment = list(named: RuleBucket.firstSegment(of: url.path), in: byFirstSegment)
@@ -187,6 +189,8 @@ final class LiveRules: Sendable {
                 pick = candidate
             }
             guard let position = pick else { break }
+            // The lists are merged in rank order, so every later rule's priority is at least this one's.
+            if let bound, entries[position].rank.priority >= bound { break }
             if position == origin {
                 origin = following(position)
             } else if position == segment {
@@ -212,8 +216,9 @@ final class LiveRules: Sendable {
 
     /// The answer of the first live rule that matches `request` (its scenario, if any, in the state it
     /// needs in `scenarios`, decided for all candidates in one atomic step), or why none does.
-    func match(_ request: IncomingRequest, scenarios: ScenarioStates) -> StrategyOutcome {
-        let candidates = candidates(for: request)
+    /// With `priorityBelow`, only rules whose priority is lower than it may answer.
+    func match(_ request: IncomingRequest, scenarios: ScenarioStates, priorityBelow bound: Int? = nil) -> StrategyOutcome {
+        let candidates = candidates(for: request, priorityBelow: bound)
         guard let first = candidates.first else {
             return .miss(.noRuleMatched(ruleCount: count, rulesTried: candidates.tried))
         }

@@ -10,7 +10,9 @@ struct MappingStage: ResponderStage {
     func respond(to request: inout ChainRequest) -> Staged<Answer>? {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return nil }
         let asSent = request.asSent
-        switch stubs.engine.match(asSent) {
+        let engine = stubs.engine
+        let result = Self.patternRankedBeforeExact(asSent, in: engine, stubs: stubs).map(MatchResult.hit) ?? engine.match(asSent)
+        switch result {
         case .miss(let report):
             request.mappingMiss = report
             return nil
@@ -30,6 +32,17 @@ struct MappingStage: ResponderStage {
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
                 journaled: asSent, delay: delay))
         }
+    }
+
+    /// The pattern mapping WireMock would choose over the exact mapping the engine finds by key: one
+    /// with a lower `priority`, or the same and added later. Exact mappings are found first, in O(1), so
+    /// only the rules ranked before the one exact candidate are tried, and none when no rule is
+    /// (or the set has no rules: the usual case for large sets costs nothing).
+    private static func patternRankedBeforeExact(_ request: Request, in engine: ReplayEngine, stubs: WireMockStubs) -> Hit? {
+        guard engine.ruleCount > 0 else { return nil }
+        let incoming = engine.incomingRequest(for: request)
+        guard let exact = engine.firstTrack(for: incoming), let priority = stubs.enginePriority(ofExactHit: exact) else { return nil }
+        return engine.matchRules(incoming, priorityBelow: priority)
     }
 
     /// `response` gzipped when the client accepts gzip, as WireMock answers from its stubs (checked

@@ -21,6 +21,11 @@ struct WireMockMapping: Sendable {
     /// The mapping as echoed: as sent, with `id` (and `uuid`) set.
     let json: JSONValue
     let stub: Stub
+    /// The mapping's `priority`, when it gives one (the importer refuses one that is not an integer).
+    var priority: Int? {
+        guard case .number(let text)? = json[member: "priority"] else { return nil }
+        return Int(text)
+    }
     /// The file in the root directory the mapping was loaded from or saved to, if any: WireMock deletes
     /// it with the mapping.
     var file: SavedFile?

@@ -238,9 +238,21 @@ final class WireMockStubs: Sendable {
     /// Int's limits whatever a client sends.
     private static func ranked(_ rule: Rule, sequence: Int) -> Rule {
         var ranked = rule
-        let priority = min(max(rule.priority ?? Rule.defaultPriority, -(1 << 30)), 1 << 30)
-        ranked.priority = priority * (1 << 32) - sequence
+        ranked.priority = enginePriority(rule.priority, sequence: sequence)
         return ranked
+    }
+
+    private static func enginePriority(_ priority: Int?, sequence: Int) -> Int {
+        min(max(priority ?? Rule.defaultPriority, -(1 << 30)), 1 << 30) * (1 << 32) - sequence
+    }
+
+    /// The engine priority the exact mapping that `hit` comes from would have as a rule: the rules
+    /// WireMock tries before it (a lower `priority`, or the same and added later) rank below it.
+    func enginePriority(ofExactHit hit: Hit) -> Int? {
+        guard case .track = hit.source, let id = hit.track.name else { return nil }
+        return state.withLock { state in
+            state.mappings[id].map { Self.enginePriority($0.mapping.priority, sequence: $0.sequence) }
+        }
     }
 
     private func remove(_ id: String, from state: inout State) {

@@ -112,6 +112,23 @@ struct WireMockMatcherTests {
         #expect(error.path == "$.request.bodyPatterns[0].matchesJsonPath")
     }
 
+    @Test("date matchers: ISO 8601, dates alone and RFC 1123, against an instant or now")
+    func dates() throws {
+        let instant = #"{"method": "GET", "url": "/d", "headers": {"X-Date": {"equalToDateTime": "2021-06-14T12:13:14Z"}}}"#
+        #expect(try answers(instant, [
+            get("/d", [("X-Date", "2021-06-14T14:13:14+02:00")]), get("/d", [("X-Date", "Mon, 14 Jun 2021 12:13:14 GMT")]),
+            get("/d", [("X-Date", "2021-06-14T12:13:14.000Z")]), get("/d", [("X-Date", "2021-06-14T12:13:15Z")]),
+            get("/d", [("X-Date", "garbage")]), get("/d"),
+        ]) == [true, true, true, false, false, false])
+        // Against a date without zone the local date-time counts, its offset ignored, as in WireMock.
+        let local = #"{"method": "GET", "url": "/d", "headers": {"X-Date": {"before": "2021-06-14"}}}"#
+        #expect(try answers(local, [
+            get("/d", [("X-Date", "2021-06-13T23:50:00-01:00")]), get("/d", [("X-Date", "2021-06-14T00:10:00+01:00")]),
+        ]) == [true, false])
+        let recent = #"{"method": "GET", "url": "/d", "headers": {"X-Date": {"after": "now -3 days"}}}"#
+        #expect(try answers(recent, [get("/d", [("X-Date", "2000-01-01T00:00:00Z")]), get("/d", [("X-Date", "2999-01-01T00:00:00Z")])]) == [false, true])
+    }
+
     @Test("an unknown matcher is reported with its place, never ignored")
     func unknownMatcher() throws {
         let json = #"{"request": {"method": "GET", "url": "/h", "headers": {"X-Thing": {"equalToXml": "<a/>"}}}, "response": {}}"#

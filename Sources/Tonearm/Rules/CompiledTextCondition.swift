@@ -7,6 +7,9 @@ indirect enum CompiledTextCondition: Sendable {
     case doesNotMatch(LinearPattern)
     case equalsJSON(JSONValue, JSONComparison)
     case equalsBytes([UInt8])
+    case before(DateTimeBound)
+    case after(DateTimeBound)
+    case equalsDateTime(DateTimeBound)
     case present
     case absent
     case allOf([CompiledTextCondition])
@@ -21,6 +24,9 @@ indirect enum CompiledTextCondition: Sendable {
         case .doesNotMatch(let pattern): self = .doesNotMatch(try compile(pattern))
         case .equalsJSON(let json, let comparison): self = .equalsJSON(json, comparison)
         case .equalsBytes(let bytes): self = .equalsBytes(bytes)
+        case .before(let bound): self = .before(bound)
+        case .after(let bound): self = .after(bound)
+        case .equalsDateTime(let bound): self = .equalsDateTime(bound)
         case .present: self = .present
         case .absent: self = .absent
         case .allOf(let members):
@@ -96,6 +102,9 @@ indirect enum CompiledTextCondition: Sendable {
             guard let actual = try? JSONValue(parsingVerbatim: Array(value.utf8)) else { return false }
             return comparison.matches(actual, expected: expected)
         case .equalsBytes(let expected): return value.utf8.elementsEqual(expected)
+        case .before(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) < 0 } ?? false
+        case .after(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) > 0 } ?? false
+        case .equalsDateTime(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) == 0 } ?? false
         case .present, .absent, .doesNotMatch, .allOf, .anyOf: return holds(for: value)
         }
     }

@@ -17,6 +17,9 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case doesNotMatch(String)
         case equalsJSON(JSONValue, JSONComparison)
         case equalsBytes([UInt8])
+        case before(DateTimeBound)
+        case after(DateTimeBound)
+        case equalsDateTime(DateTimeBound)
         case present
         case absent
         case allOf([TextCondition])
@@ -46,6 +49,13 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     }
     /// The value's bytes (UTF-8 for text; the body as sent) equal these.
     public static func equalsBytes(_ bytes: [UInt8]) -> TextCondition { TextCondition(.equalsBytes(bytes)) }
+    /// The value is a date-time (ISO 8601, a date alone, or RFC 1123; see ``DateTimeBound``) before
+    /// the bound.
+    public static func before(_ bound: DateTimeBound) -> TextCondition { TextCondition(.before(bound)) }
+    /// The value is a date-time after the bound.
+    public static func after(_ bound: DateTimeBound) -> TextCondition { TextCondition(.after(bound)) }
+    /// The value is a date-time at the same instant as the bound (see ``DateTimeBound`` for zones).
+    public static func equalsDateTime(_ bound: DateTimeBound) -> TextCondition { TextCondition(.equalsDateTime(bound)) }
     /// The value is present, whatever it is.
     public static let present = TextCondition(.present)
     /// The value is absent.
@@ -56,7 +66,8 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     public static func anyOf(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.anyOf(conditions)) }
 
     /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `matches`,
-    /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `present`, `absent`, `allOf` or `anyOf`.
+    /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `before`, `after`, `equalsDateTime`, `present`,
+    /// `absent`, `allOf` or `anyOf`.
     public var identifier: String {
         switch storage {
         case .equals: "equals"
@@ -66,6 +77,9 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case .doesNotMatch: "doesNotMatch"
         case .equalsJSON: "equalsJSON"
         case .equalsBytes: "equalsBytes"
+        case .before: "before"
+        case .after: "after"
+        case .equalsDateTime: "equalsDateTime"
         case .present: "present"
         case .absent: "absent"
         case .allOf: "allOf"
@@ -74,11 +88,12 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The text compared against, or the regular expression for ``matches(_:)`` and
-    /// ``doesNotMatch(_:)``, or the expected JSON's canonical text; `nil` for the others.
+    /// ``doesNotMatch(_:)``, the expected JSON's canonical text, or the date bound; `nil` for the others.
     public var operand: String? {
         switch storage {
         case .equals(let text), .equalsIgnoringCase(let text), .contains(let text), .matches(let text), .doesNotMatch(let text): text
         case .equalsJSON(let json, _): json.canonicalText
+        case .before(let bound), .after(let bound), .equalsDateTime(let bound): bound.description
         case .equalsBytes, .present, .absent, .allOf, .anyOf: nil
         }
     }

@@ -9,11 +9,15 @@ import Tonearm
 /// - `matches` and `doesNotMatch` test the whole value (`.` matches line breaks too);
 /// - `absent` (whatever its value: WireMock reads `"absent": false` as absent too);
 /// - `equalToJson` with `ignoreArrayOrder` and `ignoreExtraElements` (``JSONComparison``);
-/// - `binaryEqualTo` (base64), and `and`/`or` of any of these.
+/// - `binaryEqualTo` (base64);
+/// - `before`, `after` and `equalToDateTime` with a date-time or `now` and an offset (``DateTimeBound``;
+///   `actualFormat`, truncation and `expectedOffset` are not supported, so they are warned about);
+/// - and `and`/`or` of any of these.
 extension WireMockMappingReader {
     /// The matchers a value matcher object may name, besides options.
     static let valueMatcherKeys: Set<String> = [
         "equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
+        "before", "after", "equalToDateTime",
     ]
     private static let valueMatcherOptions: Set<String> = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"]
 
@@ -50,6 +54,12 @@ extension WireMockMappingReader {
                 throw operand.error(expected: "base64 text", found: "text that is not base64")
             }
             return .equalsBytes(bytes)
+        case "before", "after", "equalToDateTime":
+            let text = try operand.string()
+            guard let bound = DateTimeBound.parse(text) else {
+                throw operand.error(expected: "a date-time (ISO 8601, a date, RFC 1123) or now with an offset in seconds to weeks", found: text.debugDescription)
+            }
+            return key == "before" ? .before(bound) : key == "after" ? .after(bound) : .equalsDateTime(bound)
         default:
             // "and" / "or": WireMock wants two matchers or more.
             let elements = try operand.elements()

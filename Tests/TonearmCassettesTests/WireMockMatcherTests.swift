@@ -99,6 +99,8 @@ struct WireMockMatcherTests {
         // Numbers are tested by the text Java gives them: 1.0 is "1.0", not "1".
         let number = #"{"method": "POST", "url": "/b", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.a", "equalTo": "1"}}]}"#
         #expect(try answers(number, [post(#"{"a":1}"#), post(#"{"a":1.0}"#), post(#"{"a":"1"}"#)]) == [true, false, true])
+        let large = #"{"method": "POST", "url": "/b", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.a", "equalTo": "1.0E7"}}]}"#
+        #expect(try answers(large, [post(#"{"a":10000000.0}"#), post(#"{"a":10000000}"#)]) == [true, false])
         let absent = #"{"method": "POST", "url": "/b", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.a", "absent": true}}]}"#
         #expect(try answers(absent, [post(#"{"b":1}"#), post(#"{"a":1}"#)]) == [true, false])
         let notMatching = #"{"method": "POST", "url": "/b", "bodyPatterns": [{"matchesJsonPath": {"expression": "$.a", "doesNotMatch": "x"}}]}"#

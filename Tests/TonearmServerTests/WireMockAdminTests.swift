@@ -97,14 +97,14 @@ struct WireMockAdminTests {
         let base = server.baseURL.absoluteString
         let cases: [(String, String)] = [
             (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["response-template"]}}"#, "/response/transformers"),
-            (#"{"request":{"url":"/c","cookies":{"a":{"equalTo":"b"}}},"response":{}}"#, "/request/cookies"),
-            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0"),
+            (#"{"request":{"url":"/c","cookies":{"a":{"equalToXml":"<b/>"}}},"response":{}}"#, "/request/cookies/a/equalToXml"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0/equalToXml"),
             (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A/matchesJsonPath"),
             (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions"),
             (#"{"request":{"url":"/x"},"response":{"proxyBaseUrl":"http://example.com"}}"#, "/response/proxyBaseUrl"),
             (#"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{}}"#, "/request/urlPattern"),
-            (#"{"request":{"urlPath":"/x","headers":{"A":{"equalTo":"b","caseInsensitive":true}}},"response":{}}"#, "/request/headers/A/caseInsensitive"),
-            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToJson":{},"ignoreExtraElements":true}]},"response":{}}"#, "/request/bodyPatterns/0/ignoreExtraElements"),
+            (#"{"request":{"urlPath":"/x","headers":{"A":{"before":"now","actualFormat":"dd/MM/yyyy"}}},"response":{}}"#, "/request/headers/A/actualFormat"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"matchesJsonPath":"$.a.length()"}]},"response":{}}"#, "/request/bodyPatterns/0/matchesJsonPath"),
             (#"{"request":"#, ""),
         ]
         for (body, pointer) in cases {
@@ -352,7 +352,7 @@ struct WireMockAdminTests {
         #expect(escape.text.contains("/response/bodyFileName") && escape.text.contains("inside the __files folder"))
         try await server.stop()
 
-        try Data(#"{"request":{"url":"/c","cookies":{}},"response":{}}"#.utf8).write(to: mappings.appendingPathComponent("bad.json"))
+        try Data(#"{"request":{"url":"/c","cookies":{"a":{"equalToXml":"<b/>"}}},"response":{}}"#.utf8).write(to: mappings.appendingPathComponent("bad.json"))
         await #expect(throws: ServerError.self) { _ = try await Self.start(root: root) }
     }
 }

@@ -361,4 +361,33 @@ extension WireMockParityTests {
         #expect(try await Self.admin(server, "/__admin/requests/not-a-uuid", method: "DELETE").status == 400)
         try await server.stop()
     }
+
+    @Test("recorded-style mappings load and answer: equalToJson with ignoreArrayOrder/ignoreExtraElements, cookies, basic auth, JSONPath filters; requests/count takes the same matchers")
+    func requestMatchers() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let recorded = #"{"request":{"method":"POST","url":"/orders","bodyPatterns":[{"equalToJson":{"items":[{"sku":"a"},{"sku":"b"}]},"ignoreArrayOrder":true,"ignoreExtraElements":true}]},"response":{"status":201}}"#
+        #expect(try await Self.admin(server, "/__admin/mappings", recorded).status == 201)
+        let guarded = #"{"request":{"method":"GET","url":"/me","cookies":{"session":{"matches":"s[0-9]+"}},"basicAuthCredentials":{"username":"u","password":"p"}},"response":{"status":200}}"#
+        #expect(try await Self.admin(server, "/__admin/mappings", guarded).status == 201)
+        let filtered = #"{"request":{"method":"POST","url":"/search","bodyPatterns":[{"matchesJsonPath":"$.filters[?(@.field == 'colour' && @.value =~ /r.d/)]"},{"matchesJsonPath":{"expression":"$..page","equalTo":"2"}}]},"response":{"status":200}}"#
+        #expect(try await Self.admin(server, "/__admin/mappings", filtered).status == 201)
+
+        #expect(try await TestClient.send(base + "/orders", method: "POST", body: #"{"id":7,"items":[{"sku":"b","n":1},{"sku":"a"}]}"#).status == 201)
+        #expect(try await TestClient.send(base + "/orders", method: "POST", body: #"{"items":[{"sku":"b"}]}"#).status == 404)
+        #expect(try await TestClient.send(base + "/me", headers: [("Cookie", "theme=dark; session=s42"), ("Authorization", "Basic dTpw")]).status == 200)
+        #expect(try await TestClient.send(base + "/me", headers: [("Cookie", "session=s42")]).status == 404)
+        #expect(try await TestClient.send(base + "/search", method: "POST", body: #"{"filters":[{"field":"colour","value":"red"}],"paging":{"page":2}}"#).status == 200)
+        #expect(try await TestClient.send(base + "/search", method: "POST", body: #"{"filters":[{"field":"colour","value":"blue"}],"paging":{"page":2}}"#).status == 404)
+
+        let count = try Self.object(try await Self.admin(server, "/__admin/requests/count", #"{"method":"ANY","cookies":{"session":{"absent":true}},"bodyPatterns":[{"doesNotMatch":".*blue.*"}]}"#))
+        // Of the six requests, those without a session cookie whose body does not mention blue: the two
+        // orders and the first search.
+        #expect(count["count"] as? Int == 3)
+        // A matcher Tonearm does not reproduce is refused, naming it, rather than ignored.
+        let refused = try await Self.admin(server, "/__admin/mappings", #"{"request":{"headers":{"X-When":{"before":"now","truncateExpected":"first day of month"}}},"response":{}}"#)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("truncateExpected"))
+        try await server.stop()
+    }
 }

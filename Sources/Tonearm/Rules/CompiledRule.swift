@@ -8,9 +8,10 @@ struct CompiledRule: Sendable {
     let literalPrefix: String
     /// Literal text every match contains, beyond the prefix; empty when none is known.
     let requiredLiteral: [UInt8]
-    let queryPatterns: [LinearPattern?]
-    let headerPatterns: [LinearPattern?]
-    let bodyPatterns: [LinearPattern?]
+    let queryConditions: [CompiledTextCondition]
+    let headerConditions: [CompiledTextCondition]
+    let cookieConditions: [CompiledTextCondition]
+    let bodyConditions: [CompiledTextCondition]
     /// The most any of the rule's patterns can cost per scalar (``LinearPattern/worstVisitsPerScalar``).
     let worstVisitsPerScalar: Int
 
@@ -22,9 +23,8 @@ struct CompiledRule: Sendable {
                 throw RuleError(ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: error.message)
             }
         }
-        func compileCondition(_ condition: TextCondition) throws(RuleError) -> LinearPattern? {
-            guard case .matches(let pattern) = condition.storage else { return nil }
-            return try compile(pattern)
+        func compileCondition(_ condition: TextCondition) throws(RuleError) -> CompiledTextCondition {
+            try CompiledTextCondition(condition, compile: compile)
         }
         self.rule = rule
         self.declaredIndex = declaredIndex
@@ -33,17 +33,20 @@ struct CompiledRule: Sendable {
         literalPrefix = LiteralPrefix.of(pattern.syntax)
         let literal = RequiredLiteral.of(pattern.syntax)
         requiredLiteral = literal.utf8.count > literalPrefix.utf8.count ? Array(literal.utf8) : []
-        var queryPatterns: [LinearPattern?] = []
-        for condition in rule.query { queryPatterns.append(try compileCondition(condition.condition)) }
-        self.queryPatterns = queryPatterns
-        var headerPatterns: [LinearPattern?] = []
-        for header in rule.headers { headerPatterns.append(try compileCondition(header.condition)) }
-        self.headerPatterns = headerPatterns
-        var bodyPatterns: [LinearPattern?] = []
-        for condition in rule.body { bodyPatterns.append(try compileCondition(condition.condition)) }
-        self.bodyPatterns = bodyPatterns
-        worstVisitsPerScalar = ([pattern] + queryPatterns.compactMap { $0 } + headerPatterns.compactMap { $0 }
-            + bodyPatterns.compactMap { $0 }).map(\.worstVisitsPerScalar).max() ?? 0
+        var queryConditions: [CompiledTextCondition] = []
+        for condition in rule.query { queryConditions.append(try compileCondition(condition.condition)) }
+        self.queryConditions = queryConditions
+        var headerConditions: [CompiledTextCondition] = []
+        for header in rule.headers { headerConditions.append(try compileCondition(header.condition)) }
+        self.headerConditions = headerConditions
+        var cookieConditions: [CompiledTextCondition] = []
+        for cookie in rule.cookies { cookieConditions.append(try compileCondition(cookie.condition)) }
+        self.cookieConditions = cookieConditions
+        var bodyConditions: [CompiledTextCondition] = []
+        for condition in rule.body { bodyConditions.append(try compileCondition(condition.condition)) }
+        self.bodyConditions = bodyConditions
+        let conditionPatterns = (queryConditions + headerConditions + cookieConditions + bodyConditions).flatMap(\.patterns)
+        worstVisitsPerScalar = ([pattern] + conditionPatterns).map(\.worstVisitsPerScalar).max() ?? 0
     }
 
     /// Whether the rule answers `request`, whose pattern target is `target`.
@@ -58,15 +61,31 @@ struct CompiledRule: Sendable {
             // repeated query parameter does.
             // Lazily: a rule set may try many rules on one request, and most headers are sent once.
             let values = request.request.headers.lazy.filter { $0.name.equalsIgnoringASCIICase(header.name) }.map(\.value.trimmingHTTPWhitespace)
-            guard Self.anyValueHolds(header.condition, pattern: headerPatterns[offset], in: values) else { return false }
+            guard headerConditions[offset].holds(forAnyOf: values) else { return false }
+        }
+        if !rule.cookies.isEmpty {
+            let cookies = parts.cookies
+            for (offset, cookie) in rule.cookies.enumerated() {
+                let values = cookies.lazy.filter { $0.name.utf8.elementsEqual(cookie.name.utf8) }.map(\.value)
+                guard cookieConditions[offset].holds(forAnyOf: values, missingSatisfiesOnlyAbsent: true) else { return false }
+            }
         }
         for (offset, condition) in rule.body.enumerated() {
-            guard let document = parts.jsonBody else { return false }
-            let text = document.value(at: condition.pointer).map { value -> String in
-                if case .string(let string) = value { return string }
-                return value.canonicalText
+            switch condition.location.storage {
+            case .wholeBody:
+                guard bodyConditions[offset].holds(forBody: request.request.body) else { return false }
+            case .pointer(let pointer):
+                guard let document = parts.jsonBody else { return false }
+                let text = document.value(at: pointer).map { value -> String in
+                    if case .string(let string) = value { return string }
+                    return value.canonicalText
+                }
+                guard bodyConditions[offset].holds(for: text) else { return false }
+            case .jsonPath(let path):
+                guard let document = parts.verbatimJSONBody else { return false }
+                let values = path.matchedValues(in: document).lazy.map(JSONPath.matchText)
+                guard bodyConditions[offset].holds(forAnyOf: values, missingSatisfiesOnlyAbsent: true) else { return false }
             }
-            guard Self.holds(condition.condition, pattern: bodyPatterns[offset], for: text) else { return false }
         }
         return true
     }
@@ -74,29 +93,8 @@ struct CompiledRule: Sendable {
     /// Every query condition holds for the request's decoded query parameters.
     private func queryHolds(in values: [String: [String]]) -> Bool {
         for (offset, condition) in rule.query.enumerated() {
-            let found = values[condition.name] ?? []
-            if !Self.anyValueHolds(condition.condition, pattern: queryPatterns[offset], in: found) { return false }
+            if !queryConditions[offset].holds(forAnyOf: values[condition.name] ?? []) { return false }
         }
         return true
-    }
-
-    /// A condition on a header or query parameter that may be sent several times: `absent` holds when
-    /// none is sent, `present` when one is, any other condition when one of the values satisfies it.
-    private static func anyValueHolds(_ condition: TextCondition, pattern: LinearPattern?, in values: some Sequence<String>) -> Bool {
-        switch condition.storage {
-        case .absent: !values.contains { _ in true }
-        case .present: values.contains { _ in true }
-        default: values.contains { holds(condition, pattern: pattern, for: $0) }
-        }
-    }
-
-    private static func holds(_ condition: TextCondition, pattern: LinearPattern?, for value: String?) -> Bool {
-        switch condition.storage {
-        case .present: return value != nil
-        case .absent: return value == nil
-        case .equals(let expected): return value.map { $0.utf8.elementsEqual(expected.utf8) } ?? false
-        case .contains(let part): return value.map { ByteSearch.contains(Array(part.utf8), in: $0) } ?? false
-        case .matches: return value.map { text in pattern?.matches(text) ?? false } ?? false
-        }
     }
 }

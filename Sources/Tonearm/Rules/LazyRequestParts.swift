@@ -3,7 +3,9 @@
 struct LazyRequestParts {
     private let request: IncomingRequest
     private var parsedBody: JSONValue??
+    private var verbatimBody: JSONValue??
     private var decodedQuery: [String: [String]]?
+    private var parsedCookies: [RequestCookie]?
 
     init(_ request: IncomingRequest) {
         self.request = request
@@ -15,6 +17,16 @@ struct LazyRequestParts {
             if let parsedBody { return parsedBody }
             let value = try? JSONValue(parsing: request.request.body)
             parsedBody = .some(value)
+            return value
+        }
+    }
+
+    /// The body as JSON with numbers as written (see ``JSONValue/init(parsingVerbatim:)``), or `nil`.
+    var verbatimJSONBody: JSONValue? {
+        mutating get {
+            if let verbatimBody { return verbatimBody }
+            let value = try? JSONValue(parsingVerbatim: request.request.body)
+            verbatimBody = .some(value)
             return value
         }
     }
@@ -33,6 +45,19 @@ struct LazyRequestParts {
             }
             decodedQuery = values
             return values
+        }
+    }
+
+    /// The cookies of every `Cookie` header, in the order sent.
+    var cookies: [RequestCookie] {
+        mutating get {
+            if let parsedCookies { return parsedCookies }
+            var cookies: [RequestCookie] = []
+            for header in request.request.headers where header.name.equalsIgnoringASCIICase("Cookie") {
+                cookies.append(contentsOf: RequestCookie.parse(header.value))
+            }
+            parsedCookies = cookies
+            return cookies
         }
     }
 }

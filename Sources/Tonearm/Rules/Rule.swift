@@ -25,6 +25,8 @@ public struct Rule: Sendable, Hashable {
     public var query: [QueryCondition]
     /// Header conditions that must all hold.
     public var headers: [HeaderCondition]
+    /// Cookie conditions (on the cookies of the `Cookie` headers) that must all hold.
+    public var cookies: [CookieCondition]
     /// JSON body conditions that must all hold (the body must parse as JSON when there are any).
     public var body: [BodyCondition]
     /// Lower numbers are tried first (1 before 5); rules of equal priority keep their declared order.
@@ -47,21 +49,21 @@ public struct Rule: Sendable, Hashable {
     /// Creates a rule answering with `response`.
     public init(
         name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
-        query: [QueryCondition] = [], headers: [HeaderCondition] = [], body: [BodyCondition] = [],
-        priority: Int? = nil, response: Response, delay: Duration? = nil, bodyFile: String? = nil,
-        scenario: ScenarioStep? = nil
+        query: [QueryCondition] = [], headers: [HeaderCondition] = [], cookies: [CookieCondition] = [],
+        body: [BodyCondition] = [], priority: Int? = nil, response: Response, delay: Duration? = nil,
+        bodyFile: String? = nil, scenario: ScenarioStep? = nil
     ) {
         self.init(
             name: name, method: method, pattern: pattern, target: target, query: query, headers: headers,
-            body: body, priority: priority, outcome: .response(response), delay: delay, bodyFile: bodyFile,
+            cookies: cookies, body: body, priority: priority, outcome: .response(response), delay: delay, bodyFile: bodyFile,
             scenario: scenario)
     }
 
     /// Creates a rule with any outcome.
     public init(
         name: String? = nil, method: String? = nil, pattern: String, target: Target = .url,
-        query: [QueryCondition] = [], headers: [HeaderCondition] = [], body: [BodyCondition] = [],
-        priority: Int? = nil, outcome: Track.Outcome, delay: Duration? = nil, bodyFile: String? = nil,
+        query: [QueryCondition] = [], headers: [HeaderCondition] = [], cookies: [CookieCondition] = [],
+        body: [BodyCondition] = [], priority: Int? = nil, outcome: Track.Outcome, delay: Duration? = nil, bodyFile: String? = nil,
         scenario: ScenarioStep? = nil
     ) {
         self.name = name ?? ""
@@ -70,6 +72,7 @@ public struct Rule: Sendable, Hashable {
         self.target = target
         self.query = query
         self.headers = headers
+        self.cookies = cookies
         self.body = body
         self.priority = priority
         self.outcome = outcome
@@ -81,7 +84,8 @@ public struct Rule: Sendable, Hashable {
 
 /// A condition on a query parameter, compared on its decoded value (`%20` and `+` are spaces).
 ///
-/// With several values for one name, `.equals`, `.contains` and `.matches` hold when any value does.
+/// With several values for one name, the condition holds when it holds for any of them; with none, it
+/// is tested on the missing value (``TextCondition/absent`` and ``TextCondition/doesNotMatch(_:)`` hold).
 public struct QueryCondition: Sendable, Hashable {
     /// The parameter name, decoded, compared exactly.
     public var name: String
@@ -95,7 +99,8 @@ public struct QueryCondition: Sendable, Hashable {
     }
 }
 
-/// A condition on a header's value.
+/// A condition on a header's value; a repeated header holds when any of its values does, a missing one
+/// as a missing query parameter does.
 public struct HeaderCondition: Sendable, Hashable {
     /// The header name, compared case-insensitively.
     public var name: String
@@ -109,75 +114,20 @@ public struct HeaderCondition: Sendable, Hashable {
     }
 }
 
-/// A condition on the value at a JSON Pointer in the request body.
-public struct BodyCondition: Sendable, Hashable {
-    /// Where in the body.
-    public var pointer: JSONPointer
-    /// What must hold there. For `.equals` and `.matches`, a JSON string is compared by its text and
-    /// any other value by its RFC 8785 canonical text (`.equals("42")` holds for the number 42).
+/// A condition on a cookie sent in the `Cookie` header(s), by name (compared exactly) and value
+/// (surrounding double quotes removed).
+///
+/// A cookie sent several times holds when any value does. A cookie not sent satisfies only
+/// ``TextCondition/absent``, as in WireMock (where a missing header satisfies `doesNotMatch` too).
+public struct CookieCondition: Sendable, Hashable {
+    /// The cookie name, compared exactly.
+    public var name: String
+    /// What must hold of its value.
     public var condition: TextCondition
 
-    /// Creates a body condition.
-    public init(_ pointer: JSONPointer, _ condition: TextCondition) {
-        self.pointer = pointer
+    /// Creates a cookie condition.
+    public init(_ name: String, _ condition: TextCondition) {
+        self.name = name
         self.condition = condition
-    }
-}
-
-/// What must hold of a header value or a JSON value.
-///
-/// Stub formats keep bringing new tests (prefixes, case-insensitive equality, negation), so this is a
-/// struct with static members rather than an enum: write `.equals("x")` or `.absent`, compare with `==`,
-/// and read ``identifier`` and ``operand``.
-public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
-    /// Internal so compiled rules can evaluate the conditions exhaustively.
-    enum Storage: Sendable, Hashable {
-        case equals(String)
-        case contains(String)
-        case matches(String)
-        case present
-        case absent
-    }
-
-    let storage: Storage
-
-    private init(_ storage: Storage) {
-        self.storage = storage
-    }
-
-    /// The value equals this text exactly.
-    public static func equals(_ text: String) -> TextCondition { TextCondition(.equals(text)) }
-    /// The value contains this text.
-    public static func contains(_ text: String) -> TextCondition { TextCondition(.contains(text)) }
-    /// The regular expression is found in the value.
-    public static func matches(_ pattern: String) -> TextCondition { TextCondition(.matches(pattern)) }
-    /// The value is present, whatever it is.
-    public static let present = TextCondition(.present)
-    /// The value is absent.
-    public static let absent = TextCondition(.absent)
-
-    /// The kind of test, as rule files name it: `equals`, `contains`, `matches`, `present` or `absent`.
-    public var identifier: String {
-        switch storage {
-        case .equals: "equals"
-        case .contains: "contains"
-        case .matches: "matches"
-        case .present: "present"
-        case .absent: "absent"
-        }
-    }
-
-    /// The text compared against, or the regular expression for ``matches(_:)``; `nil` for
-    /// ``present`` and ``absent``.
-    public var operand: String? {
-        switch storage {
-        case .equals(let text), .contains(let text), .matches(let text): text
-        case .present, .absent: nil
-        }
-    }
-
-    /// `identifier` and the operand, e.g. `equals "x"` or `absent`.
-    public var description: String {
-        operand.map { "\(identifier) \($0.debugDescription)" } ?? identifier
     }
 }

@@ -14,7 +14,8 @@ struct WireMockMappingReader {
         "newScenarioState", "metadata", "persistent", "insertionIndex",
     ]
     private static let knownRequestKeys: Set<String> = [
-        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "bodyPatterns",
+        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "cookies",
+        "basicAuthCredentials", "bodyPatterns",
     ]
     private static let knownResponseKeys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
@@ -45,10 +46,12 @@ struct WireMockMappingReader {
         }
         let pattern = try urlPattern(request)
         try checkCompiles(pattern.pattern, at: try request.firstMember("urlPattern", "urlPathPattern") ?? request)
+        var headers = try headerConditions(request.member("headers"))
+        if let credentials = try request.member("basicAuthCredentials") { headers.append(try Self.basicAuthCondition(credentials)) }
         let rule = Rule(
             name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
-            headers: try headerConditions(request.member("headers")), body: try bodyConditions(request.member("bodyPatterns")),
-            priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay, scenario: scenario)
+            headers: headers, cookies: try cookieConditions(request.member("cookies")),
+            body: try bodyConditions(request.member("bodyPatterns")), priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay, scenario: scenario)
         rules.append(rule)
     }
 
@@ -92,17 +95,11 @@ struct WireMockMappingReader {
 
     // MARK: Rules
 
-    private func urlPattern(_ request: DocumentCursor) throws(CassetteError) -> WireMockRequestPattern {
+    private mutating func urlPattern(_ request: DocumentCursor) throws(CassetteError) -> WireMockRequestPattern {
         var query: [QueryCondition] = []
         for (name, matcher) in try request.member("queryParameters")?.members() ?? [] {
-            if let value = try matcher.optionalString("equalTo") { query.append(QueryCondition(name, .equals(value))) }
-            else if let value = try matcher.optionalString("matches") {
-                try checkCompiles(value, at: matcher)
-                query.append(QueryCondition(name, .matches("^(?:\(value))$")))
-            }
-            else if let value = try matcher.optionalString("contains") { query.append(QueryCondition(name, .contains(value))) }
-            else if try matcher.member("absent")?.bool() == true { query.append(QueryCondition(name, .absent)) }
-            else { throw matcher.error(expected: "a query matcher: equalTo, matches, contains or absent", found: try matcher.members().first.map { "\"\($0.key)\"" }) }
+            guard let condition = try valueCondition(matcher, what: "query matcher") else { continue }
+            query.append(QueryCondition(name, condition))
         }
         return WireMockRequestPattern.make(
             url: try request.optionalString("url"), urlPath: try request.optionalString("urlPath"),
@@ -113,16 +110,28 @@ struct WireMockMappingReader {
     private mutating func headerConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderCondition] {
         var conditions: [HeaderCondition] = []
         for (name, matcher) in try cursor?.members() ?? [] {
-            if let value = try matcher.optionalString("equalTo") { conditions.append(HeaderCondition(name, .equals(value))) }
-            else if let value = try matcher.optionalString("matches") {
-                try checkCompiles(value, at: matcher)
-                conditions.append(HeaderCondition(name, .matches("^(?:\(value))$")))
-            }
-            else if let value = try matcher.optionalString("contains") { conditions.append(HeaderCondition(name, .contains(value))) }
-            else if try matcher.member("absent")?.bool() == true { conditions.append(HeaderCondition(name, .absent)) }
-            else { warn(matcher, "header matcher \(try matcher.members().map(\.key)) is not supported; the header is not checked") }
+            guard let condition = try valueCondition(matcher, what: "header matcher") else { continue }
+            conditions.append(HeaderCondition(name, condition))
         }
         return conditions
+    }
+
+    private mutating func cookieConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [CookieCondition] {
+        var conditions: [CookieCondition] = []
+        for (name, matcher) in try cursor?.members() ?? [] {
+            guard let condition = try valueCondition(matcher, what: "cookie matcher") else { continue }
+            conditions.append(CookieCondition(name, condition))
+        }
+        return conditions
+    }
+
+    /// `basicAuthCredentials` as WireMock 2.35.1 checks it: an `Authorization` header equal, ignoring
+    /// case (the base64 too, as the jar does), to `Basic ` and the base64 of `username:password` (UTF-8).
+    private static func basicAuthCondition(_ credentials: DocumentCursor) throws(CassetteError) -> HeaderCondition {
+        let username = try credentials.required("username", expected: "a user name").string()
+        let password = try credentials.required("password", expected: "a password").string()
+        let token = Base64.encode(Array("\(username):\(password)".utf8))
+        return HeaderCondition("Authorization", .equalsIgnoringCase("Basic \(token)"))
     }
 
     private mutating func bodyConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [BodyCondition] {
@@ -136,19 +145,15 @@ struct WireMockMappingReader {
                     continue
                 }
                 do {
-                    conditions.append(BodyCondition(JSONPointer(tokens: []), .equals(try JSONValue(parsing: bytes).canonicalText)))
+                    conditions.append(BodyCondition(.wholeBody, .equalsJSON(try JSONValue(parsingVerbatim: bytes))))
                 } catch {
                     throw json.error(expected: "JSON in the equalToJson file \"\(fileName)\"", found: "\(error)")
                 }
-            } else if let json = try pattern.member("equalToJson") {
-                conditions.append(try Self.wholeBodyCondition(json))
-            } else if let path = try pattern.member("matchesJsonPath"), case .string(let expression) = path.node.value,
-                let pointer = JSONPathPointer.pointer(forSimplePath: expression)
-            {
-                conditions.append(BodyCondition(pointer, .present))
-            } else {
-                let kind = try pattern.members().first?.key ?? "?"
-                warn(pattern, "body matcher \"\(kind)\" is not supported; the body is not checked for it")
+            } else if let path = try pattern.member("matchesJsonPath") {
+                guard let condition = try jsonPathCondition(path) else { continue }
+                conditions.append(condition)
+            } else if let condition = try valueCondition(pattern, what: "body matcher") {
+                conditions.append(BodyCondition(.wholeBody, condition))
             }
         }
         return conditions
@@ -259,34 +264,7 @@ struct WireMockMappingReader {
         }
     }
 
-    private mutating func warn(_ cursor: DocumentCursor, _ message: String) {
+    mutating func warn(_ cursor: DocumentCursor, _ message: String) {
         warnings.append(ImportWarning(file: file, path: cursor.path.description, message: message))
-    }
-}
-
-/// Simple JSONPath expressions (`$.a.b`, `$.items[0]`) as JSON Pointers; filters are not supported.
-package enum JSONPathPointer {
-    /// The JSON Pointer for `path`, or `nil` when it is not a simple path.
-    package static func pointer(forSimplePath path: String) -> JSONPointer? {
-        guard path.hasPrefix("$") else { return nil }
-        var tokens: [String] = []
-        var rest = Substring(path.dropFirst())
-        while !rest.isEmpty {
-            if rest.hasPrefix(".") {
-                let name = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-                guard !name.isEmpty else { return nil }
-                tokens.append(String(name))
-                rest = rest.dropFirst(1 + name.count)
-            } else if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-                let index = rest[rest.index(after: rest.startIndex)..<close]
-                guard Int(index) != nil else { return nil }
-                tokens.append(String(index))
-                rest = rest[rest.index(after: close)...]
-            } else {
-                return nil
-            }
-        }
-        let text = tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
-        return try? JSONPointer(text)
     }
 }

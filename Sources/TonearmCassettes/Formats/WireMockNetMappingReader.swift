@@ -235,8 +235,8 @@ struct WireMockNetMappingReader {
     }
 
     /// `JsonMatcher` compares the whole body (RFC 8785 text); `JsonPartialMatcher` and
-    /// `JsonPartialWildcardMatcher` each value the pattern names; a simple `JsonPathMatcher` path must
-    /// be present; a `WildcardMatcher` of `*` takes any body. Anything else is a warning.
+    /// `JsonPartialWildcardMatcher` each value the pattern names; a `JsonPathMatcher` path must
+    /// select something; a `WildcardMatcher` of `*` takes any body. Anything else is a warning.
     private mutating func bodyConditions(_ request: DocumentCursor) throws(CassetteError) -> [BodyCondition] {
         guard let body = try request.member("Body") else { return [] }
         let cursors = try bodyMatchers(body)
@@ -268,11 +268,11 @@ struct WireMockNetMappingReader {
                 }
             case "JsonPathMatcher":
                 for pattern in matcher.patterns {
-                    guard pattern.isString, let pointer = JSONPathPointer.pointer(forSimplePath: try pattern.string()) else {
-                        warn(pattern, "only simple JSONPath paths ($.a.b[0]) are supported; the body is not checked for this one")
+                    guard pattern.isString, let path = try? JSONPath(pattern.string()) else {
+                        warn(pattern, "this JSONPath is not supported (see docs/server.md); the body is not checked for it")
                         continue
                     }
-                    conditions.append(BodyCondition(pointer, .present))
+                    conditions.append(BodyCondition(.jsonPath(path), .present))
                 }
             case "WildcardMatcher" where acceptsAnything:
                 continue

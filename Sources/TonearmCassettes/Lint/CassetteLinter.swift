@@ -72,11 +72,11 @@ public enum CassetteLinter {
 
     private static let catchAll: Set<String> = ["", ".*", "^.*", "^.*$", "^(?:.*)$", ".+", "^.+$"]
 
-    /// Whether `earlier` answers every request `rule` could answer: only a rule with no query, header
+    /// Whether `earlier` answers every request `rule` could answer: only a rule with no query, header, cookie
     /// or body condition can (a `.*` rule that wants `page=2` lets every other request through), and
     /// none that waits for a scenario state.
     private static func always(answersBefore rule: Rule, _ earlier: Rule) -> Bool {
-        guard earlier.query.isEmpty, earlier.headers.isEmpty, earlier.body.isEmpty else { return false }
+        guard earlier.query.isEmpty, earlier.headers.isEmpty, earlier.cookies.isEmpty, earlier.body.isEmpty else { return false }
         guard earlier.scenario?.requiredState == nil else { return false }
         guard earlier.method == nil || earlier.method?.uppercased() == rule.method?.uppercased() else { return false }
         if catchAll.contains(earlier.pattern) { return true }

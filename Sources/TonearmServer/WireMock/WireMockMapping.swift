@@ -102,36 +102,13 @@ struct WireMockMapping: Sendable {
         [HeaderField("Matched-Stub-Id", id)] + (name.map { [HeaderField("Matched-Stub-Name", $0)] } ?? [])
     }
 
-    /// Matcher options the importer would not apply (`caseInsensitive`, `ignoreExtraElements`…) are refused
-    /// rather than dropped: with them left out the stub would answer other requests than the test meant.
+    /// Response options the importer would not apply are refused rather than dropped (matchers the
+    /// importer cannot reproduce come back as its warnings, refused above).
     private static func refuseIgnoredModifiers(_ mapping: JSONValue) throws(WireMockError) {
         if mapping[member: "response"]?[member: "statusMessage"] != nil {
             throw .invalid(
                 "/response/statusMessage", "Unsupported stub mapping feature",
                 detail: "statusMessage is not supported: Tonearm sends the standard reason phrase; the mapping was refused")
-        }
-        guard let request = mapping[member: "request"] else { return }
-        for group in ["headers", "queryParameters"] {
-            guard case .object(let matchers)? = request[member: group] else { continue }
-            for matcher in matchers {
-                guard case .object(let options) = matcher.value else { continue }
-                for option in options where !["equalTo", "matches", "contains", "absent"].contains(option.key) {
-                    if option.key == "caseInsensitive", option.value == .bool(false) { continue }
-                    throw .invalid(
-                        "/request/\(group)/\(matcher.key)/\(option.key)", "Unsupported stub mapping feature",
-                        detail: "\(option.key) is not supported in a \(group) matcher; the mapping was refused rather than matched without it")
-                }
-            }
-        }
-        guard case .array(let patterns)? = request[member: "bodyPatterns"] else { return }
-        for (index, pattern) in patterns.enumerated() {
-            guard case .object(let options) = pattern, options.contains(where: { $0.key == "equalToJson" }) else { continue }
-            for option in options where option.key != "equalToJson" {
-                if ["ignoreArrayOrder", "ignoreExtraElements"].contains(option.key), option.value == .bool(false) { continue }
-                throw .invalid(
-                    "/request/bodyPatterns/\(index)/\(option.key)", "Unsupported stub mapping feature",
-                    detail: "\(option.key) is not supported with equalToJson (Tonearm compares the whole body as canonical JSON); the mapping was refused")
-            }
         }
     }
 

@@ -4,12 +4,12 @@ import TonearmCassettes
 /// The `StringValuePattern` of `POST /__admin/mappings/remove-by-metadata`, applied to each mapping's
 /// `metadata`: `{"matchesJsonPath": "$.path"}` (the path exists), `{"matchesJsonPath": {"expression":
 /// "$.path", "equalTo"|"contains": text}}`, or `{"equalToJson": {...}}` (the metadata equals it).
-/// Simple paths only (`$.a.b`, `$.a[0]`), as in mappings; anything else is refused with a 422.
+/// Paths are full JSONPath (``JSONPath``), read as in mappings' `matchesJsonPath`.
 struct WireMockMetadataPattern: Sendable {
     private enum Test: Sendable {
-        case present(JSONPointer)
-        case equals(JSONPointer, String)
-        case contains(JSONPointer, String)
+        case present(JSONPath)
+        case equals(JSONPath, String)
+        case contains(JSONPath, String)
         case wholeEquals(JSONValue)
     }
 
@@ -34,13 +34,13 @@ struct WireMockMetadataPattern: Sendable {
             throw .invalid("", "Unsupported metadata pattern", detail: "Tonearm supports matchesJsonPath and equalToJson for remove-by-metadata")
         }
         if let expression = path.stringValue {
-            test = .present(try Self.pointer(expression, at: "/matchesJsonPath"))
+            test = .present(try Self.path(expression, at: "/matchesJsonPath"))
         } else if let expression = path[member: "expression"]?.stringValue {
-            let pointer = try Self.pointer(expression, at: "/matchesJsonPath/expression")
+            let selected = try Self.path(expression, at: "/matchesJsonPath/expression")
             if let value = path[member: "equalTo"]?.stringValue {
-                test = .equals(pointer, value)
+                test = .equals(selected, value)
             } else if let value = path[member: "contains"]?.stringValue {
-                test = .contains(pointer, value)
+                test = .contains(selected, value)
             } else {
                 throw .invalid("/matchesJsonPath", "Unsupported metadata pattern", detail: "expected equalTo or contains beside expression")
             }
@@ -49,34 +49,26 @@ struct WireMockMetadataPattern: Sendable {
         }
     }
 
-    private static func pointer(_ expression: String, at location: String) throws(WireMockError) -> JSONPointer {
-        guard let pointer = JSONPathPointer.pointer(forSimplePath: expression) else {
-            throw .invalid(location, "Unsupported metadata pattern", detail: "\(expression.debugDescription) is not a simple JSONPath ($.a.b or $.a[0])")
+    private static func path(_ expression: String, at location: String) throws(WireMockError) -> JSONPath {
+        do {
+            return try JSONPath(expression)
+        } catch {
+            throw .invalid(location, "Unsupported metadata pattern", detail: "\(expression.debugDescription): \(error)")
         }
-        return pointer
     }
 
     /// Whether a mapping with `metadata` matches.
     func matches(_ metadata: JSONValue?) -> Bool {
         guard let metadata else { return false }
         switch test {
-        case .present(let pointer):
-            return metadata.value(at: pointer) != nil
-        case .equals(let pointer, let text):
-            return Self.text(metadata.value(at: pointer)) == text
-        case .contains(let pointer, let text):
-            return Self.text(metadata.value(at: pointer))?.contains(text) ?? false
+        case .present(let path):
+            return !path.matchedValues(in: metadata).isEmpty
+        case .equals(let path, let text):
+            return path.matchedValues(in: metadata).contains { JSONPath.matchText($0) == text }
+        case .contains(let path, let text):
+            return path.matchedValues(in: metadata).contains { JSONPath.matchText($0).contains(text) }
         case .wholeEquals(let expected):
             return metadata == expected
-        }
-    }
-
-    /// A scalar's text; arrays and objects as JSON, so `contains` finds an element in a list.
-    private static func text(_ value: JSONValue?) -> String? {
-        switch value {
-        case .string(let text)?: text
-        case nil, .null?: nil
-        case let other?: other.canonicalText
         }
     }
 }

@@ -1,0 +1,111 @@
+/// A ``TextCondition`` with its regular expressions compiled, once, at load time.
+indirect enum CompiledTextCondition: Sendable {
+    case equals([UInt8])
+    case equalsIgnoringCase(String)
+    case contains([UInt8])
+    case matches(LinearPattern)
+    case doesNotMatch(LinearPattern)
+    case equalsJSON(JSONValue, JSONComparison)
+    case equalsBytes([UInt8])
+    case before(DateTimeBound)
+    case after(DateTimeBound)
+    case equalsDateTime(DateTimeBound)
+    case present
+    case absent
+    case allOf([CompiledTextCondition])
+    case anyOf([CompiledTextCondition])
+
+    init(_ condition: TextCondition, compile: (String) throws(RuleError) -> LinearPattern) throws(RuleError) {
+        switch condition.storage {
+        case .equals(let text): self = .equals(Array(text.utf8))
+        case .equalsIgnoringCase(let text): self = .equalsIgnoringCase(text.lowercased())
+        case .contains(let text): self = .contains(Array(text.utf8))
+        case .matches(let pattern): self = .matches(try compile(pattern))
+        case .doesNotMatch(let pattern): self = .doesNotMatch(try compile(pattern))
+        case .equalsJSON(let json, let comparison): self = .equalsJSON(json, comparison)
+        case .equalsBytes(let bytes): self = .equalsBytes(bytes)
+        case .before(let bound): self = .before(bound)
+        case .after(let bound): self = .after(bound)
+        case .equalsDateTime(let bound): self = .equalsDateTime(bound)
+        case .present: self = .present
+        case .absent: self = .absent
+        case .allOf(let members):
+            var compiled: [CompiledTextCondition] = []
+            for member in members { compiled.append(try CompiledTextCondition(member, compile: compile)) }
+            self = .allOf(compiled)
+        case .anyOf(let members):
+            var compiled: [CompiledTextCondition] = []
+            for member in members { compiled.append(try CompiledTextCondition(member, compile: compile)) }
+            self = .anyOf(compiled)
+        }
+    }
+
+    /// Every compiled pattern in the condition, for the rule's worst-case cost.
+    var patterns: [LinearPattern] {
+        switch self {
+        case .matches(let pattern), .doesNotMatch(let pattern): [pattern]
+        case .allOf(let members), .anyOf(let members): members.flatMap(\.patterns)
+        default: []
+        }
+    }
+
+    /// Whether the condition is exactly `absent` (what a missing cookie or JSONPath value satisfies).
+    var isAbsent: Bool {
+        if case .absent = self { return true }
+        return false
+    }
+
+    /// Whether the condition holds for `value`, `nil` when the value is missing.
+    func holds(for value: String?) -> Bool {
+        switch self {
+        case .present: return value != nil
+        case .absent: return value == nil
+        case .doesNotMatch(let pattern): return value.map { !pattern.matches($0) } ?? true
+        case .allOf(let members): return members.allSatisfy { $0.holds(for: value) }
+        case .anyOf(let members): return members.contains { $0.holds(for: value) }
+        default:
+            guard let value else { return false }
+            return holds(forPresent: value)
+        }
+    }
+
+    /// Whether the condition holds for a body (missing when empty), comparing bytes where it can.
+    func holds(forBody body: [UInt8]) -> Bool {
+        switch self {
+        case .equalsBytes(let expected): return !body.isEmpty && body == expected
+        case .allOf(let members): return members.allSatisfy { $0.holds(forBody: body) }
+        case .anyOf(let members): return members.contains { $0.holds(forBody: body) }
+        default: return holds(for: body.isEmpty ? nil : String(decoding: body, as: UTF8.self))
+        }
+    }
+
+    /// A condition on a value that may be sent several times (header, query parameter, cookie): with
+    /// none, the condition is tested on the missing value (or, when `missingSatisfiesOnlyAbsent`, holds
+    /// only if it is `absent`); otherwise it holds when it holds for one of them.
+    func holds(forAnyOf values: some Sequence<String>, missingSatisfiesOnlyAbsent: Bool = false) -> Bool {
+        var sawValue = false
+        for value in values {
+            sawValue = true
+            if holds(for: value) { return true }
+        }
+        if sawValue { return false }
+        return missingSatisfiesOnlyAbsent ? isAbsent : holds(for: nil)
+    }
+
+    private func holds(forPresent value: String) -> Bool {
+        switch self {
+        case .equals(let expected): return value.utf8.elementsEqual(expected)
+        case .equalsIgnoringCase(let expected): return value.lowercased().unicodeScalars.elementsEqual(expected.unicodeScalars)
+        case .contains(let part): return ByteSearch.contains(part, in: value)
+        case .matches(let pattern): return pattern.matches(value)
+        case .equalsJSON(let expected, let comparison):
+            guard let actual = try? JSONValue(parsingVerbatim: Array(value.utf8)) else { return false }
+            return comparison.matches(actual, expected: expected)
+        case .equalsBytes(let expected): return value.utf8.elementsEqual(expected)
+        case .before(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) < 0 } ?? false
+        case .after(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) > 0 } ?? false
+        case .equalsDateTime(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) == 0 } ?? false
+        case .present, .absent, .doesNotMatch, .allOf, .anyOf: return holds(for: value)
+        }
+    }
+}

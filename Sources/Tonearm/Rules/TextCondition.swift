@@ -1,0 +1,120 @@
+/// What must hold of a header value, query parameter, cookie, body or JSON value.
+///
+/// Stub formats keep bringing new tests (prefixes, case-insensitive equality, negation), so this is a
+/// struct with static members rather than an enum: write `.equals("x")` or `.absent`, compare with `==`,
+/// and read ``identifier`` and ``operand``.
+///
+/// A value may be missing (a header not sent, an empty body, nothing at a JSON Pointer): then
+/// ``absent`` and ``doesNotMatch(_:)`` hold, ``present`` and the comparisons do not, and ``allOf(_:)``
+/// and ``anyOf(_:)`` combine what their members say.
+public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
+    /// Internal so compiled rules can evaluate the conditions exhaustively.
+    enum Storage: Sendable, Hashable {
+        case equals(String)
+        case equalsIgnoringCase(String)
+        case contains(String)
+        case matches(String)
+        case doesNotMatch(String)
+        case equalsJSON(JSONValue, JSONComparison)
+        case equalsBytes([UInt8])
+        case before(DateTimeBound)
+        case after(DateTimeBound)
+        case equalsDateTime(DateTimeBound)
+        case present
+        case absent
+        case allOf([TextCondition])
+        case anyOf([TextCondition])
+    }
+
+    let storage: Storage
+
+    private init(_ storage: Storage) {
+        self.storage = storage
+    }
+
+    /// The value equals this text exactly.
+    public static func equals(_ text: String) -> TextCondition { TextCondition(.equals(text)) }
+    /// The value equals this text when case is ignored (each character's lowercase form is compared).
+    public static func equalsIgnoringCase(_ text: String) -> TextCondition { TextCondition(.equalsIgnoringCase(text)) }
+    /// The value contains this text.
+    public static func contains(_ text: String) -> TextCondition { TextCondition(.contains(text)) }
+    /// The regular expression is found in the value.
+    public static func matches(_ pattern: String) -> TextCondition { TextCondition(.matches(pattern)) }
+    /// The regular expression is not found in the value, or there is no value.
+    public static func doesNotMatch(_ pattern: String) -> TextCondition { TextCondition(.doesNotMatch(pattern)) }
+    /// The value parses as JSON equal to `expected` under `comparison` (see ``JSONComparison``).
+    /// `expected` should come from ``JSONValue/init(parsingVerbatim:)`` so numbers keep their written form.
+    public static func equalsJSON(_ expected: JSONValue, _ comparison: JSONComparison = JSONComparison()) -> TextCondition {
+        TextCondition(.equalsJSON(expected, comparison))
+    }
+    /// The value's bytes (UTF-8 for text; the body as sent) equal these.
+    public static func equalsBytes(_ bytes: [UInt8]) -> TextCondition { TextCondition(.equalsBytes(bytes)) }
+    /// The value is a date-time (ISO 8601, a date alone, or RFC 1123; see ``DateTimeBound``) before
+    /// the bound.
+    public static func before(_ bound: DateTimeBound) -> TextCondition { TextCondition(.before(bound)) }
+    /// The value is a date-time after the bound.
+    public static func after(_ bound: DateTimeBound) -> TextCondition { TextCondition(.after(bound)) }
+    /// The value is a date-time at the same instant as the bound (see ``DateTimeBound`` for zones).
+    public static func equalsDateTime(_ bound: DateTimeBound) -> TextCondition { TextCondition(.equalsDateTime(bound)) }
+    /// The value is present, whatever it is.
+    public static let present = TextCondition(.present)
+    /// The value is absent.
+    public static let absent = TextCondition(.absent)
+    /// Every one of `conditions` holds.
+    public static func allOf(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.allOf(conditions)) }
+    /// At least one of `conditions` holds.
+    public static func anyOf(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.anyOf(conditions)) }
+
+    /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `matches`,
+    /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `before`, `after`, `equalsDateTime`, `present`,
+    /// `absent`, `allOf` or `anyOf`.
+    public var identifier: String {
+        switch storage {
+        case .equals: "equals"
+        case .equalsIgnoringCase: "equalsIgnoringCase"
+        case .contains: "contains"
+        case .matches: "matches"
+        case .doesNotMatch: "doesNotMatch"
+        case .equalsJSON: "equalsJSON"
+        case .equalsBytes: "equalsBytes"
+        case .before: "before"
+        case .after: "after"
+        case .equalsDateTime: "equalsDateTime"
+        case .present: "present"
+        case .absent: "absent"
+        case .allOf: "allOf"
+        case .anyOf: "anyOf"
+        }
+    }
+
+    /// The text compared against, or the regular expression for ``matches(_:)`` and
+    /// ``doesNotMatch(_:)``, the expected JSON's canonical text, or the date bound; `nil` for the others.
+    public var operand: String? {
+        switch storage {
+        case .equals(let text), .equalsIgnoringCase(let text), .contains(let text), .matches(let text), .doesNotMatch(let text): text
+        case .equalsJSON(let json, _): json.canonicalText
+        case .before(let bound), .after(let bound), .equalsDateTime(let bound): bound.description
+        case .equalsBytes, .present, .absent, .allOf, .anyOf: nil
+        }
+    }
+
+    /// The conditions ``allOf(_:)`` or ``anyOf(_:)`` combine; empty for the others.
+    public var members: [TextCondition] {
+        switch storage {
+        case .allOf(let members), .anyOf(let members): members
+        default: []
+        }
+    }
+
+    /// `identifier` and the operand, e.g. `equals "x"`, `absent` or `anyOf(equals "a", contains "b")`.
+    public var description: String {
+        switch storage {
+        case .allOf(let members), .anyOf(let members):
+            return "\(identifier)(\(members.map(\.description).joined(separator: ", ")))"
+        case .equalsBytes(let bytes):
+            return "\(identifier) (\(bytes.count) bytes)"
+        default:
+            return operand.map { "\(identifier) \($0.debugDescription)" } ?? identifier
+        }
+    }
+}

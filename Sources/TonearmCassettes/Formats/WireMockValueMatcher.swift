@@ -1,0 +1,127 @@
+import Tonearm
+
+/// WireMock's value matchers (`{"equalTo": …}`, `{"or": [...]}`…), as headers, query parameters,
+/// cookies and body patterns write them, read into ``TextCondition``s. What each means was checked
+/// against WireMock 2.35.1 (scripts/wiremock-diff.py):
+///
+/// - `equalTo` compares exactly, or ignoring case with `"caseInsensitive": true`; the option means
+///   nothing beside other matchers and is ignored there, as WireMock ignores it;
+/// - `matches` and `doesNotMatch` test the whole value (`.` matches line breaks too);
+/// - `absent` (whatever its value: WireMock reads `"absent": false` as absent too);
+/// - `equalToJson` with `ignoreArrayOrder` and `ignoreExtraElements` (``JSONComparison``);
+/// - `binaryEqualTo` (base64);
+/// - `before`, `after` and `equalToDateTime` with a date-time or `now` and an offset (``DateTimeBound``;
+///   `actualFormat`, truncation and `expectedOffset` are not supported, so they are warned about);
+/// - and `and`/`or` of any of these.
+extension WireMockMappingReader {
+    /// The matchers a value matcher object may name, besides options.
+    static let valueMatcherKeys: Set<String> = [
+        "equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
+        "before", "after", "equalToDateTime",
+    ]
+    private static let valueMatcherOptions: Set<String> = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"]
+
+    /// The condition `matcher` describes, or `nil` (with a warning naming the member) when it uses
+    /// something Tonearm does not reproduce. `what` names the matcher in the warning.
+    mutating func valueCondition(_ matcher: DocumentCursor, what: String, ignoring: Set<String> = []) throws(CassetteError) -> TextCondition? {
+        let members = try matcher.members().filter { !ignoring.contains($0.key) }
+        for (key, value) in members where !Self.valueMatcherKeys.contains(key) && !Self.valueMatcherOptions.contains(key) {
+            warn(value, "\(what) \"\(key)\" is not supported and was not imported")
+            return nil
+        }
+        guard let (key, operand) = members.first(where: { Self.valueMatcherKeys.contains($0.key) }) else {
+            throw matcher.error(expected: "a matcher: \(Self.valueMatcherKeys.sorted().joined(separator: ", "))", found: members.first.map { "\"\($0.key)\"" } ?? "{}")
+        }
+        switch key {
+        case "equalTo":
+            let text = try operand.scalarText()
+            return try matcher.member("caseInsensitive")?.bool() == true ? .equalsIgnoringCase(text) : .equals(text)
+        case "contains":
+            return .contains(try operand.scalarText())
+        case "matches":
+            return .matches(try Self.wholeValuePattern(try operand.string(), at: operand))
+        case "doesNotMatch":
+            return .doesNotMatch(try Self.wholeValuePattern(try operand.string(), at: operand))
+        case "absent":
+            return .absent
+        case "equalToJson":
+            let comparison = JSONComparison(
+                ignoresArrayOrder: try matcher.member("ignoreArrayOrder")?.bool() ?? false,
+                ignoresExtraElements: try matcher.member("ignoreExtraElements")?.bool() ?? false)
+            return .equalsJSON(try Self.expectedJSON(operand), comparison)
+        case "binaryEqualTo":
+            guard let bytes = Base64.decode(try operand.string(), ignoringWhitespace: true) else {
+                throw operand.error(expected: "base64 text", found: "text that is not base64")
+            }
+            return .equalsBytes(bytes)
+        case "before", "after", "equalToDateTime":
+            let text = try operand.string()
+            guard let bound = DateTimeBound.parse(text) else {
+                throw operand.error(expected: "a date-time (ISO 8601, a date, RFC 1123) or now with an offset in seconds to weeks", found: text.debugDescription)
+            }
+            return key == "before" ? .before(bound) : key == "after" ? .after(bound) : .equalsDateTime(bound)
+        default:
+            // "and" / "or": WireMock wants two matchers or more.
+            let elements = try operand.elements()
+            guard elements.count >= 2 else {
+                throw operand.error(expected: "a list of at least two matchers", found: "\(elements.count)")
+            }
+            var conditions: [TextCondition] = []
+            for element in elements {
+                guard let condition = try valueCondition(element, what: what) else { return nil }
+                conditions.append(condition)
+            }
+            return key == "and" ? .allOf(conditions) : .anyOf(conditions)
+        }
+    }
+
+    /// The expected document of `equalToJson`, given as JSON or as JSON in a string, with its numbers as
+    /// written (WireMock compares `10` and `10.0` differently).
+    static func expectedJSON(_ operand: DocumentCursor) throws(CassetteError) -> JSONValue {
+        let bytes: [UInt8] = if case .string(let text) = operand.node.value { Array(text.utf8) } else { JSONOutput(operand.node).compact() }
+        do {
+            return try JSONValue(parsingVerbatim: bytes)
+        } catch {
+            throw operand.error(expected: "JSON in equalToJson", found: "\(error)")
+        }
+    }
+
+    /// A WireMock regular expression as one that must match the whole value (Java's `matches()`), with
+    /// `.` matching line breaks as WireMock compiles it; refused here, with its place, when the rule set
+    /// could not run it in linear time.
+    static func wholeValuePattern(_ regex: String, at cursor: DocumentCursor) throws(CassetteError) -> String {
+        let pattern = "^(?:(?s)\(regex))\\z"
+        do {
+            _ = try LinearPattern(regex)
+            _ = try LinearPattern(pattern)
+        } catch {
+            throw cursor.error(expected: "a usable regular expression", found: "\(regex.debugDescription) (\(error.message))")
+        }
+        return pattern
+    }
+
+    /// `matchesJsonPath`: `"$.path"` (the path selects something) or `{"expression": "$.path", <a value
+    /// matcher>}` (something it selects satisfies the matcher), on the body parsed as JSON.
+    mutating func jsonPathCondition(_ matcher: DocumentCursor) throws(CassetteError) -> BodyCondition? {
+        if matcher.isString {
+            return BodyCondition(.jsonPath(try Self.jsonPath(matcher)), .present)
+        }
+        let expression = try matcher.required("expression", expected: "a JSONPath expression")
+        let path = try Self.jsonPath(expression)
+        var rest: [(key: String, value: DocumentCursor)] = []
+        for member in try matcher.members() where member.key != "expression" { rest.append(member) }
+        guard !rest.isEmpty else { return BodyCondition(.jsonPath(path), .present) }
+        guard let condition = try valueCondition(matcher, what: "matchesJsonPath matcher", ignoring: ["expression"]) else { return nil }
+        return BodyCondition(.jsonPath(path), condition)
+    }
+
+    /// The JSONPath in `cursor`, refused with its place and the parser's reason when it does not parse.
+    static func jsonPath(_ cursor: DocumentCursor) throws(CassetteError) -> JSONPath {
+        let text = try cursor.string()
+        do {
+            return try JSONPath(text)
+        } catch {
+            throw cursor.error(expected: "a JSONPath expression", found: "\(text.debugDescription) (\(error))")
+        }
+    }
+}

@@ -207,13 +207,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func send(_ reply: ServerReply, for head: HTTPRequestHead, context: ChannelHandlerContext) {
         switch reply {
         case .response(let response):
-            // After CONNECT the client would start a tunnel: close instead.
-            let keepAlive = head.isKeepAlive && head.method != .CONNECT
-            guard keepAlive else { return close(after: response, version: head.version, isHead: head.method == .HEAD, context: context) }
-            for part in Self.parts(of: response, version: head.version, keepAlive: true, isHead: head.method == .HEAD) {
-                context.write(wrapOutboundOut(part), promise: nil)
-            }
-            context.flush()
+            send(response, reasonPhrase: nil, for: head, context: context)
+        case .responseWithReason(let response, let reasonPhrase):
+            send(response, reasonPhrase: reasonPhrase, for: head, context: context)
         case .tunnel(let host):
             openTunnel(to: host, version: head.version, context: context)
         case .fault(.close):
@@ -277,13 +273,28 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
+    /// Writes `response` (with its own reason phrase, when given) to the request `head`.
+    private func send(_ response: Response, reasonPhrase: String?, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+        // After CONNECT the client would start a tunnel: close instead.
+        let keepAlive = head.isKeepAlive && head.method != .CONNECT
+        guard keepAlive else {
+            return close(after: response, reasonPhrase: reasonPhrase, version: head.version, isHead: head.method == .HEAD, context: context)
+        }
+        for part in Self.parts(of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: true, isHead: head.method == .HEAD) {
+            context.write(wrapOutboundOut(part), promise: nil)
+        }
+        context.flush()
+    }
+
     /// Writes `response` with `Connection: close`, then closes the connection: once written, or after
     /// ``finalAnswerGrace`` for a client that does not read it.
-    private func close(after response: Response, version: HTTPVersion, isHead: Bool = false, context: ChannelHandlerContext) {
+    private func close(
+        after response: Response, reasonPhrase: String? = nil, version: HTTPVersion, isHead: Bool = false, context: ChannelHandlerContext
+    ) {
         state = .closing
         queued.removeAll()
         brokenStream = nil
-        let parts = Self.parts(of: response, version: version, keepAlive: false, isHead: isHead)
+        let parts = Self.parts(of: response, reasonPhrase: reasonPhrase, version: version, keepAlive: false, isHead: isHead)
         let written = context.eventLoop.makePromise(of: Void.self)
         for (index, part) in parts.enumerated() {
             context.write(wrapOutboundOut(part), promise: index == parts.count - 1 ? written : nil)
@@ -303,7 +314,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     /// The parts that send `response`: hop-by-hop headers dropped, and `Content-Length` stating the
     /// body sent.
-    static func parts(of response: Response, version: HTTPVersion, keepAlive: Bool, isHead: Bool) -> [HTTPServerResponsePart] {
+    static func parts(
+        of response: Response, reasonPhrase: String? = nil, version: HTTPVersion, keepAlive: Bool, isHead: Bool
+    ) -> [HTTPServerResponsePart] {
         let fields = HopByHop.removing(from: response.headers)
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
@@ -323,7 +336,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         var parts: [HTTPServerResponsePart] = []
         parts.reserveCapacity(3)
-        parts.append(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)))
+        let status = reasonPhrase.map { HTTPResponseStatus.custom(code: UInt(clamping: response.status), reasonPhrase: $0) }
+            ?? HTTPResponseStatus(statusCode: response.status)
+        parts.append(.head(HTTPResponseHead(version: version, status: status, headers: headers)))
         if !bodiless && !isHead && !response.body.isEmpty {
             parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
         }

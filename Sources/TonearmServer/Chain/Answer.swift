@@ -25,6 +25,8 @@ struct Answer: Sendable {
     var delay: Duration?
     /// A line for the server's log (a refusal, an upstream failure).
     var logLine: String?
+    /// The reason phrase of the status line, when the answer has its own (a mapping's `statusMessage`).
+    var reasonPhrase: String?
 
     /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
     /// happened and how to allow more time; `journaled` as the cancelled answer would have been.

@@ -2,8 +2,10 @@ import Tonearm
 import TonearmReplay
 
 /// Answers from the WireMock stub mappings, matched by the path and query as sent (ahead of host-in-path
-/// routing), after the mapping's delay and the global fixed delay. A miss is noted for the cassette
-/// stage, which reports it for a local request nothing else answers.
+/// routing), after the mapping's delay (fixed, and drawn from its distribution) and the global fixed
+/// delay; a templated response is rendered for the request, a `statusMessage` sent as the reason
+/// phrase. A miss is noted for the cassette stage, which reports it for a local request nothing else
+/// answers.
 struct MappingStage: ResponderStage {
     let stubs: WireMockStubs
 
@@ -18,17 +20,20 @@ struct MappingStage: ResponderStage {
             var delay = hit.track.delay ?? .zero
             if let fixed = stubs.fixedDelay { delay += .milliseconds(fixed) }
             let id = stubs.mappingID(for: hit)
+            let settings = stubs.responseSettings(id)
+            if let drawn = settings?.delay?.sample() { delay += drawn }
             let content: Answer.Content
             switch hit.track.outcome {
             case .response(let response):
                 // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
-                content = .response(Self.compressedIfAccepted(response, for: asSent))
+                let rendered = settings.map { $0.rendered(response, for: asSent) } ?? response
+                content = .response(Self.compressedIfAccepted(rendered, for: asSent))
             case .transportError(let error):
                 content = .fault(error)
             }
             return .now(Answer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
-                journaled: asSent, delay: delay))
+                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage))
         }
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+import Tonearm
+import TonearmReplay
+
+/// How mappings are read: where `bodyFileName` is found, and whether every mapping is templated
+/// (`--global-response-templating`, as WireMock's option) or only those naming `response-template`.
+struct WireMockMappingReading: Sendable {
+    /// The `__files` folder `bodyFileName` is read from.
+    var bodyFiles: URL?
+    /// Whether every mapping's response is a template.
+    var globalResponseTemplating = false
+}
+
+/// What a mapping's response does per request beyond the response the engine holds for it: the
+/// `response-template` transformer (body and header values rendered against the request), the
+/// `statusMessage` sent as the reason phrase, and a random `delayDistribution`. Read and compiled once
+/// when the mapping is added; a mapping without any of them has none, and its answers cost nothing more.
+struct WireMockResponseSettings: Sendable {
+    /// The response members read here rather than by the importer, which knows only fixed responses.
+    static let members: Set<String> = ["transformers", "transformerParameters", "statusMessage", "delayDistribution"]
+
+    /// The body, rendered per request; `nil` sends the held body.
+    var body: ResponseTemplate?
+    /// Header values rendered per request, by their place among the held response's headers.
+    var headers: [(index: Int, template: ResponseTemplate)] = []
+    /// The reason phrase of the status line, as sent (WireMock does not template it).
+    var statusMessage: String?
+    /// A random delay added to the mapping's fixed one, drawn per request.
+    var delay: WireMockDelayDistribution?
+
+    /// The settings of `response` (a mapping's `response` object) whose fixed part the engine holds as
+    /// `held`, or `nil` when it has none.
+    static func read(_ response: JSONValue?, held: Track.Outcome, reading: WireMockMappingReading) throws(WireMockError) -> WireMockResponseSettings? {
+        guard let response else { return nil }
+        var settings = WireMockResponseSettings()
+        if let message = response[member: "statusMessage"] {
+            guard let text = message.stringValue else {
+                throw .invalid("/response/statusMessage", "Invalid stub mapping", detail: "statusMessage must be a string")
+            }
+            settings.statusMessage = try reasonPhrase(text)
+        }
+        if let distribution = response[member: "delayDistribution"] {
+            settings.delay = try WireMockDelayDistribution(distribution)
+        }
+        if try templates(response, reading: reading), case .response(let fixed) = held {
+            try settings.compileTemplates(response, fixed)
+        }
+        let isEmpty = settings.body == nil && settings.headers.isEmpty && settings.statusMessage == nil && settings.delay == nil
+        return isEmpty ? nil : settings
+    }
+
+    /// Whether the response is templated: `"transformers": ["response-template"]`, or every mapping with
+    /// global templating. Another transformer is refused: Tonearm has no extensions to run it.
+    private static func templates(_ response: JSONValue, reading: WireMockMappingReading) throws(WireMockError) -> Bool {
+        guard let transformers = response[member: "transformers"] else { return reading.globalResponseTemplating }
+        guard case .array(let names) = transformers else {
+            throw .invalid("/response/transformers", "Invalid stub mapping", detail: "transformers must be a list of transformer names")
+        }
+        for (index, name) in names.enumerated() where name.stringValue != "response-template" {
+            throw .invalid(
+                "/response/transformers/\(index)", "Unsupported stub mapping feature",
+                detail: "transformer \(name.stringValue.map { "\"\($0)\"" } ?? "\(name)") is not available: Tonearm runs response-template only; the mapping was refused")
+        }
+        return true
+    }
+
+    /// The body and header templates, from the held response: its body is what `body`, `jsonBody` or
+    /// `bodyFileName` say (WireMock renders all three, not `base64Body`), its headers are the mapping's.
+    private mutating func compileTemplates(_ response: JSONValue, _ fixed: Response) throws(WireMockError) {
+        if response[member: "base64Body"] == nil, let text = String(bytes: fixed.body, encoding: .utf8), ResponseTemplate.hasTags(text) {
+            let member = ["body", "jsonBody", "bodyFileName"].first { response[member: $0] != nil } ?? "body"
+            body = try Self.compile(text, at: "/response/\(member)")
+        }
+        // The naming headers (a mapping's name in Matched-Stub-Name) are Tonearm's, never templates.
+        for (index, field) in fixed.headers.enumerated() where ResponseTemplate.hasTags(field.value) && !field.name.hasPrefix("Matched-Stub-") {
+            headers.append((index, try Self.compile(field.value, at: "/response/headers/\(field.name)")))
+        }
+    }
+
+    private static func compile(_ text: String, at pointer: String) throws(WireMockError) -> ResponseTemplate {
+        do throws(TemplateError) {
+            return try ResponseTemplate(parsing: text)
+        } catch {
+            throw .invalid(pointer, "Invalid response template", detail: "\(pointer): \(error)")
+        }
+    }
+
+    /// A reason phrase as HTTP allows it (RFC 9112: tab, space, visible characters): anything else could
+    /// split the status line.
+    private static func reasonPhrase(_ text: String) throws(WireMockError) -> String {
+        guard text.unicodeScalars.allSatisfy({ $0 == "\t" || (0x20..<0x7f).contains($0.value) || $0.value >= 0x80 && $0.value <= 0xff }) else {
+            throw .invalid("/response/statusMessage", "Invalid stub mapping", detail: "statusMessage must be one line of visible characters")
+        }
+        return text
+    }
+
+    // MARK: Per request
+
+    /// `held` as answered to `request`: body and header values rendered when templated. A template that
+    /// reaches its limits is answered 500 with the reason, as WireMock answers a template that fails.
+    func rendered(_ held: Response, for request: Request) -> Response {
+        guard body != nil || !headers.isEmpty else { return held }
+        let host = request.headers.first(named: "Host") ?? "localhost"
+        let model = TemplateRequestModel(request, baseURL: "http://\(host)")
+        var answer = held
+        do throws(TemplateError) {
+            if let body { answer.body = Array(try body.render(model).utf8) }
+            for (index, template) in headers where answer.headers.indices.contains(index) {
+                answer.headers[index].value = try template.render(model)
+            }
+        } catch {
+            var failed = ServerCore.plainText(500, "tonearm: the mapping's response template could not be rendered: \(error)")
+            failed.headers.append(contentsOf: held.headers.filter { $0.name.hasPrefix("Matched-Stub-") })
+            return failed
+        }
+        return answer
+    }
+}

@@ -44,6 +44,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// The task answering the current request, cancelled when the client leaves or the server's
     /// shutdown deadline passes.
     private var answering: Task<Void, Never>?
+    /// Whether a body is being dribbled (``Dribble``): the connection is `answering` meanwhile, and a
+    /// passed shutdown deadline closes it.
+    private var dribbling = false
 
     init(core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, origin: UpstreamHost?) {
         self.core = core
@@ -87,6 +90,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case is ShutdownDeadlinePassed:
             // The task answers 503 once cancelled; the server closes the connection after it.
             answering?.cancel()
+            if dribbling {
+                state = .closing
+                context.close(promise: nil)
+            }
         case let answer as AnswerAndClose:
             if case .closing = state { return }
             close(after: answer.response, version: answer.version, context: context)
@@ -210,6 +217,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             send(response, reasonPhrase: nil, for: head, context: context)
         case .responseWithReason(let response, let reasonPhrase):
             send(response, reasonPhrase: reasonPhrase, for: head, context: context)
+        case .dribbled(let response, let reasonPhrase, let dribble):
+            send(response, reasonPhrase: reasonPhrase, dribbling: dribble, for: head, context: context)
         case .tunnel(let host):
             openTunnel(to: host, version: head.version, context: context)
         case .fault(.close):
@@ -284,6 +293,55 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             context.write(wrapOutboundOut(part), promise: nil)
         }
         context.flush()
+    }
+
+    /// Writes the head of `response` at once and its body in the dribble's parts, a pause before each.
+    /// The connection is answering meanwhile (nothing more is read or answered), and goes on as after
+    /// any answer once the last part is written; a client that leaves stops it.
+    private func send(
+        _ response: Response, reasonPhrase: String?, dribbling dribble: Dribble, for head: HTTPRequestHead, context: ChannelHandlerContext
+    ) {
+        let keepAlive = head.isKeepAlive && head.method != .CONNECT
+        let parts = Self.parts(of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: keepAlive, isHead: head.method == .HEAD)
+        let pieces = head.method == .HEAD ? [] : dribble.parts(of: response.body).map { ByteBuffer(bytes: $0) }
+        guard let first = parts.first, !pieces.isEmpty else {
+            return keepAlive
+                ? send(response, reasonPhrase: reasonPhrase, for: head, context: context)
+                : close(after: response, reasonPhrase: reasonPhrase, version: head.version, isHead: head.method == .HEAD, context: context)
+        }
+        state = .answering
+        dribbling = true
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+        context.writeAndFlush(wrapOutboundOut(first), promise: nil)
+        let pause = dribble.total / pieces.count
+        writePiece(0, of: pieces, pause: pause, keepAlive: keepAlive, version: head.version, context: context)
+    }
+
+    private func writePiece(
+        _ index: Int, of pieces: [ByteBuffer], pause: Duration, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext
+    ) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let (seconds, attoseconds) = pause.components
+        let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = bound.value
+            guard case .answering = handler.state, handler.dribbling else { return }  // the client left
+            context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(pieces[index]))), promise: nil)
+            guard index + 1 == pieces.count else {
+                return handler.writePiece(index + 1, of: pieces, pause: pause, keepAlive: keepAlive, version: version, context: context)
+            }
+            handler.dribbling = false
+            guard keepAlive else {
+                handler.state = .closing
+                let channel = context.channel
+                context.writeAndFlush(handler.wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
+            context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+            handler.state = .idle
+            handler.handleQueued(version: version, context: context)
+            handler.updateReading(context: context)
+        }
     }
 
     /// Writes `response` with `Connection: close`, then closes the connection: once written, or after

@@ -96,7 +96,8 @@ struct WireMockAdminTests {
         let server = try await Self.start()
         let base = server.baseURL.absoluteString
         let cases: [(String, String)] = [
-            (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["response-template"]}}"#, "/response/transformers"),
+            (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["some-extension"]}}"#, "/response/transformers/0"),
+            (#"{"request":{"url":"/t"},"response":{"body":"{{#if x}}","transformers":["response-template"]}}"#, "/response/body"),
             (#"{"request":{"url":"/c","cookies":{"a":{"equalTo":"b"}}},"response":{}}"#, "/request/cookies"),
             (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0"),
             (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A/matchesJsonPath"),

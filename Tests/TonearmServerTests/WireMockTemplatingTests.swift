@@ -147,4 +147,25 @@ struct WireMockTemplatingTests {
         }
         try await server.stop()
     }
+
+    @Test("chunkedDribbleDelay: the head comes at once, the body in parts over the total duration, and the connection serves on")
+    func chunkedDribble() async throws {
+        let server = try await Self.start()
+        #expect(try await Self.add(server, #"{"request": {"url": "/drip"}, "response": {"body": "abcdefghij", "chunkedDribbleDelay": {"numberOfChunks": 5, "totalDuration": 400}}}"#).status == 201)
+        #expect(try await Self.add(server, #"{"request": {"url": "/after"}, "response": {"body": "next"}}"#).status == 201)
+        let connection = try RawConnection(port: server.port)
+        let started = ContinuousClock.now
+        // Two requests on one connection: the second is answered once the first's body is all written.
+        connection.send("GET /drip HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /after HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let head = try await connection.read(until: "\r\n\r\n")
+        #expect(head.hasPrefix("HTTP/1.1 200"), "\(head)")
+        #expect(ContinuousClock.now - started < .milliseconds(300), "the head waited for the body")
+        let rest = try await connection.readToEnd()
+        #expect(ContinuousClock.now - started >= .milliseconds(400))
+        #expect((head + rest).contains("abcdefghij"), "\(head + rest)")
+        #expect(rest.hasSuffix("next"), "\(rest)")
+        let refused = try await Self.add(server, #"{"request": {"url": "/r"}, "response": {"chunkedDribbleDelay": {"numberOfChunks": 0, "totalDuration": 10}}}"#)
+        #expect(refused.status == 422, "\(refused.text)")
+        try await server.stop()
+    }
 }

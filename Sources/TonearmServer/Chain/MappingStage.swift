@@ -33,7 +33,7 @@ struct MappingStage: ResponderStage {
             }
             return .now(Answer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
-                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage))
+                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble))
         }
     }
 

@@ -17,7 +17,7 @@ struct WireMockMappingReading: Sendable {
 /// when the mapping is added; a mapping without any of them has none, and its answers cost nothing more.
 struct WireMockResponseSettings: Sendable {
     /// The response members read here rather than by the importer, which knows only fixed responses.
-    static let members: Set<String> = ["transformers", "transformerParameters", "statusMessage", "delayDistribution"]
+    static let members: Set<String> = ["transformers", "transformerParameters", "statusMessage", "delayDistribution", "chunkedDribbleDelay"]
 
     /// The body, rendered per request; `nil` sends the held body.
     var body: ResponseTemplate?
@@ -27,6 +27,8 @@ struct WireMockResponseSettings: Sendable {
     var statusMessage: String?
     /// A random delay added to the mapping's fixed one, drawn per request.
     var delay: WireMockDelayDistribution?
+    /// The body written in pieces over a time (`chunkedDribbleDelay`).
+    var dribble: Dribble?
 
     /// The settings of `response` (a mapping's `response` object) whose fixed part the engine holds as
     /// `held`, or `nil` when it has none.
@@ -42,10 +44,14 @@ struct WireMockResponseSettings: Sendable {
         if let distribution = response[member: "delayDistribution"] {
             settings.delay = try WireMockDelayDistribution(distribution)
         }
+        if let dribble = response[member: "chunkedDribbleDelay"] {
+            settings.dribble = try Dribble(wireMock: dribble)
+        }
         if try templates(response, reading: reading), case .response(let fixed) = held {
             try settings.compileTemplates(response, fixed)
         }
         let isEmpty = settings.body == nil && settings.headers.isEmpty && settings.statusMessage == nil && settings.delay == nil
+            && settings.dribble == nil
         return isEmpty ? nil : settings
     }
 

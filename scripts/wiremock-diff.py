@@ -233,7 +233,12 @@ def run_case(case, servers):
         server.send("POST", "/__admin/reset")
         server.send("DELETE", "/__admin/mappings")
     found = []
+    # A proxy mapping's upstream is the WireMock server itself, for both servers: "<wiremock-base>" in a
+    # step stands for its URL.
+    wiremock_base = f"http://127.0.0.1:{servers[0].port}"
     for index, step in enumerate(case["steps"]):
+        if "<wiremock-base>" in json.dumps(step):
+            step = json.loads(json.dumps(step).replace("<wiremock-base>", wiremock_base))
         if "write" in step:
             for server in servers:
                 target = os.path.join(server.root, step["write"])

@@ -168,4 +168,24 @@ struct WireMockTemplatingTests {
         #expect(refused.status == 422, "\(refused.text)")
         try await server.stop()
     }
+
+    @Test("proxyBaseUrl: the request goes on to the mapping's upstream with its path, query and the additional headers, and its answer comes back")
+    func proxyBaseUrl() async throws {
+        let upstream = try await TestUpstream { request in
+            Response(status: 203, headers: [HeaderField("X-Up", "1")], body: Array("\(request.method) \(request.url) \(request.headers.first(named: "X-Extra") ?? "-")".utf8))
+        }
+        let server = try await Self.start()
+        let created = try await Self.add(server, #"{"request": {"urlPathPattern": "/api/.*"}, "response": {"proxyBaseUrl": "\#(upstream.origin)/base/", "additionalProxyRequestHeaders": {"X-Extra": "set"}}}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let answer = try await TestClient.send(server.baseURL.absoluteString + "/api/items?x=1", headers: [("X-Extra", "from client")])
+        #expect(answer.status == 203)
+        #expect(answer.text == "GET /base/api/items?x=1 set")
+        #expect(answer.headers.first(named: "X-Up") == "1")
+        #expect(answer.headers.first(named: "Matched-Stub-Id") != nil)
+        try await upstream.stop()
+        let down = try await TestClient.send(server.baseURL.absoluteString + "/api/gone")
+        #expect(down.status == 502, "\(down.text)")
+        #expect(try await Self.add(server, #"{"request": {"url": "/f"}, "response": {"proxyBaseUrl": "file:///etc"}}"#).status == 422)
+        try await server.stop()
+    }
 }

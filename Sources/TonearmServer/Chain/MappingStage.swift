@@ -8,6 +8,8 @@ import TonearmReplay
 /// answers.
 struct MappingStage: ResponderStage {
     let stubs: WireMockStubs
+    /// Sends the requests of `proxyBaseUrl` mappings on; none in tests that have no proxy mappings.
+    var proxyClient: UpstreamClient?
 
     func respond(to request: inout ChainRequest) -> Staged<Answer>? {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return nil }
@@ -22,6 +24,9 @@ struct MappingStage: ResponderStage {
             let id = stubs.mappingID(for: hit)
             let settings = stubs.responseSettings(id)
             if let drawn = settings?.delay?.sample() { delay += drawn }
+            if let proxy = settings?.proxy, case .response(let held) = hit.track.outcome, let proxyClient {
+                return proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings)
+            }
             let content: Answer.Content
             switch hit.track.outcome {
             case .response(let response):
@@ -34,6 +39,34 @@ struct MappingStage: ResponderStage {
             return .now(Answer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
                 journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble))
+        }
+    }
+
+    /// The answer of `proxy`'s upstream to `request`, in a task, with the mapping's naming headers (a
+    /// failure is a 502 or 504 saying which upstream, as the network stage answers).
+    private func proxied(
+        _ request: Request, through proxy: WireMockProxy, client: UpstreamClient, held: Response, id: String, delay: Duration,
+        settings: WireMockResponseSettings?
+    ) -> Staged<Answer> {
+        let naming = held.headers.filter { $0.name.hasPrefix("Matched-Stub-") }
+        let source = JournalEntry.Source(kind: .mapping, detail: id)
+        return .later {
+            let upstream = proxy.upstreamRequest(for: request)
+            do throws(UpstreamClient.Failure) {
+                var response = try await client.fetch(upstream)
+                // This server's mapping answered: an upstream's own naming headers (another stub
+                // server's) give way to it, as WireMock sends one Matched-Stub-Id.
+                response.headers.removeAll { $0.name.hasPrefix("Matched-Stub-") }
+                response.headers.append(contentsOf: naming)
+                return Answer(
+                    content: .response(response), source: source, journaled: request, delay: delay,
+                    reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)
+            } catch {
+                let message = error.message
+                return Answer(
+                    content: .response(ServerCore.plainText(error.status, message, extra: [HeaderField("Tonearm-Upstream-Error", proxy.base)] + naming)),
+                    source: source, journaled: request, delay: delay, logLine: "tonearm: \(request.method) \(request.url) via \(proxy.base): \(message)")
+            }
         }
     }
 

@@ -17,7 +17,8 @@ struct WireMockMappingReading: Sendable {
 /// when the mapping is added; a mapping without any of them has none, and its answers cost nothing more.
 struct WireMockResponseSettings: Sendable {
     /// The response members read here rather than by the importer, which knows only fixed responses.
-    static let members: Set<String> = ["transformers", "transformerParameters", "statusMessage", "delayDistribution", "chunkedDribbleDelay"]
+    static let members: Set<String> = ["transformers", "transformerParameters", "statusMessage", "delayDistribution", "chunkedDribbleDelay", "proxyBaseUrl", "additionalProxyRequestHeaders",
+    ]
 
     /// The body, rendered per request; `nil` sends the held body.
     var body: ResponseTemplate?
@@ -29,6 +30,8 @@ struct WireMockResponseSettings: Sendable {
     var delay: WireMockDelayDistribution?
     /// The body written in pieces over a time (`chunkedDribbleDelay`).
     var dribble: Dribble?
+    /// The upstream the request is sent on to (`proxyBaseUrl`), whose answer is sent back.
+    var proxy: WireMockProxy?
 
     /// The settings of `response` (a mapping's `response` object) whose fixed part the engine holds as
     /// `held`, or `nil` when it has none.
@@ -44,6 +47,11 @@ struct WireMockResponseSettings: Sendable {
         if let distribution = response[member: "delayDistribution"] {
             settings.delay = try WireMockDelayDistribution(distribution)
         }
+        if let base = response[member: "proxyBaseUrl"] {
+            settings.proxy = try WireMockProxy(base: base, headers: response[member: "additionalProxyRequestHeaders"])
+        } else if response[member: "additionalProxyRequestHeaders"] != nil {
+            throw .invalid("/response/additionalProxyRequestHeaders", "Invalid stub mapping", detail: "additionalProxyRequestHeaders needs a proxyBaseUrl")
+        }
         if let dribble = response[member: "chunkedDribbleDelay"] {
             settings.dribble = try Dribble(wireMock: dribble)
         }
@@ -51,7 +59,7 @@ struct WireMockResponseSettings: Sendable {
             try settings.compileTemplates(response, fixed)
         }
         let isEmpty = settings.body == nil && settings.headers.isEmpty && settings.statusMessage == nil && settings.delay == nil
-            && settings.dribble == nil
+            && settings.dribble == nil && settings.proxy == nil
         return isEmpty ? nil : settings
     }
 

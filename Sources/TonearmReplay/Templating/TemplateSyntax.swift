@@ -18,6 +18,13 @@ package struct TemplateError: Error, Sendable, CustomStringConvertible {
     /// What it had instead.
     package let found: String
 
+    /// An error at `position` (none for one of the whole rendering).
+    package init(position: TemplatePosition?, expected: String, found: String) {
+        self.position = position
+        self.expected = expected
+        self.found = found
+    }
+
     package var description: String {
         (position.map { "\($0): " } ?? "") + "expected \(expected), found \(found)"
     }

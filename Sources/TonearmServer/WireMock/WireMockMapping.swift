@@ -60,11 +60,12 @@ struct WireMockMapping: Sendable {
         var response = json[member: "response"] ?? .object([])
         if response[member: "status"] == nil { response = response.setting("status", to: .integer(200)) }
         let completed = json.setting("request", to: request).setting("response", to: response)
+        // What the response does per request is read below, not by the importer.
+        let perRequest = try WireMockResponseSettings.members(of: response, reading: reading)
         let imported: CassetteImport
         do throws(CassetteError) {
             // The bytes as sent when nothing was filled in or taken out: re-encoding costs as much as
-            // reading. What the response does per request is read below, not by the importer.
-            let perRequest = WireMockResponseSettings.members.filter { response[member: $0] != nil }
+            // reading.
             let filledIn = json[member: "response"] == nil || json[member: "request"]?[member: "method"] == nil || !perRequest.isEmpty
             let forImporter = perRequest.reduce(completed) { mapping, member in
                 mapping.setting("response", to: mapping[member: "response"]?.removing(member) ?? .object([]))

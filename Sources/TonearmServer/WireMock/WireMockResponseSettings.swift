@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmCassettes
 import TonearmReplay
 
 /// How mappings are read: where `bodyFileName` is found, and whether every mapping is templated
@@ -24,6 +25,9 @@ struct WireMockResponseSettings: Sendable {
     var body: ResponseTemplate?
     /// Header values rendered per request, by their place among the held response's headers.
     var headers: [(index: Int, template: ResponseTemplate)] = []
+    /// A `bodyFileName` that is itself a template (`users/{{request.pathSegments.[1]}}.json`): the file
+    /// named for each request, inside `folder`, its content rendered too.
+    var bodyFile: (name: ResponseTemplate, folder: URL)?
     /// The reason phrase of the status line, as sent (WireMock does not template it).
     var statusMessage: String?
     /// A random delay added to the mapping's fixed one, drawn per request.
@@ -32,6 +36,16 @@ struct WireMockResponseSettings: Sendable {
     var dribble: Dribble?
     /// The upstream the request is sent on to (`proxyBaseUrl`), whose answer is sent back.
     var proxy: WireMockProxy?
+
+    /// The members of `response` read here: those above, and a templated `bodyFileName` (the importer
+    /// would look for a file named by the template's text).
+    static func members(of response: JSONValue, reading: WireMockMappingReading) throws(WireMockError) -> [String] {
+        var found = members.filter { response[member: $0] != nil }.sorted()
+        if let name = response[member: "bodyFileName"]?.stringValue, ResponseTemplate.hasTags(name), try templates(response, reading: reading) {
+            found.append("bodyFileName")
+        }
+        return found
+    }
 
     /// The settings of `response` (a mapping's `response` object) whose fixed part the engine holds as
     /// `held`, or `nil` when it has none.
@@ -57,8 +71,14 @@ struct WireMockResponseSettings: Sendable {
         }
         if try templates(response, reading: reading), case .response(let fixed) = held {
             try settings.compileTemplates(response, fixed)
+            if let name = response[member: "bodyFileName"]?.stringValue, ResponseTemplate.hasTags(name) {
+                guard let folder = reading.bodyFiles else {
+                    throw .invalid("/response/bodyFileName", "Invalid stub mapping", detail: "bodyFileName needs a __files folder: start the server with --root-dir DIR")
+                }
+                settings.bodyFile = (try compile(name, at: "/response/bodyFileName"), folder)
+            }
         }
-        let isEmpty = settings.body == nil && settings.headers.isEmpty && settings.statusMessage == nil && settings.delay == nil
+        let isEmpty = settings.body == nil && settings.bodyFile == nil && settings.headers.isEmpty && settings.statusMessage == nil && settings.delay == nil
             && settings.dribble == nil && settings.proxy == nil
         return isEmpty ? nil : settings
     }
@@ -113,20 +133,48 @@ struct WireMockResponseSettings: Sendable {
     /// `held` as answered to `request`: body and header values rendered when templated. A template that
     /// reaches its limits is answered 500 with the reason, as WireMock answers a template that fails.
     func rendered(_ held: Response, for request: Request) -> Response {
-        guard body != nil || !headers.isEmpty else { return held }
+        guard body != nil || bodyFile != nil || !headers.isEmpty else { return held }
         let host = request.headers.first(named: "Host") ?? "localhost"
         let model = TemplateRequestModel(request, baseURL: "http://\(host)")
         var answer = held
         do throws(TemplateError) {
             if let body { answer.body = Array(try body.render(model).utf8) }
+            if let bodyFile {
+                guard let bytes = try Self.bodyFile(named: try bodyFile.name.render(model), in: bodyFile.folder) else {
+                    return Self.failed("the body file it names was not found in \(bodyFile.folder.path)", held)
+                }
+                answer.body = bytes
+                if let text = String(bytes: bytes, encoding: .utf8), ResponseTemplate.hasTags(text) {
+                    answer.body = Array(try ResponseTemplate(parsing: text).render(model).utf8)
+                }
+            }
             for (index, template) in headers where answer.headers.indices.contains(index) {
                 answer.headers[index].value = try template.render(model)
             }
         } catch {
-            var failed = ServerCore.plainText(500, "tonearm: the mapping's response template could not be rendered: \(error)")
-            failed.headers.append(contentsOf: held.headers.filter { $0.name.hasPrefix("Matched-Stub-") })
-            return failed
+            return Self.failed("its response template could not be rendered: \(error)", held)
         }
         return answer
+    }
+
+    /// The 500 for a mapping whose answer could not be made, with its naming headers.
+    private static func failed(_ reason: String, _ held: Response) -> Response {
+        ServerCore.plainText(500, "tonearm: the mapping answering this request failed: \(reason)", extra: held.headers.filter { $0.name.hasPrefix("Matched-Stub-") })
+    }
+
+    /// The bytes of the body file `name` (rendered for a request) in `folder`, or `nil` when there is no
+    /// such file. A name leading out of the folder (`..`, an absolute path, a link) is a render error: a
+    /// request must not choose which file of the machine is served.
+    private static func bodyFile(named name: String, in folder: URL) throws(TemplateError) -> [UInt8]? {
+        guard !name.hasPrefix("/"), !name.hasPrefix("~"), !name.split(separator: "/").contains("..") else {
+            throw TemplateError(position: nil, expected: "a body file name inside __files", found: name.debugDescription)
+        }
+        let file: URL
+        do throws(FolderConfinement.Escape) {
+            file = try FolderConfinement(root: folder).resolve(name)
+        } catch {
+            throw TemplateError(position: nil, expected: "a body file inside __files", found: error.description)
+        }
+        return FileManager.default.contents(atPath: file.path).map(Array.init)
     }
 }

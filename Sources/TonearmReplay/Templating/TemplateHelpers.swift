@@ -103,8 +103,9 @@ enum TemplateHelpers {
         var date = Date()
         if let offset = options["offset"]?.text { date = shifted(date, by: offset) }
         let format = options["format"]?.text
-        if format == "epoch" { return .integer(Int((date.timeIntervalSince1970 * 1000).rounded(.down))) }
-        if format == "unix" { return .integer(Int(date.timeIntervalSince1970.rounded(.down))) }
+        // Exactly representable or nothing: an offset of a billion years must not trap the conversion.
+        if format == "epoch" { return Int(exactly: (date.timeIntervalSince1970 * 1000).rounded(.down)).map(TemplateValue.integer) ?? .null }
+        if format == "unix" { return Int(exactly: date.timeIntervalSince1970.rounded(.down)).map(TemplateValue.integer) ?? .null }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = options["timezone"].flatMap { TimeZone(identifier: $0.text) } ?? TimeZone(identifier: "UTC")
@@ -116,17 +117,20 @@ enum TemplateHelpers {
         let parts = offset.trimmingSpaces.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2, let amount = Int(parts[0]) else { return date }
         let unit = parts[1].lowercased()
-        let component: Calendar.Component? = switch unit.hasSuffix("s") ? String(unit.dropLast()) : unit {
-        case "second": .second
-        case "minute": .minute
-        case "hour": .hour
-        case "day": .day
-        case "week": .weekOfYear
-        case "month": .month
-        case "year": .year
-        default: nil
+        let (component, seconds): (Calendar.Component, Double)
+        switch unit.hasSuffix("s") ? String(unit.dropLast()) : unit {
+        case "second": (component, seconds) = (.second, 1)
+        case "minute": (component, seconds) = (.minute, 60)
+        case "hour": (component, seconds) = (.hour, 3600)
+        case "day": (component, seconds) = (.day, 86400)
+        case "week": (component, seconds) = (.weekOfYear, 604_800)
+        case "month": (component, seconds) = (.month, 2_678_400)
+        case "year": (component, seconds) = (.year, 31_622_400)
+        default: return date
         }
-        guard let component else { return date }
+        // Ten thousand years either way is more than any test means, and keeps the calendar's arithmetic
+        // (and the conversion to epoch milliseconds) finite.
+        guard Double(amount).magnitude * seconds <= 10_000 * 31_622_400 else { return date }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         return calendar.date(byAdding: component, value: amount, to: date) ?? date

@@ -81,9 +81,16 @@ struct WireMockTemplatingTests {
         #expect(try await TestClient.send(plain.baseURL.absoluteString + "/g").text == "at {{request.path}}")
         try await plain.stop()
 
-        let global = try await Self.start(global: true)
+        // Mappings loaded from --root-dir are templates too.
+        let folder = try TemporaryFolder()
+        let mappings = folder.url.appendingPathComponent("mappings")
+        try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+        try Data(#"{"request": {"url": "/from-file"}, "response": {"body": "file at {{request.path}}"}}"#.utf8)
+            .write(to: mappings.appendingPathComponent("file.json"))
+        let global = try await Self.start(global: true, root: folder.url)
         #expect(try await Self.add(global, mapping).status == 201)
         #expect(try await TestClient.send(global.baseURL.absoluteString + "/g").text == "at /g")
+        #expect(try await TestClient.send(global.baseURL.absoluteString + "/from-file").text == "file at /from-file")
         try await global.stop()
     }
 

@@ -51,7 +51,7 @@ final class ServerCore: Sendable {
                 address: address)),
             // Before the mappings: a CONNECT target is an authority, not a path any stub could match.
             TunnelStage(),
-            MappingStage(stubs: wireMock, proxyClient: upstreamClient),
+            MappingStage(stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.shutdownTimeout),
             RefusalStage(),
             CassetteStage(answers: answers),
             UpstreamStage(client: upstreamClient, answers: answers),

@@ -4,12 +4,16 @@ import TonearmReplay
 /// Answers from the WireMock stub mappings, matched by the path and query as sent (ahead of host-in-path
 /// routing), after the mapping's delay (fixed, and drawn from its distribution) and the global fixed
 /// delay; a templated response is rendered for the request, a `statusMessage` sent as the reason
-/// phrase. A miss is noted for the cassette stage, which reports it for a local request nothing else
-/// answers.
+/// phrase, a `chunkedDribbleDelay` body written in parts, and a `proxyBaseUrl` mapping's request sent on
+/// to its upstream in a task. A miss is noted for the cassette stage, which reports it for a local
+/// request nothing else answers.
 struct MappingStage: ResponderStage {
     let stubs: WireMockStubs
-    /// Sends the requests of `proxyBaseUrl` mappings on; none in tests that have no proxy mappings.
+    /// Sends the requests of `proxyBaseUrl` mappings on (the server's one upstream client); a stage
+    /// without one answers them 502 rather than with the mapping's fixed response.
     var proxyClient: UpstreamClient?
+    /// `--shutdown-timeout`, named in the answer to a proxied exchange cancelled in flight.
+    var shutdownTimeout: Duration = .seconds(5)
 
     func respond(to request: inout ChainRequest) -> Staged<Answer>? {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return nil }
@@ -24,7 +28,11 @@ struct MappingStage: ResponderStage {
             let id = stubs.mappingID(for: hit)
             let settings = stubs.responseSettings(id)
             if let drawn = settings?.delay?.sample() { delay += drawn }
-            if let proxy = settings?.proxy, case .response(let held) = hit.track.outcome, let proxyClient {
+            if let proxy = settings?.proxy, case .response(let held) = hit.track.outcome {
+                guard let proxyClient else {
+                    let refusal = ServerCore.plainText(502, "tonearm: this server has no upstream client for proxyBaseUrl mappings")
+                    return .now(Answer(content: .response(refusal), source: JournalEntry.Source(kind: .mapping, detail: id), journaled: asSent))
+                }
                 return proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings)
             }
             let content: Answer.Content
@@ -50,23 +58,28 @@ struct MappingStage: ResponderStage {
     ) -> Staged<Answer> {
         let naming = held.headers.filter { $0.name.hasPrefix("Matched-Stub-") }
         let source = JournalEntry.Source(kind: .mapping, detail: id)
+        let shutdownTimeout = shutdownTimeout
         return .later {
             let upstream = proxy.upstreamRequest(for: request)
+            let fetched: Response
             do throws(UpstreamClient.Failure) {
-                var response = try await client.fetch(upstream)
-                // This server's mapping answered: an upstream's own naming headers (another stub
-                // server's) give way to it, as WireMock sends one Matched-Stub-Id.
-                response.headers.removeAll { $0.name.hasPrefix("Matched-Stub-") }
-                response.headers.append(contentsOf: naming)
-                return Answer(
-                    content: .response(response), source: source, journaled: request, delay: delay,
-                    reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)
+                fetched = try await client.fetch(upstream)
             } catch {
+                // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
+                if Task.isCancelled { return .cancelled(journaled: request, shutdownTimeout: shutdownTimeout) }
                 let message = error.message
                 return Answer(
                     content: .response(ServerCore.plainText(error.status, message, extra: [HeaderField("Tonearm-Upstream-Error", proxy.base)] + naming)),
                     source: source, journaled: request, delay: delay, logLine: "tonearm: \(request.method) \(request.url) via \(proxy.base): \(message)")
             }
+            var response = fetched
+            // This server's mapping answered: an upstream's own naming headers (another stub server's)
+            // give way to it, as WireMock sends one Matched-Stub-Id.
+            response.headers.removeAll { $0.name.hasPrefix("Matched-Stub-") }
+            response.headers.append(contentsOf: naming)
+            return Answer(
+                content: .response(response), source: source, journaled: request, delay: delay,
+                reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)
         }
     }
 

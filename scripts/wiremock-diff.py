@@ -90,9 +90,9 @@ class Server:
                 connection.putheader("Content-Length", str(len(body)))
             connection.endheaders(body or None)
             response = connection.getresponse()
-            return response.status, response.getheaders(), response.read()
+            return response.status, response.getheaders(), response.read(), response.reason
         except (OSError, http.client.HTTPException) as error:
-            return f"error: {type(error).__name__}", [], b""
+            return f"error: {type(error).__name__}", [], b"", ""
         finally:
             connection.close()
 
@@ -157,7 +157,7 @@ def normalise_json(value, rename):
 def observe(server, step, rename):
     headers, body = request_parts(step)
     method = step.get("admin") or step.get("request")
-    status, response_headers, response_body = server.send(method, step["path"], headers, body)
+    status, response_headers, response_body, reason = server.send(method, step["path"], headers, body)
     seen = {}
     for name, value in response_headers:
         lowered = name.lower()
@@ -172,12 +172,16 @@ def observe(server, step, rename):
         except OSError:
             response_body = b"<not gzip>"
     text = response_body.decode("utf-8", errors="replace")
+    if "body_matches" in step:
+        # Random values and clocks: the body is compared by its shape, a regular expression both must match.
+        shown = "<matches body_matches>" if re.fullmatch(step["body_matches"], text) else text
+        return {"status": status, "headers": seen, "body": shown, "reason": reason}
     try:
         parsed = json.loads(text) if text.strip() else None
         shown = normalise_json(parsed, rename) if parsed is not None else ""
     except ValueError:
         shown = rename(text)
-    return {"status": status, "headers": seen, "body": shown}
+    return {"status": status, "headers": seen, "body": shown, "reason": reason}
 
 
 def differences(case_name, index, wiremock, tonearm, step):
@@ -185,6 +189,8 @@ def differences(case_name, index, wiremock, tonearm, step):
     if wiremock["status"] != tonearm["status"]:
         # Headers and body of two different answers say nothing more.
         return [(f"{case_name}#{index}", "status", wiremock["status"], tonearm["status"])]
+    if step.get("compare_reason") and wiremock["reason"] != tonearm["reason"]:
+        found.append((f"{case_name}#{index}", "reason phrase", wiremock["reason"], tonearm["reason"]))
     if step.get("compare", "all") == "status":
         return found
     if wiremock["status"] == 404 and "tonearm-miss" in tonearm["headers"]:
@@ -227,7 +233,12 @@ def run_case(case, servers):
         server.send("POST", "/__admin/reset")
         server.send("DELETE", "/__admin/mappings")
     found = []
+    # A proxy mapping's upstream is the WireMock server itself, for both servers: "<wiremock-base>" in a
+    # step stands for its URL.
+    wiremock_base = f"http://127.0.0.1:{servers[0].port}"
     for index, step in enumerate(case["steps"]):
+        if "<wiremock-base>" in json.dumps(step):
+            step = json.loads(json.dumps(step).replace("<wiremock-base>", wiremock_base))
         if "write" in step:
             for server in servers:
                 target = os.path.join(server.root, step["write"])
@@ -310,9 +321,12 @@ def main():
         logs = {name: open(os.path.join(workspace, f"{name}.log"), "w") for name in roots}
         try:
             port = free_port()
+            # --local-response-templating: WireMock 2.x runs a mapping's "transformers": ["response-template"]
+            # only with it (3.x always does, as Tonearm does).
             servers.append(Server("wiremock", [
                 arguments.java, "-jar", arguments.jar, "--port", str(port), "--bind-address", "127.0.0.1",
-                "--root-dir", roots["wiremock"], "--disable-banner"], roots["wiremock"], port, logs["wiremock"]))
+                "--root-dir", roots["wiremock"], "--disable-banner", "--local-response-templating"],
+                roots["wiremock"], port, logs["wiremock"]))
             port = free_port()
             servers.append(Server("tonearm", [
                 arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1",

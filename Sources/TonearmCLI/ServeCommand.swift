@@ -78,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections: Int?
     @Option(name: .customLong("root-dir"), help: "A WireMock root directory: stub mappings from DIR/mappings, body files from DIR/__files (see docs/server.md).")
     var rootDir: String?
+    @Flag(name: .customLong("global-response-templating"), help: "Render every WireMock mapping's response as a response-template (as WireMock's option), not only those naming the transformer.")
+    var globalResponseTemplating = false
     @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
     var adminToken: String?
     @Option(name: .customLong("cassette-dir"), help: "The folder POST /__tonearm/cassette may load and record cassettes in (default: the --cassette's folder, else the working directory).")
@@ -179,7 +181,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let upstreamDeadline = try Self.duration(upstreamTimeout, option: "--upstream-timeout", allowsZero: false)
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
-        return ServerConfiguration(
+        var configuration = ServerConfiguration(
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
@@ -192,6 +194,8 @@ struct ServeCommand: AsyncParsableCommand {
             httpsPort: httpsPort, certificateAuthority: try certificateAuthority(), interceptsHTTPS: interceptHTTPS,
             tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
             upstreamCertificateAuthorities: upstreamCA.map { URL(fileURLWithPath: $0) })
+        configuration.globalResponseTemplating = globalResponseTemplating
+        return configuration
     }
 
     /// The CA in --ca-dir, made there on first use, when something needs it: interception, or an HTTPS

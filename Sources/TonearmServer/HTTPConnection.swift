@@ -44,6 +44,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// The task answering the current request, cancelled when the client leaves or the server's
     /// shutdown deadline passes.
     private var answering: Task<Void, Never>?
+    /// Whether a body is being dribbled (``Dribble``): the connection is `answering` meanwhile, and a
+    /// passed shutdown deadline closes it.
+    private var dribbling = false
 
     init(core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, origin: UpstreamHost?) {
         self.core = core
@@ -87,6 +90,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case is ShutdownDeadlinePassed:
             // The task answers 503 once cancelled; the server closes the connection after it.
             answering?.cancel()
+            if dribbling {
+                state = .closing
+                context.close(promise: nil)
+            }
         case let answer as AnswerAndClose:
             if case .closing = state { return }
             close(after: answer.response, version: answer.version, context: context)
@@ -207,13 +214,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private func send(_ reply: ServerReply, for head: HTTPRequestHead, context: ChannelHandlerContext) {
         switch reply {
         case .response(let response):
-            // After CONNECT the client would start a tunnel: close instead.
-            let keepAlive = head.isKeepAlive && head.method != .CONNECT
-            guard keepAlive else { return close(after: response, version: head.version, isHead: head.method == .HEAD, context: context) }
-            for part in Self.parts(of: response, version: head.version, keepAlive: true, isHead: head.method == .HEAD) {
-                context.write(wrapOutboundOut(part), promise: nil)
-            }
-            context.flush()
+            send(response, reasonPhrase: nil, for: head, context: context)
+        case .responseWithReason(let response, let reasonPhrase):
+            send(response, reasonPhrase: reasonPhrase, for: head, context: context)
+        case .dribbled(let response, let reasonPhrase, let dribble):
+            send(response, reasonPhrase: reasonPhrase, dribbling: dribble, for: head, context: context)
         case .tunnel(let host):
             openTunnel(to: host, version: head.version, context: context)
         case .fault(.close):
@@ -277,13 +282,77 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
+    /// Writes `response` (with its own reason phrase, when given) to the request `head`.
+    private func send(_ response: Response, reasonPhrase: String?, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+        // After CONNECT the client would start a tunnel: close instead.
+        let keepAlive = head.isKeepAlive && head.method != .CONNECT
+        guard keepAlive else {
+            return close(after: response, reasonPhrase: reasonPhrase, version: head.version, isHead: head.method == .HEAD, context: context)
+        }
+        for part in Self.parts(of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: true, isHead: head.method == .HEAD) {
+            context.write(wrapOutboundOut(part), promise: nil)
+        }
+        context.flush()
+    }
+
+    /// Writes the head of `response` at once and its body in the dribble's parts, a pause before each.
+    /// The connection is answering meanwhile (nothing more is read or answered), and goes on as after
+    /// any answer once the last part is written; a client that leaves stops it.
+    private func send(
+        _ response: Response, reasonPhrase: String?, dribbling dribble: Dribble, for head: HTTPRequestHead, context: ChannelHandlerContext
+    ) {
+        let keepAlive = head.isKeepAlive && head.method != .CONNECT
+        let parts = Self.parts(of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: keepAlive, isHead: head.method == .HEAD)
+        let pieces = head.method == .HEAD ? [] : dribble.parts(of: response.body).map { ByteBuffer(bytes: $0) }
+        guard let first = parts.first, !pieces.isEmpty else {
+            return keepAlive
+                ? send(response, reasonPhrase: reasonPhrase, for: head, context: context)
+                : close(after: response, reasonPhrase: reasonPhrase, version: head.version, isHead: head.method == .HEAD, context: context)
+        }
+        state = .answering
+        dribbling = true
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+        context.writeAndFlush(wrapOutboundOut(first), promise: nil)
+        let pause = dribble.total / pieces.count
+        writePiece(0, of: pieces, pause: pause, keepAlive: keepAlive, version: head.version, context: context)
+    }
+
+    private func writePiece(
+        _ index: Int, of pieces: [ByteBuffer], pause: Duration, keepAlive: Bool, version: HTTPVersion, context: ChannelHandlerContext
+    ) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let (seconds, attoseconds) = pause.components
+        let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = bound.value
+            guard case .answering = handler.state, handler.dribbling else { return }  // the client left
+            context.writeAndFlush(handler.wrapOutboundOut(.body(.byteBuffer(pieces[index]))), promise: nil)
+            guard index + 1 == pieces.count else {
+                return handler.writePiece(index + 1, of: pieces, pause: pause, keepAlive: keepAlive, version: version, context: context)
+            }
+            handler.dribbling = false
+            guard keepAlive else {
+                handler.state = .closing
+                let channel = context.channel
+                context.writeAndFlush(handler.wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
+            context.writeAndFlush(handler.wrapOutboundOut(.end(nil)), promise: nil)
+            handler.state = .idle
+            handler.handleQueued(version: version, context: context)
+            handler.updateReading(context: context)
+        }
+    }
+
     /// Writes `response` with `Connection: close`, then closes the connection: once written, or after
     /// ``finalAnswerGrace`` for a client that does not read it.
-    private func close(after response: Response, version: HTTPVersion, isHead: Bool = false, context: ChannelHandlerContext) {
+    private func close(
+        after response: Response, reasonPhrase: String? = nil, version: HTTPVersion, isHead: Bool = false, context: ChannelHandlerContext
+    ) {
         state = .closing
         queued.removeAll()
         brokenStream = nil
-        let parts = Self.parts(of: response, version: version, keepAlive: false, isHead: isHead)
+        let parts = Self.parts(of: response, reasonPhrase: reasonPhrase, version: version, keepAlive: false, isHead: isHead)
         let written = context.eventLoop.makePromise(of: Void.self)
         for (index, part) in parts.enumerated() {
             context.write(wrapOutboundOut(part), promise: index == parts.count - 1 ? written : nil)
@@ -303,7 +372,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     /// The parts that send `response`: hop-by-hop headers dropped, and `Content-Length` stating the
     /// body sent.
-    static func parts(of response: Response, version: HTTPVersion, keepAlive: Bool, isHead: Bool) -> [HTTPServerResponsePart] {
+    static func parts(
+        of response: Response, reasonPhrase: String? = nil, version: HTTPVersion, keepAlive: Bool, isHead: Bool
+    ) -> [HTTPServerResponsePart] {
         let fields = HopByHop.removing(from: response.headers)
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
@@ -323,7 +394,9 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         var parts: [HTTPServerResponsePart] = []
         parts.reserveCapacity(3)
-        parts.append(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)))
+        let status = reasonPhrase.map { HTTPResponseStatus.custom(code: UInt(clamping: response.status), reasonPhrase: $0) }
+            ?? HTTPResponseStatus(statusCode: response.status)
+        parts.append(.head(HTTPResponseHead(version: version, status: status, headers: headers)))
         if !bodiless && !isHead && !response.body.isEmpty {
             parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
         }

@@ -68,6 +68,9 @@ public struct ServerConfiguration: Sendable {
     /// defaults of `POST /__admin/mappings/reset`), its `__files` hold their body files, and
     /// `POST /__admin/mappings/save` writes there.
     public var rootDirectory: URL?
+    /// Whether every WireMock mapping's response is a `response-template` (`--global-response-templating`,
+    /// as WireMock's option), rather than only those that name the transformer.
+    public var globalResponseTemplating = false
     /// The secret control (`/__tonearm/`) and admin (`/__admin/`) requests must carry as
     /// `Authorization: Bearer TOKEN` (`--admin-token`); `nil` asks for none. Required to bind an
     /// address other than loopback: anyone who can reach it could otherwise plant answers.

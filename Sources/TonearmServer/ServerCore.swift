@@ -28,7 +28,12 @@ final class ServerCore: Sendable {
         journal = Journal(limit: configuration.journalLimit, maximumBytes: configuration.journalMaximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration)
-        wireMock = try WireMockStubs(rootDirectory: configuration.rootDirectory.map { url throws(ServerError) in try WireMockRootDirectory(url) })
+        let templating = configuration.globalResponseTemplating
+        wireMock = try WireMockStubs(
+            rootDirectory: configuration.rootDirectory.map { url throws(ServerError) in
+                try WireMockRootDirectory(url, globalResponseTemplating: templating)
+            },
+            globalResponseTemplating: templating)
         tls = try ServerTLS(configuration: configuration)
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize,
@@ -46,7 +51,7 @@ final class ServerCore: Sendable {
                 address: address)),
             // Before the mappings: a CONNECT target is an authority, not a path any stub could match.
             TunnelStage(),
-            MappingStage(stubs: wireMock),
+            MappingStage(stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.shutdownTimeout),
             RefusalStage(),
             CassetteStage(answers: answers),
             UpstreamStage(client: upstreamClient, answers: answers),

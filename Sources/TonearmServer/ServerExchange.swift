@@ -13,6 +13,10 @@ struct ServerRequest: Sendable {
 /// transport error says.
 enum ServerReply: Sendable {
     case response(Response)
+    /// A response whose status line carries its own reason phrase (a WireMock `statusMessage`).
+    case responseWithReason(Response, reasonPhrase: String)
+    /// A response whose body is written in pieces, a pause before each (a WireMock `chunkedDribbleDelay`).
+    case dribbled(Response, reasonPhrase: String?, dribble: Dribble)
     case fault(ConnectionFault)
     /// Answer `CONNECT` with 200 and terminate TLS for `host` on the connection.
     case tunnel(UpstreamHost)

@@ -96,7 +96,7 @@ struct ResponderChainTests {
     func mappingStage() throws {
         let stubs = try WireMockStubs(rootDirectory: nil)
         try stubs.add(WireMockMapping.decode(
-            Array(#"{"request": {"method": "GET", "url": "/v1/users"}, "response": {"status": 201}}"#.utf8), source: "test", bodyFiles: nil))
+            Array(#"{"request": {"method": "GET", "url": "/v1/users"}, "response": {"status": 201}}"#.utf8), source: "test", reading: WireMockMappingReading()))
         let stage = MappingStage(stubs: stubs)
         let cassette = try Self.loaded()
         var hit = Self.request("/v1/users", cassette: cassette)
@@ -184,7 +184,7 @@ struct ResponderChainTests {
         // A mapping for the same path answers ahead of the cassette, also at once.
         try core.wireMock.add(WireMockMapping.decode(
             Array(#"{"request": {"method": "GET", "urlPattern": ".*"}, "response": {"status": 200, "body": "mapping"}}"#.utf8),
-            source: "test", bodyFiles: nil))
+            source: "test", reading: WireMockMappingReading()))
         guard case .now(.response(let mapped)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
         else { Issue.record("mapping hit not answered at once"); return }
         #expect(String(decoding: mapped.body, as: UTF8.self) == "mapping")

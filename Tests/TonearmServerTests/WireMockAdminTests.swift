@@ -96,12 +96,12 @@ struct WireMockAdminTests {
         let server = try await Self.start()
         let base = server.baseURL.absoluteString
         let cases: [(String, String)] = [
-            (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["response-template"]}}"#, "/response/transformers"),
+            (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["some-extension"]}}"#, "/response/transformers/0"),
+            (#"{"request":{"url":"/t"},"response":{"body":"{{#if x}}","transformers":["response-template"]}}"#, "/response/body"),
             (#"{"request":{"url":"/c","cookies":{"a":{"equalToXml":"<b/>"}}},"response":{}}"#, "/request/cookies/a/equalToXml"),
             (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0/equalToXml"),
             (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A/matchesJsonPath"),
             (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions"),
-            (#"{"request":{"url":"/x"},"response":{"proxyBaseUrl":"http://example.com"}}"#, "/response/proxyBaseUrl"),
             (#"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{}}"#, "/request/urlPattern"),
             (#"{"request":{"urlPath":"/x","headers":{"A":{"before":"now","actualFormat":"dd/MM/yyyy"}}},"response":{}}"#, "/request/headers/A/actualFormat"),
             (#"{"request":{"urlPath":"/x","bodyPatterns":[{"matchesJsonPath":"$.a.length()"}]},"response":{}}"#, "/request/bodyPatterns/0/matchesJsonPath"),

@@ -90,7 +90,7 @@ struct WireMockCompactionTests {
             func mapping(exact: Bool, _ which: Int, _ priority: Int?, id: String?) -> WireMockMapping? {
                 let request = exact ? #""url":"\#(urls[which])""# : #""urlPathPattern":"\#(patterns[which])""#
                 let json = #"{\#(priority.map { #""priority":\#($0),"# } ?? "")"request":{"method":"GET",\#(request)},"response":{"status":200}}"#
-                return try? WireMockMapping.decode(Array(json.utf8), source: "property", id: id, bodyFiles: nil)
+                return try? WireMockMapping.decode(Array(json.utf8), source: "property", id: id, reading: WireMockMappingReading())
             }
             for (what, which, priorityIndex, pick) in operations {
                 let exact = what == 0 || (what == 3 && pick.isMultiple(of: 2))

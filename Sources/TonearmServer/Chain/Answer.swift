@@ -25,6 +25,10 @@ struct Answer: Sendable {
     var delay: Duration?
     /// A line for the server's log (a refusal, an upstream failure).
     var logLine: String?
+    /// The reason phrase of the status line, when the answer has its own (a mapping's `statusMessage`).
+    var reasonPhrase: String?
+    /// How the body is dribbled, when it is (a mapping's `chunkedDribbleDelay`).
+    var dribble: Dribble?
 
     /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
     /// happened and how to allow more time; `journaled` as the cancelled answer would have been.

@@ -44,6 +44,8 @@ struct AnswerWriter: Sendable {
         switch answer.content {
         case .response(let response):
             if let journaled = answer.journaled { journal.append(entry(journaled, response, answer, request)) }
+            if let dribble = answer.dribble { return .dribbled(response, reasonPhrase: answer.reasonPhrase, dribble: dribble) }
+            if let reasonPhrase = answer.reasonPhrase { return .responseWithReason(response, reasonPhrase: reasonPhrase) }
             return .response(response)
         case .fault(let error):
             if let journaled = answer.journaled { journal.append(entry(journaled, nil, answer, request)) }

@@ -2,10 +2,18 @@ import Tonearm
 import TonearmReplay
 
 /// Answers from the WireMock stub mappings, matched by the path and query as sent (ahead of host-in-path
-/// routing), after the mapping's delay and the global fixed delay. A miss is noted for the cassette
-/// stage, which reports it for a local request nothing else answers.
+/// routing), after the mapping's delay (fixed, and drawn from its distribution) and the global fixed
+/// delay; a templated response is rendered for the request, a `statusMessage` sent as the reason
+/// phrase, a `chunkedDribbleDelay` body written in parts, and a `proxyBaseUrl` mapping's request sent on
+/// to its upstream in a task. A miss is noted for the cassette stage, which reports it for a local
+/// request nothing else answers.
 struct MappingStage: ResponderStage {
     let stubs: WireMockStubs
+    /// Sends the requests of `proxyBaseUrl` mappings on (the server's one upstream client); a stage
+    /// without one answers them 502 rather than with the mapping's fixed response.
+    var proxyClient: UpstreamClient?
+    /// `--shutdown-timeout`, named in the answer to a proxied exchange cancelled in flight.
+    var shutdownTimeout: Duration = .seconds(5)
 
     func respond(to request: inout ChainRequest) -> Staged<Answer>? {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return nil }
@@ -20,17 +28,60 @@ struct MappingStage: ResponderStage {
             var delay = hit.track.delay ?? .zero
             if let fixed = stubs.fixedDelay { delay += .milliseconds(fixed) }
             let id = stubs.mappingID(for: hit)
+            let settings = stubs.responseSettings(id)
+            if let drawn = settings?.delay?.sample() { delay += drawn }
+            if let proxy = settings?.proxy, case .response(let held) = hit.track.outcome {
+                guard let proxyClient else {
+                    let refusal = ServerCore.plainText(502, "tonearm: this server has no upstream client for proxyBaseUrl mappings")
+                    return .now(Answer(content: .response(refusal), source: JournalEntry.Source(kind: .mapping, detail: id), journaled: asSent))
+                }
+                return proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings)
+            }
             let content: Answer.Content
             switch hit.track.outcome {
             case .response(let response):
                 // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
-                content = .response(Self.compressedIfAccepted(response, for: asSent))
+                let rendered = settings.map { $0.rendered(response, for: asSent) } ?? response
+                content = .response(Self.compressedIfAccepted(rendered, for: asSent))
             case .transportError(let error):
                 content = .fault(error)
             }
             return .now(Answer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
-                journaled: asSent, delay: delay))
+                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble))
+        }
+    }
+
+    /// The answer of `proxy`'s upstream to `request`, in a task, with the mapping's naming headers (a
+    /// failure is a 502 or 504 saying which upstream, as the network stage answers).
+    private func proxied(
+        _ request: Request, through proxy: WireMockProxy, client: UpstreamClient, held: Response, id: String, delay: Duration,
+        settings: WireMockResponseSettings?
+    ) -> Staged<Answer> {
+        let naming = held.headers.filter { $0.name.hasPrefix("Matched-Stub-") }
+        let source = JournalEntry.Source(kind: .mapping, detail: id)
+        let shutdownTimeout = shutdownTimeout
+        return .later {
+            let upstream = proxy.upstreamRequest(for: request)
+            let fetched: Response
+            do throws(UpstreamClient.Failure) {
+                fetched = try await client.fetch(upstream)
+            } catch {
+                // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
+                if Task.isCancelled { return .cancelled(journaled: request, shutdownTimeout: shutdownTimeout) }
+                let message = error.message
+                return Answer(
+                    content: .response(ServerCore.plainText(error.status, message, extra: [HeaderField("Tonearm-Upstream-Error", proxy.base)] + naming)),
+                    source: source, journaled: request, delay: delay, logLine: "tonearm: \(request.method) \(request.url) via \(proxy.base): \(message)")
+            }
+            var response = fetched
+            // This server's mapping answered: an upstream's own naming headers (another stub server's)
+            // give way to it, as WireMock sends one Matched-Stub-Id.
+            response.headers.removeAll { $0.name.hasPrefix("Matched-Stub-") }
+            response.headers.append(contentsOf: naming)
+            return Answer(
+                content: .response(response), source: source, journaled: request, delay: delay,
+                reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)
         }
     }
 

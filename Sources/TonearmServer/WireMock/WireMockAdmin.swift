@@ -152,7 +152,7 @@ extension WireMockAdmin {
         case ("GET", nil):
             return listMappings(query)
         case ("POST", nil):
-            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings", bodyFiles: wireMock.bodyFiles)
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings", reading: wireMock.reading)
             try wireMock.add(mapping)
             return .adminJSON(mapping.json, status: 201)
         case ("DELETE", nil):
@@ -176,16 +176,16 @@ extension WireMockAdmin {
             return .adminJSON(.object(["mappings": .array(found.map(\.json)), "meta": .object(["total": .integer(found.count)])]))
         case ("POST", "new") where rest.count == 1:
             // WireMock 2.x's create, kept for old clients; WireMock answers it with no body.
-            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/new", bodyFiles: wireMock.bodyFiles)
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/new", reading: wireMock.reading)
             try wireMock.add(mapping)
             return Response(status: 201)
         case ("POST", "edit") where rest.count == 1:
             // The mapping names its id; WireMock answers 204 whether or not it held one.
-            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/edit", bodyFiles: wireMock.bodyFiles)
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/edit", reading: wireMock.reading)
             _ = try wireMock.replace(mapping)
             return Response(status: 204)
         case ("POST", "remove") where rest.count == 1:
-            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/remove", bodyFiles: wireMock.bodyFiles)
+            let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/remove", reading: wireMock.reading)
             _ = try wireMock.remove(mapping.id)
             return .adminJSON(.object([]))
         case ("POST", "import") where rest.count == 1:
@@ -201,7 +201,7 @@ extension WireMockAdmin {
                 return .adminJSON(mapping.json)
             case "PUT":
                 let mapping = try WireMockMapping.decode(
-                    request.body, source: "PUT /__admin/mappings/\(key)", id: key, bodyFiles: wireMock.bodyFiles)
+                    request.body, source: "PUT /__admin/mappings/\(key)", id: key, reading: wireMock.reading)
                 guard try wireMock.replace(mapping) else { return Response(status: 404) }
                 return .adminJSON(mapping.json)
             case "DELETE":
@@ -230,7 +230,7 @@ extension WireMockAdmin {
         var mappings: [WireMockMapping] = []
         for (index, element) in list.enumerated() {
             mappings.append(try WireMockMapping.decode(
-                element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", bodyFiles: wireMock.bodyFiles))
+                element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", reading: wireMock.reading))
         }
         let options = json[member: "importOptions"]
         let ignoreDuplicates = options?[member: "duplicatePolicy"]?.stringValue == "IGNORE"

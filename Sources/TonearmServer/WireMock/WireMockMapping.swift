@@ -26,6 +26,9 @@ struct WireMockMapping: Sendable {
         guard case .number(let text)? = json[member: "priority"] else { return nil }
         return Int(text)
     }
+    /// What the response does per request beyond the held one (templates, status message, random
+    /// delay), or `nil`.
+    var settings: WireMockResponseSettings?
     /// The file in the root directory the mapping was loaded from or saved to, if any: WireMock deletes
     /// it with the mapping.
     var file: SavedFile?
@@ -38,10 +41,10 @@ struct WireMockMapping: Sendable {
     }
 
     /// Decodes one mapping object; `bytes` are its JSON as sent, `source` names it in errors
-    /// (`POST /__admin/mappings`), `id` overrides the one in the mapping (PUT), `bodyFiles` is the
-    /// `__files` folder `bodyFileName` is read from.
+    /// (`POST /__admin/mappings`), `id` overrides the one in the mapping (PUT), `reading` says where
+    /// `bodyFileName` is read from and whether responses are templates.
     static func decode(
-        _ bytes: [UInt8], source: String, id forcedID: String? = nil, bodyFiles: URL?
+        _ bytes: [UInt8], source: String, id forcedID: String? = nil, reading: WireMockMappingReading
     ) throws(WireMockError) -> WireMockMapping {
         let json: JSONValue
         do {
@@ -54,7 +57,6 @@ struct WireMockMapping: Sendable {
         }
         let id: String
         if let forcedID { id = forcedID } else { id = try mappingID(json) }
-        try refuseIgnoredModifiers(json)
         // WireMock takes a mapping without `request` as any request, and without `response` as 200 with
         // no body, and echoes both filled in (`"method": "ANY"`).
         var request = json[member: "request"] ?? .object([])
@@ -62,11 +64,17 @@ struct WireMockMapping: Sendable {
         var response = json[member: "response"] ?? .object([])
         if response[member: "status"] == nil { response = response.setting("status", to: .integer(200)) }
         let completed = json.setting("request", to: request).setting("response", to: response)
+        // What the response does per request is read below, not by the importer.
+        let perRequest = try WireMockResponseSettings.members(of: response, reading: reading)
         let imported: CassetteImport
         do throws(CassetteError) {
-            // The bytes as sent when nothing was filled in: re-encoding costs as much as reading.
-            let filledIn = json[member: "response"] == nil || json[member: "request"]?[member: "method"] == nil
-            imported = try WireMockFormat.decode(filledIn ? completed.bytes : bytes, file: source, bodyFiles: bodyFiles)
+            // The bytes as sent when nothing was filled in or taken out: re-encoding costs as much as
+            // reading.
+            let filledIn = json[member: "response"] == nil || json[member: "request"]?[member: "method"] == nil || !perRequest.isEmpty
+            let forImporter = perRequest.reduce(completed) { mapping, member in
+                mapping.setting("response", to: mapping[member: "response"]?.removing(member) ?? .object([]))
+            }
+            imported = try WireMockFormat.decode(filledIn ? forImporter.bytes : bytes, file: source, bodyFiles: reading.bodyFiles)
         } catch {
             throw .invalid(WireMockError.pointer(forPath: error.path), "Invalid stub mapping", detail: error.description)
         }
@@ -92,24 +100,19 @@ struct WireMockMapping: Sendable {
         } else {
             throw .invalid("", "Invalid stub mapping", detail: "\(source): expected exactly one stub mapping")
         }
+        let held = switch stub {
+        case .track(let track): track.outcome
+        case .rule(let rule): rule.outcome
+        }
+        let settings = try WireMockResponseSettings.read(response, held: held, reading: reading)
         let echoed = completed.setting("id", to: .string(id)).setting("uuid", to: .string(id))
-        return WireMockMapping(id: id, json: echoed, stub: stub)
+        return WireMockMapping(id: id, json: echoed, stub: stub, settings: settings)
     }
 
     /// WireMock names the mapping that answered in every answer (`Matched-Stub-Id`, and `Matched-Stub-Name`
     /// when it has a name), for clients and proxies in between to log; set once here rather than per request.
     private static func namingHeaders(id: String, name: String?) -> [HeaderField] {
         [HeaderField("Matched-Stub-Id", id)] + (name.map { [HeaderField("Matched-Stub-Name", $0)] } ?? [])
-    }
-
-    /// Response options the importer would not apply are refused rather than dropped (matchers the
-    /// importer cannot reproduce come back as its warnings, refused above).
-    private static func refuseIgnoredModifiers(_ mapping: JSONValue) throws(WireMockError) {
-        if mapping[member: "response"]?[member: "statusMessage"] != nil {
-            throw .invalid(
-                "/response/statusMessage", "Unsupported stub mapping feature",
-                detail: "statusMessage is not supported: Tonearm sends the standard reason phrase; the mapping was refused")
-        }
     }
 
     /// The mapping's `id` (or `uuid`) when it has one, lowercased; a fresh one otherwise.
@@ -147,7 +150,7 @@ struct WireMockMapping: Sendable {
 
     /// The mapping as saved: `"persistent": true`.
     var markedPersistent: WireMockMapping {
-        WireMockMapping(id: id, json: json.setting("persistent", to: .bool(true)), stub: stub, file: file)
+        WireMockMapping(id: id, json: json.setting("persistent", to: .bool(true)), stub: stub, settings: settings, file: file)
     }
 
     /// The mapping's scenario step, if it takes part in one.

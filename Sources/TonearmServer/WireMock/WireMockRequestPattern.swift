@@ -23,7 +23,7 @@ struct WireMockRequestPattern: Sendable {
         let wrapped = Array(#"{"request":"#.utf8) + body + Array(#","response":{}}"#.utf8)
         let mapping: WireMockMapping
         do throws(WireMockError) {
-            mapping = try WireMockMapping.decode(wrapped, source: source, bodyFiles: bodyFiles)
+            mapping = try WireMockMapping.decode(wrapped, source: source, reading: WireMockMappingReading(bodyFiles: bodyFiles))
         } catch {
             var unwrapped = error
             if unwrapped.pointer.hasPrefix("/request") { unwrapped.pointer.removeFirst("/request".count) }

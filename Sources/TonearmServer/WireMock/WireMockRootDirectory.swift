@@ -11,14 +11,22 @@ struct WireMockRootDirectory: Sendable {
     /// `DIR/__files`, its links resolved once at start: a `__files` that is itself a link out of `DIR`
     /// is refused then, and body files are confined to the real folder from then on.
     let bodyFiles: URL
+    /// Whether every mapping's response is a template (`--global-response-templating`).
+    let globalResponseTemplating: Bool
 
-    init(_ url: URL) throws(ServerError) {
+    init(_ url: URL, globalResponseTemplating: Bool = false) throws(ServerError) {
         self.url = url
+        self.globalResponseTemplating = globalResponseTemplating
         do throws(CassetteError) {
             bodyFiles = try WireMockFormat.bodyFilesFolder(ofRoot: url)
         } catch {
             throw .invalid(what: "WireMock root directory", value: url.path, expected: error.description)
         }
+    }
+
+    /// How the directory's mappings are read.
+    var reading: WireMockMappingReading {
+        WireMockMappingReading(bodyFiles: bodyFiles, globalResponseTemplating: globalResponseTemplating)
     }
 
     var mappingsFolder: URL { url.appendingPathComponent("mappings", isDirectory: true) }
@@ -49,12 +57,12 @@ struct WireMockRootDirectory: Sendable {
                 let parsed = try? JSONValue(parsing: bytes)
                 if case .array(let list)? = parsed?[member: "mappings"] {
                     for (index, element) in list.enumerated() {
-                        var mapping = try WireMockMapping.decode(element.bytes, source: "\(file.path) mappings[\(index)]", bodyFiles: bodyFiles)
+                        var mapping = try WireMockMapping.decode(element.bytes, source: "\(file.path) mappings[\(index)]", reading: reading)
                         mapping.file = WireMockMapping.SavedFile(url: file, isShared: true)
                         mappings.append(mapping)
                     }
                 } else {
-                    var mapping = try WireMockMapping.decode(bytes, source: file.path, bodyFiles: bodyFiles)
+                    var mapping = try WireMockMapping.decode(bytes, source: file.path, reading: reading)
                     mapping.file = WireMockMapping.SavedFile(url: file, isShared: false)
                     mappings.append(mapping)
                 }

@@ -34,6 +34,12 @@ final class WireMockStubs: Sendable {
     let eventIDPrefix = WireMockServeEvents.makePrefix()
     /// How many mappings there are, read on every request without the lock: none means no lookup.
     private let count = Atomic<Int>(0)
+    /// The per-request settings of the mappings that have them, by id, apart from `state` so that
+    /// answering never waits for an admin call; `settingsCount` lets the others skip the lookup.
+    private let settings = Mutex<[String: WireMockResponseSettings]>([:])
+    private let settingsCount = Atomic<Int>(0)
+    /// How mappings are read: `__files`, and whether every response is a template.
+    let reading: WireMockMappingReading
     private let current = Mutex(ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration))
     private let state: Mutex<State>
 
@@ -74,8 +80,11 @@ final class WireMockStubs: Sendable {
     }
 
     /// A store holding the mappings of `rootDirectory`, if any.
-    init(rootDirectory: WireMockRootDirectory?, compactionFloor: Int = defaultCompactionFloor) throws(ServerError) {
+    init(
+        rootDirectory: WireMockRootDirectory?, globalResponseTemplating: Bool = false, compactionFloor: Int = defaultCompactionFloor
+    ) throws(ServerError) {
         self.rootDirectory = rootDirectory
+        reading = WireMockMappingReading(bodyFiles: rootDirectory?.bodyFiles, globalResponseTemplating: globalResponseTemplating)
         self.compactionFloor = max(1, compactionFloor)
         state = Mutex(State(defaults: try rootDirectory?.load() ?? []))
         do throws(WireMockError) {
@@ -231,6 +240,13 @@ final class WireMockStubs: Sendable {
         state.insertions += 1
         state.mappings[mapping.id] = stored
         count.store(state.mappings.count, ordering: .relaxed)
+        if let extra = mapping.settings {
+            let held = settings.withLock { all in
+                all[mapping.id] = extra
+                return all.count
+            }
+            settingsCount.store(held, ordering: .relaxed)
+        }
     }
 
     /// `rule` with its WireMock priority made an engine priority: newest first among equal WireMock
@@ -257,6 +273,13 @@ final class WireMockStubs: Sendable {
 
     private func remove(_ id: String, from state: inout State) {
         guard let stored = state.mappings.removeValue(forKey: id) else { return }
+        if stored.mapping.settings != nil {
+            let held = settings.withLock { all in
+                all[id] = nil
+                return all.count
+            }
+            settingsCount.store(held, ordering: .relaxed)
+        }
         let engine = engine
         if let entry = stored.entry { removeEntry(entry, from: engine, &state) }
         if let key = stored.slot, var owners = state.owners[key] {
@@ -354,6 +377,13 @@ final class WireMockStubs: Sendable {
     /// Every mapping, newest first.
     var all: [WireMockMapping] {
         state.withLock { state in Self.inOrder(state).reversed().map(\.mapping) }
+    }
+
+    /// The per-request settings of the mapping `id`, if it has any (a lock-free check first: most
+    /// servers have none).
+    func responseSettings(_ id: String) -> WireMockResponseSettings? {
+        guard settingsCount.load(ordering: .relaxed) > 0 else { return nil }
+        return settings.withLock { $0[id] }
     }
 
     /// The id of the mapping a hit came from.

@@ -210,9 +210,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             // After CONNECT the client would start a tunnel: close instead.
             let keepAlive = head.isKeepAlive && head.method != .CONNECT
             guard keepAlive else { return close(after: response, version: head.version, isHead: head.method == .HEAD, context: context) }
-            for part in Self.parts(of: response, version: head.version, keepAlive: true, isHead: head.method == .HEAD) {
-                context.write(wrapOutboundOut(part), promise: nil)
-            }
+            let (responseHead, body) = Self.parts(of: response, version: head.version, keepAlive: true, isHead: head.method == .HEAD)
+            context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+            if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
             context.flush()
         case .tunnel(let host):
             openTunnel(to: host, version: head.version, context: context)
@@ -283,11 +284,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         state = .closing
         queued.removeAll()
         brokenStream = nil
-        let parts = Self.parts(of: response, version: version, keepAlive: false, isHead: isHead)
+        let (head, body) = Self.parts(of: response, version: version, keepAlive: false, isHead: isHead)
         let written = context.eventLoop.makePromise(of: Void.self)
-        for (index, part) in parts.enumerated() {
-            context.write(wrapOutboundOut(part), promise: index == parts.count - 1 ? written : nil)
-        }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: written)
         context.flush()
         let channel = context.channel
         written.futureResult.whenComplete { _ in channel.close(promise: nil) }
@@ -301,9 +302,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         ServerCore.plainText(413, "request body is larger than the server accepts (\(limit) bytes)")
     }
 
-    /// The parts that send `response`: hop-by-hop headers dropped, and `Content-Length` stating the
-    /// body sent.
-    static func parts(of response: Response, version: HTTPVersion, keepAlive: Bool, isHead: Bool) -> [HTTPServerResponsePart] {
+    /// The head and body (none when there is nothing to send) that send `response`, before the end:
+    /// hop-by-hop headers dropped, and `Content-Length` stating the body sent. (Not an array of parts:
+    /// that was one more allocation per answer.)
+    static func parts(of response: Response, version: HTTPVersion, keepAlive: Bool, isHead: Bool) -> (head: HTTPResponseHead, body: ByteBuffer?) {
         let fields = HopByHop.removing(from: response.headers)
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
@@ -321,13 +323,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         } else if version == .http1_0 {
             headers.add(name: "Connection", value: "keep-alive")
         }
-        var parts: [HTTPServerResponsePart] = []
-        parts.reserveCapacity(3)
-        parts.append(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)))
-        if !bodiless && !isHead && !response.body.isEmpty {
-            parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
-        }
-        parts.append(.end(nil))
-        return parts
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        return (head, !bodiless && !isHead && !response.body.isEmpty ? ByteBuffer(bytes: response.body) : nil)
     }
 }

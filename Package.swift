@@ -173,6 +173,18 @@ let package = Package(
             name: "TonearmServerTestApp",
             path: "Tests/TonearmServerTestApp"
         ),
+        // The server's request path on an EmbeddedChannel, run under callgrind and heaptrack by
+        // scripts/server-instructions.sh; a target here rather than a scratch package (as the core's
+        // instruction scripts use) so that it reuses this checkout's release build of NIO and the server.
+        .executableTarget(
+            name: "RequestPathDriver",
+            dependencies: [
+                "TonearmServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Tests/RequestPathDriver"
+        ),
         .testTarget(
             name: "TonearmServerTests",
             dependencies: [

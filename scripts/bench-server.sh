@@ -3,14 +3,20 @@
 # N-track cassette of ~300-byte JSON responses, nginx serving a static file of the same size (the
 # ceiling on this machine), `tonearm serve` in passthrough and missing modes in front of that nginx (the
 # overhead of proxying and recording), and mitmproxy replaying the same traffic in reverse-proxy mode
-# (`-S flows --server-replay-reuse`). Prints one line per server: requests/s, p50, p99.
+# (`-S flows --server-replay-reuse`). Prints one line per server: requests/s, p50, p99. Then, side by
+# side with "% of nginx": nginx, the NIO floor (SwiftNIO's own NIOHTTP1Server example answering its
+# hello world, built from the swift-nio checkout SwiftPM keeps in .build/checkouts, into $WORK), and
+# `tonearm serve` replaying the cassette and answering a stub rule (`--rules`, one rule, the same body).
 #
 #   scripts/bench-server.sh                  # 10,000 tracks, 10 s per run, 64 connections
 #   TRACKS=100000 scripts/bench-server.sh    # the same with 100,000 tracks
 #   MITM=0 scripts/bench-server.sh           # without mitmproxy (it pip-installs into $WORK/venv once)
 #   CONFIG=debug SCRATCH=.build scripts/bench-server.sh   # check the script against a debug build
 #   BASELINE=/path/to/older/tonearm scripts/bench-server.sh   # also replay with an older build, same run
-#   ONLY_REPLAY=1 scripts/bench-server.sh    # replay runs and nginx only (no proxying, no mitmproxy)
+#   ONLY_REPLAY=1 scripts/bench-server.sh    # the side-by-side table only (no proxying, no mitmproxy)
+#   PIN=1 ONLY_REPLAY=1 scripts/bench-server.sh   # per core: each server on core 0 (taskset), wrk -t1 -c16
+#                                                 # on core 1 (THREADS and CONNECTIONS still override)
+#   NIO=0 scripts/bench-server.sh            # without the NIO floor (its first build takes minutes)
 #
 # Needs wrk and nginx (apt-get install wrk nginx). Only loopback addresses are used.
 set -euo pipefail
@@ -18,8 +24,18 @@ cd "$(dirname "$0")/.."
 
 TRACKS=${TRACKS:-10000}
 DURATION=${DURATION:-10s}
-CONNECTIONS=${CONNECTIONS:-64}
-THREADS=${THREADS:-2}
+PIN=${PIN:-0}
+if [ "$PIN" = 1 ]; then
+    CONNECTIONS=${CONNECTIONS:-16}
+    THREADS=${THREADS:-1}
+    SERVER_CPU=(taskset -c 0)
+    CLIENT_CPU=(taskset -c 1)
+else
+    CONNECTIONS=${CONNECTIONS:-64}
+    THREADS=${THREADS:-2}
+    SERVER_CPU=()
+    CLIENT_CPU=()
+fi
 WORK=${WORK:-/tmp/tonearm-bench}
 mkdir -p "$WORK"
 echo "load: $(uptime)"
@@ -35,15 +51,19 @@ wait_for() {  # url [seconds]: until it answers (at most 60 s unless told)
     echo "no answer from $1" >&2; return 1
 }
 
-run_wrk() {  # name url
+# Requests/s of each run, by name, for the side-by-side table.
+declare -A RATE=()
+
+run_wrk() {  # name url [wrk script]
     local out
-    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/paths.lua" "$2")
+    out=$("${CLIENT_CPU[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "${3:-$WORK/paths.lua}" "$2")
     local rps p50 p99 non2xx
     rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
     p50=$(echo "$out" | awk '$1 == "50%" {print $2}')
     p99=$(echo "$out" | awk '$1 == "99%" {print $2}')
     non2xx=$(echo "$out" | awk '/Non-2xx/ {print $NF}')
     printf '%-28s %12s req/s   p50 %-9s p99 %-9s non-2xx %s\n' "$1" "$rps" "$p50" "$p99" "${non2xx:-0}"
+    RATE[$1]=$rps
 }
 
 listening_url() {  # FILE: the url of the listening line `tonearm serve` wrote there, once it has
@@ -54,9 +74,9 @@ listening_url() {  # FILE: the url of the listening line `tonearm serve` wrote t
 # tonearm: time to the listening line, then resident memory, then load.
 rm -f "$WORK/tonearm.out"
 start=$(date +%s.%N)
-"$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
+"${SERVER_CPU[@]}" "$TONEARM" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/tonearm.out" 2>"$WORK/tonearm.err" &
 TONEARM_PID=$!
-trap 'kill $TONEARM_PID 2>/dev/null || true; [ -n "${NGINX_PID:-}" ] && kill $NGINX_PID 2>/dev/null || true; [ -n "${MITM_PID:-}" ] && kill $MITM_PID 2>/dev/null || true; [ -n "${PROXIED_PID:-}" ] && kill $PROXIED_PID 2>/dev/null || true' EXIT
+trap 'kill $TONEARM_PID 2>/dev/null || true; for pid in ${NGINX_PID:-} ${NIO_PID:-} ${MITM_PID:-} ${PROXIED_PID:-}; do kill $pid 2>/dev/null || true; done' EXIT
 until [ -s "$WORK/tonearm.out" ]; do sleep 0.01; done
 ready=$(date +%s.%N)
 URL=$(head -1 "$WORK/tonearm.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
@@ -71,7 +91,7 @@ echo "tonearm RSS after load: $(( $(ps -o rss= -p $TONEARM_PID) / 1024 )) MiB"
 replay_with() {  # name binary: stops the running server, starts `binary` on the cassette, loads it
     kill $TONEARM_PID; wait $TONEARM_PID 2>/dev/null || true
     rm -f "$WORK/replay.out"
-    "$2" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/replay.out" 2>"$WORK/replay.err" &
+    "${SERVER_CPU[@]}" "$2" serve --cassette "$WORK/cassette.json" --mode replay --journal-limit 1000 >"$WORK/replay.out" 2>"$WORK/replay.err" &
     TONEARM_PID=$!
     local url
     url=$(listening_url "$WORK/replay.out")
@@ -86,8 +106,9 @@ fi
 
 # nginx: the same bytes for every path.
 NGINX_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+# One worker when pinned: nginx's per-core figure.
 cat >"$WORK/nginx.conf" <<EOF
-worker_processes auto;
+worker_processes $([ "$PIN" = 1 ] && echo 1 || echo auto);
 pid $WORK/nginx.pid;
 error_log $WORK/nginx.error.log;
 events { worker_connections 1024; }
@@ -100,10 +121,47 @@ http {
   }
 }
 EOF
-nginx -c "$WORK/nginx.conf" -g 'daemon off;' &
+"${SERVER_CPU[@]}" nginx -c "$WORK/nginx.conf" -g 'daemon off;' &
 NGINX_PID=$!
 wait_for "http://127.0.0.1:$NGINX_PORT/bench.local/items/0"
 run_wrk "nginx (static file)" "http://127.0.0.1:$NGINX_PORT"
+
+# The NIO floor: SwiftNIO's NIOHTTP1Server example, from the checkout SwiftPM already has (copied, so
+# nothing is built inside SwiftPM's checkout), answering "Hello World" to every path.
+NIO_SOURCE=.build/checkouts/swift-nio
+if [ "${NIO:-1}" = 1 ] && [ -d "$NIO_SOURCE" ]; then
+    [ -d "$WORK/swift-nio" ] || cp -a "$NIO_SOURCE" "$WORK/swift-nio"
+    NIO_BUILD=(swift build -c release --package-path "$WORK/swift-nio" --scratch-path "$WORK/swift-nio-build")
+    "${NIO_BUILD[@]}" --product NIOHTTP1Server >"$WORK/nio-build.log" 2>&1 \
+        || { echo "building NIOHTTP1Server failed: $WORK/nio-build.log" >&2; exit 1; }
+    NIO_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    "${SERVER_CPU[@]}" "$("${NIO_BUILD[@]}" --show-bin-path)/NIOHTTP1Server" 127.0.0.1 "$NIO_PORT" >/dev/null &
+    NIO_PID=$!
+    wait_for "http://127.0.0.1:$NIO_PORT/"
+    run_wrk "NIO floor (NIOHTTP1Server)" "http://127.0.0.1:$NIO_PORT"
+    kill $NIO_PID; wait $NIO_PID 2>/dev/null || true; NIO_PID=
+fi
+
+# A stub rule: one `--rules` rule answering every /stub/items/N with the cassette's body size.
+kill $TONEARM_PID; wait $TONEARM_PID 2>/dev/null || true
+rm -f "$WORK/stub.out"
+"${SERVER_CPU[@]}" "$TONEARM" serve --rules "$WORK/rules.json" --mode replay --journal-limit 1000 >"$WORK/stub.out" 2>"$WORK/stub.err" &
+TONEARM_PID=$!
+STUB_URL=$(listening_url "$WORK/stub.out")
+curl -sf "$STUB_URL/stub/items/0" >/dev/null
+run_wrk "tonearm serve (stub rule)" "$STUB_URL" "$WORK/stub-paths.lua"
+
+echo
+echo "side by side ($TRACKS tracks; $([ "$PIN" = 1 ] && echo "each server on core 0, wrk on core 1" || echo "not pinned"), wrk -t$THREADS -c$CONNECTIONS, load: $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '| %-30s | %12s | %9s |\n' server requests/s "of nginx"
+printf '| %-30s | %12s | %9s |\n' --- --- ---
+NGINX_RATE=${RATE["nginx (static file)"]:-0}
+for name in "nginx (static file)" "NIO floor (NIOHTTP1Server)" "tonearm serve (replay)" "tonearm serve (stub rule)"; do
+    [ -n "${RATE[$name]:-}" ] || continue
+    printf '| %-30s | %12s | %8s%% |\n' "$name" "${RATE[$name]}" \
+        "$(python3 -c "import sys; print(f'{100 * float(sys.argv[1]) / float(sys.argv[2]):.1f}' if float(sys.argv[2]) else '?')" "${RATE[$name]}" "$NGINX_RATE")"
+done
+echo
 
 # tonearm in front of that nginx: passthrough (proxy and journal), then missing over an empty cassette
 # (each new path is fetched and recorded once, then replayed).

@@ -9,6 +9,20 @@ enum HopByHop {
         "trailer", "transfer-encoding", "upgrade",
     ]
 
+    /// `["host"]`, for the callers that drop `Host` too: one array for every request, not one each.
+    static let andHost = ["host"]
+
+    /// Bit n set when one of ``names`` is n bytes long.
+    private static let lengths: UInt64 = names.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+
+    /// Whether `name` is one of ``names``. A name of no listed length (nearly every header) is answered
+    /// without comparing it to the nine.
+    private static func isListed(_ name: String) -> Bool {
+        let count = name.utf8.count
+        guard count < 64, lengths & (1 << UInt64(count)) != 0 else { return false }
+        return names.contains { name.equalsIgnoringASCIICase($0) }
+    }
+
     /// `fields` without the hop-by-hop headers, those the `Connection` header names, and `also`
     /// (lowercased names).
     ///
@@ -20,7 +34,7 @@ enum HopByHop {
             named += field.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
         func dropped(_ name: String) -> Bool {
-            names.contains { name.equalsIgnoringASCIICase($0) }
+            isListed(name)
                 || also.contains { name.equalsIgnoringASCIICase($0) }
                 || named.contains { name.equalsIgnoringASCIICase($0) }
         }

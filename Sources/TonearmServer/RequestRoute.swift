@@ -50,11 +50,7 @@ enum RequestRoute: Sendable, Equatable {
             let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             return .control(path: String(parts.first ?? ""), query: parts.count > 1 ? String(parts[1]) : "")
         }
-        let afterSlash = target.dropFirst()
-        let end = afterSlash.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterSlash.endIndex
-        let component = afterSlash[..<end].lowercased()
-        var rest = String(afterSlash[end...])
-        if !rest.hasPrefix("/") { rest = "/" + rest }
+        let (component, rest) = firstComponent(of: target)
         if let host = allowed.first(where: { $0.authority == component }) {
             return .upstream(url: host.origin + rest, host: host)
         }
@@ -69,6 +65,26 @@ enum RequestRoute: Sendable, Equatable {
         return .local(target: target)
     }
 
+    /// The first path component of the origin-form `target` (lowercased) and the rest of it, starting
+    /// with `/`: `("api.example.com", "/v1/users?page=2")` for `/API.example.com/v1/users?page=2`.
+    ///
+    /// Every proxied or replayed request is routed here, so an ASCII target (any target NIO's parser
+    /// lets through in practice) is split on its bytes; the grapheme walk it equals for ASCII cost
+    /// several thousand instructions a request (docs/benchmarks.md, issue 23).
+    static func firstComponent(of target: String) -> (component: String, rest: String) {
+        let bytes = target.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            let afterSlash = target.dropFirst()
+            let end = afterSlash.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterSlash.endIndex
+            let rest = String(afterSlash[end...])
+            return (afterSlash[..<end].lowercased(), rest.hasPrefix("/") ? rest : "/" + rest)
+        }
+        let start = bytes.index(after: bytes.startIndex)
+        let end = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? bytes.endIndex
+        let rest = String(target[end...])
+        return (target[start..<end].lowercased(), rest.utf8.first == UInt8(ascii: "/") ? rest : "/" + rest)
+    }
+
     /// Whether `target` is addressed to the control API: `/__tonearm`, `/__tonearm/…` or `/__tonearm?…`.
     static func isControl(_ target: String) -> Bool {
         target.utf8.starts(with: controlPrefix.utf8)
@@ -76,8 +92,11 @@ enum RequestRoute: Sendable, Equatable {
     }
 
     /// A first path component that names a host: has a dot or a port, or is `localhost`.
+    ///
+    /// On the bytes: Foundation's `contains` of a string cost about 3,700 instructions a call, on every
+    /// request to a local path (a stub rule's, say).
     static func looksLikeHost(_ component: String) -> Bool {
-        component == "localhost" || component.contains(".") || component.contains(":")
+        component == "localhost" || component.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
     }
 
     /// The route of `CONNECT target`: a tunnel to an allowed (or, replaying, recorded) `https` host, else

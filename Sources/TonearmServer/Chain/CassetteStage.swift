@@ -15,7 +15,7 @@ struct CassetteStage: ResponderStage {
             host = nil
         case .upstream(let url, let upstream):
             forwarded.url = url
-            forwarded.headers = HopByHop.removing(from: forwarded.headers, also: ["host"])
+            forwarded.headers = HopByHop.removing(from: forwarded.headers, also: HopByHop.andHost)
             host = upstream
         case .control, .refused, .tunnel:
             return nil

@@ -267,10 +267,13 @@ struct HostileClientTests {
         try await server.stop()
         #expect(answer.text.hasSuffix("pong"))
         #expect(closed)
-        // Open defect: under a heavily loaded machine (a release build beside the suite), the oldest slow
-        // head is sometimes not the one shed: it is answered 408 at its 10 s deadline instead, though the
-        // whole sequence ran on this one thread (so not a starved runner, as first thought). Not
-        // understood; the registry's queues need instrumenting under load.
+        // Open defect: in the whole suite, the oldest slow head is sometimes not the one shed (answered
+        // 408 at its 10 s deadline, or closed without an answer), or the fresh client waits seconds.
+        // Reproduced by running this test beside CraftedPatternTests alone (3 runs of 3): every test
+        // server shares MultiThreadedEventLoopGroup.singleton's two loops, and work another server does on
+        // a loop (admin calls and control tasks run on the connection's loop) holds this server's
+        // connections there, so the shed event and the head timer race when the loop frees. The fix is
+        // to move heavy admin and control work off the event loops; not done yet.
         withKnownIssue("intermittent under heavy load: the oldest slow head is not the one shed", isIntermittent: true) {
             // Seen with it: the fresh client answered after 3.7 s, not at once.
             #expect(answer.elapsed < .seconds(3))

@@ -121,7 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let line = listeningLine(server)
-        StandardStream.output.writeLine(line)
+        // The file first: a harness that sees the line may read the file at once.
         if let readyFile {
             do throws(CassetteError) {
                 try AtomicFile.write(Array((line + "\n").utf8), to: URL(fileURLWithPath: readyFile))
@@ -131,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
+        StandardStream.output.writeLine(line)
         let signal = await shutdownSignals.next()
         // Through the server's log, not straight to standard error: a harness that never reads it may
         // have filled the pipe with miss lines, and a blocking write here would keep the server from stopping.

@@ -29,8 +29,13 @@ struct ControlAPI: Sendable {
     let journal: Journal
     let address: ServerAddress
 
+    /// Whether the call is a health probe: answered from memory, and never to wait behind other work.
+    static func isHealthCheck(method: String, path: String) -> Bool {
+        (path == "health" || path.isEmpty) && method.uppercased() == "GET"
+    }
+
     /// The answer to a control call; `path` follows `/__tonearm/`.
-    func answer(path: String, query: String, request: ServerRequest) async -> Response {
+    func answer(path: String, query: String, request: ServerRequest) -> Response {
         switch (request.method.uppercased(), path) {
         case ("GET", "health"), ("GET", ""):
             return .adminJSON(health())

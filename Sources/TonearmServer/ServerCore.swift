@@ -77,10 +77,7 @@ final class ServerCore: Sendable {
         let cassette = cassettes.current
         guard matchingBound(request, cassette: cassette) <= Self.maximumVisitsOnEventLoop else {
             return .later { [self] in
-                // runIfActive only fails once the pool is shut down: then the answer is worked out here.
-                let staged = (try? await NIOThreadPool.singleton.runIfActive { self.answer(request, cassette: cassette) })
-                    ?? answer(request, cassette: cassette)
-                return await staged.value
+                await Staged.onThreadPool { self.answer(request, cassette: cassette) }.value.value
             }
         }
         return answer(request, cassette: cassette)

@@ -1,3 +1,5 @@
+import NIOPosix
+
 /// A value the connection's event-loop thread either has at once or must wait for.
 ///
 /// Most requests a replay server sees are answered from memory: those are answered on the thread that
@@ -16,6 +18,16 @@ enum Staged<Value: Sendable>: Sendable {
             case .now(let value): value
             case .later(let work): await work()
             }
+        }
+    }
+
+    /// Work that may take long on the CPU or wait on files (loading a cassette, compiling wide
+    /// patterns, a match off its tables), done on NIO's thread pool: on the connection's event loop it
+    /// would hold up every other connection of that loop, and of any other server sharing the loops.
+    static func onThreadPool(_ work: @escaping @Sendable () -> Value) -> Staged<Value> {
+        .later {
+            // runIfActive only fails once the pool is shut down: then the work is done here.
+            (try? await NIOThreadPool.singleton.runIfActive(work)) ?? work()
         }
     }
 

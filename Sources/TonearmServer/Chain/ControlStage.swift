@@ -1,15 +1,17 @@
-/// Answers the control API under `/__tonearm/` in a task (loading and saving cassettes touch files);
-/// never journaled.
+/// Answers the control API under `/__tonearm/` on NIO's thread pool (loading and saving cassettes read,
+/// parse and write files), health probes at once; never journaled.
 struct ControlStage: ResponderStage {
     let control: ControlAPI
 
     func respond(to request: inout ChainRequest) -> Staged<Answer>? {
         guard case .control(let path, let query) = request.route else { return nil }
         let incoming = request.incoming
-        return .later { [control] in
+        let answer = { @Sendable [control] in
             Answer(
-                content: .response(await control.answer(path: path, query: query, request: incoming)),
+                content: .response(control.answer(path: path, query: query, request: incoming)),
                 source: JournalEntry.Source(kind: .control, detail: path))
         }
+        // A health probe is answered at once, never queued behind a cassette being loaded.
+        return ControlAPI.isHealthCheck(method: incoming.method, path: path) ? .now(answer()) : .onThreadPool(answer)
     }
 }

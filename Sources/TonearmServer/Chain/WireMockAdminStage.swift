@@ -1,11 +1,19 @@
-/// Answers WireMock's admin API under `/__admin/` on the connection's thread (its calls only read and
-/// change memory); never journaled.
+/// Answers WireMock's admin API under `/__admin/` on NIO's thread pool: its calls compile patterns and
+/// templates, read and write mapping files and list whole journals, any of which would hold up the other
+/// connections of the event loop that read the call. Health probes are answered at once. Never journaled.
 struct WireMockAdminStage: ResponderStage {
     let admin: WireMockAdmin
 
     func respond(to request: inout ChainRequest) -> Staged<Answer>? {
         guard let route = WireMockAdmin.route(request.incoming.target) else { return nil }
-        let response = admin.answer(path: route.path, query: route.query, request: request.incoming)
-        return .now(Answer(content: .response(response), source: JournalEntry.Source(kind: .admin, detail: route.path)))
+        let incoming = request.incoming
+        let answer = { @Sendable [admin] in
+            Answer(
+                content: .response(admin.answer(path: route.path, query: route.query, request: incoming)),
+                source: JournalEntry.Source(kind: .admin, detail: route.path))
+        }
+        // A readiness probe (Testcontainers polls `/__admin/health`) is answered at once.
+        let isHealthCheck = route.path == "health" && incoming.method.uppercased() == "GET"
+        return isHealthCheck ? .now(answer()) : .onThreadPool(answer)
     }
 }

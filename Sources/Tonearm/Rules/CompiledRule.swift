@@ -12,6 +12,8 @@ struct CompiledRule: Sendable {
     let headerConditions: [CompiledTextCondition]
     let cookieConditions: [CompiledTextCondition]
     let bodyConditions: [CompiledTextCondition]
+    /// Per multipart condition, its header and body conditions compiled.
+    let multipartConditions: [(headers: [CompiledTextCondition], body: [CompiledTextCondition])]
     /// The most any of the rule's patterns can cost per scalar (``LinearPattern/worstVisitsPerScalar``).
     let worstVisitsPerScalar: Int
 
@@ -45,7 +47,17 @@ struct CompiledRule: Sendable {
         var bodyConditions: [CompiledTextCondition] = []
         for condition in rule.body { bodyConditions.append(try compileCondition(condition.condition)) }
         self.bodyConditions = bodyConditions
-        let conditionPatterns = (queryConditions + headerConditions + cookieConditions + bodyConditions).flatMap(\.patterns)
+        var multipartConditions: [(headers: [CompiledTextCondition], body: [CompiledTextCondition])] = []
+        for condition in rule.multipart {
+            var headers: [CompiledTextCondition] = []
+            for header in condition.headers { headers.append(try compileCondition(header.condition)) }
+            var body: [CompiledTextCondition] = []
+            for part in condition.body { body.append(try compileCondition(part.condition)) }
+            multipartConditions.append((headers, body))
+        }
+        self.multipartConditions = multipartConditions
+        let multipartCompiled = multipartConditions.flatMap { $0.headers + $0.body }
+        let conditionPatterns = (queryConditions + headerConditions + cookieConditions + bodyConditions + multipartCompiled).flatMap(\.patterns)
         worstVisitsPerScalar = ([pattern] + conditionPatterns).map(\.worstVisitsPerScalar).max() ?? 0
     }
 
@@ -56,13 +68,7 @@ struct CompiledRule: Sendable {
         if !requiredLiteral.isEmpty, !ByteSearch.contains(requiredLiteral, in: target) { return false }
         guard pattern.matches(target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
-        for (offset, header) in rule.headers.enumerated() {
-            // A repeated header (`X-Thing: One`, `X-Thing: Two`) holds when any of its values does, as a
-            // repeated query parameter does.
-            // Lazily: a rule set may try many rules on one request, and most headers are sent once.
-            let values = request.request.headers.lazy.filter { $0.name.equalsIgnoringASCIICase(header.name) }.map(\.value.trimmingHTTPWhitespace)
-            guard headerConditions[offset].holds(forAnyOf: values) else { return false }
-        }
+        guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }
         if !rule.cookies.isEmpty {
             let cookies = parts.cookies
             for (offset, cookie) in rule.cookies.enumerated() {
@@ -71,21 +77,68 @@ struct CompiledRule: Sendable {
             }
         }
         for (offset, condition) in rule.body.enumerated() {
-            switch condition.location.storage {
-            case .wholeBody:
-                guard bodyConditions[offset].holds(forBody: request.request.body) else { return false }
-            case .pointer(let pointer):
-                guard let document = parts.jsonBody else { return false }
-                let text = document.value(at: pointer).map { value -> String in
-                    if case .string(let string) = value { return string }
-                    return value.canonicalText
-                }
-                guard bodyConditions[offset].holds(for: text) else { return false }
-            case .jsonPath(let path):
-                guard let document = parts.verbatimJSONBody else { return false }
-                let values = path.matchedValues(in: document).lazy.map(JSONPath.matchText)
-                guard bodyConditions[offset].holds(forAnyOf: values, missingSatisfiesOnlyAbsent: true) else { return false }
+            guard Self.bodyHolds(
+                condition, bodyConditions[offset], body: request.request.body,
+                json: { parts.jsonBody }, verbatimJSON: { parts.verbatimJSONBody })
+            else { return false }
+        }
+        if !rule.multipart.isEmpty {
+            guard let multipartParts = parts.multipartParts else { return false }
+            for (offset, condition) in rule.multipart.enumerated() {
+                let compiled = multipartConditions[offset]
+                let passes = { (part: MultipartPart) in Self.partPasses(part, condition, compiled) }
+                let holds = condition.matching == .all
+                    ? !multipartParts.isEmpty && multipartParts.allSatisfy(passes) : multipartParts.contains(where: passes)
+                guard holds else { return false }
             }
+        }
+        return true
+    }
+
+    /// Every header condition holds for `headers`. A repeated header (`X-Thing: One`, `X-Thing: Two`)
+    /// holds when any of its values does, as a repeated query parameter does; lazily, since a rule set may
+    /// try many rules on one request, and most headers are sent once.
+    private static func headersHold(_ conditions: [HeaderCondition], _ compiled: [CompiledTextCondition], in headers: [HeaderField]) -> Bool {
+        for (offset, header) in conditions.enumerated() {
+            let values = headers.lazy.filter { $0.name.equalsIgnoringASCIICase(header.name) }.map(\.value.trimmingHTTPWhitespace)
+            guard compiled[offset].holds(forAnyOf: values) else { return false }
+        }
+        return true
+    }
+
+    /// Whether `condition` holds for `body`, whose JSON readings (parsed, and with numbers as written)
+    /// are asked for only when the condition needs them.
+    private static func bodyHolds(
+        _ condition: BodyCondition, _ compiled: CompiledTextCondition, body: [UInt8],
+        json: () -> JSONValue?, verbatimJSON: () -> JSONValue?
+    ) -> Bool {
+        switch condition.location.storage {
+        case .wholeBody:
+            return compiled.holds(forBody: body)
+        case .pointer(let pointer):
+            guard let document = json() else { return false }
+            let text = document.value(at: pointer).map { value -> String in
+                if case .string(let string) = value { return string }
+                return value.canonicalText
+            }
+            return compiled.holds(for: text)
+        case .jsonPath(let path):
+            guard let document = verbatimJSON() else { return false }
+            let values = path.matchedValues(in: document).lazy.map(JSONPath.matchText)
+            return compiled.holds(forAnyOf: values, missingSatisfiesOnlyAbsent: true)
+        }
+    }
+
+    /// Whether one part of a multipart body passes a multipart condition's header and body conditions.
+    private static func partPasses(
+        _ part: MultipartPart, _ condition: MultipartCondition, _ compiled: (headers: [CompiledTextCondition], body: [CompiledTextCondition])
+    ) -> Bool {
+        guard headersHold(condition.headers, compiled.headers, in: part.headers) else { return false }
+        for (offset, bodyCondition) in condition.body.enumerated() {
+            guard bodyHolds(
+                bodyCondition, compiled.body[offset], body: part.body,
+                json: { try? JSONValue(parsing: part.body) }, verbatimJSON: { try? JSONValue(parsingVerbatim: part.body) })
+            else { return false }
         }
         return true
     }

@@ -6,6 +6,7 @@ struct LazyRequestParts {
     private var verbatimBody: JSONValue??
     private var decodedQuery: [String: [String]]?
     private var parsedCookies: [RequestCookie]?
+    private var splitParts: [MultipartPart]??
 
     init(_ request: IncomingRequest) {
         self.request = request
@@ -58,6 +59,17 @@ struct LazyRequestParts {
             }
             parsedCookies = cookies
             return cookies
+        }
+    }
+
+    /// The parts of a `multipart/*` body, or `nil` when the body is not multipart.
+    var multipartParts: [MultipartPart]? {
+        mutating get {
+            if let splitParts { return splitParts }
+            let contentType = request.request.headers.first { $0.name.equalsIgnoringASCIICase("Content-Type") }?.value
+            let parts = MultipartBody.parts(contentType: contentType, body: request.request.body)
+            splitParts = .some(parts)
+            return parts
         }
     }
 }

@@ -42,6 +42,9 @@ public struct Rule: Sendable, Hashable {
     /// the scenario is in the step's required state (otherwise the next rule by priority is tried), and
     /// moves the scenario on when it answers.
     public var scenario: ScenarioStep?
+    /// Conditions on the parts of a multipart body, all of which must hold (none by default; set after
+    /// creating the rule).
+    public var multipart: [MultipartCondition] = []
 
     /// The priority of a rule that declares none.
     public static let defaultPriority = 5

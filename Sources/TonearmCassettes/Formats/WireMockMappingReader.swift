@@ -15,7 +15,7 @@ struct WireMockMappingReader {
     ]
     private static let knownRequestKeys: Set<String> = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "cookies",
-        "basicAuthCredentials", "bodyPatterns",
+        "basicAuthCredentials", "bodyPatterns", "multipartPatterns",
     ]
     private static let knownResponseKeys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
@@ -48,10 +48,11 @@ struct WireMockMappingReader {
         try checkCompiles(pattern.pattern, at: try request.firstMember("urlPattern", "urlPathPattern") ?? request)
         var headers = try headerConditions(request.member("headers"))
         if let credentials = try request.member("basicAuthCredentials") { headers.append(try Self.basicAuthCondition(credentials)) }
-        let rule = Rule(
+        var rule = Rule(
             name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
             headers: headers, cookies: try cookieConditions(request.member("cookies")),
             body: try bodyConditions(request.member("bodyPatterns")), priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay, scenario: scenario)
+        rule.multipart = try multipartConditions(request.member("multipartPatterns"))
         rules.append(rule)
     }
 
@@ -132,6 +133,25 @@ struct WireMockMappingReader {
         let password = try credentials.required("password", expected: "a password").string()
         let token = Base64.encode(Array("\(username):\(password)".utf8))
         return HeaderCondition("Authorization", .equalsIgnoringCase("Basic \(token)"))
+    }
+
+    /// `multipartPatterns`: each with `matchingType` `ANY` (the default) or `ALL`, and the part's
+    /// `headers` and `bodyPatterns`, read as a request's are.
+    private mutating func multipartConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [MultipartCondition] {
+        var conditions: [MultipartCondition] = []
+        for pattern in try cursor?.elements() ?? [] {
+            warnUnknownKeys(pattern, known: ["matchingType", "headers", "bodyPatterns"], what: "multipart matcher")
+            let matching: MultipartCondition.Matching
+            switch try pattern.optionalString("matchingType")?.uppercased() {
+            case nil, "ANY": matching = .any
+            case "ALL": matching = .all
+            case let other?:
+                throw (try pattern.member("matchingType") ?? pattern).error(expected: "matchingType ANY or ALL", found: "\"\(other)\"")
+            }
+            conditions.append(MultipartCondition(
+                matching, headers: try headerConditions(pattern.member("headers")), body: try bodyConditions(pattern.member("bodyPatterns"))))
+        }
+        return conditions
     }
 
     private mutating func bodyConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [BodyCondition] {

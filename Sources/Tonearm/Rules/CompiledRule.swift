@@ -1,5 +1,9 @@
 /// A rule with its patterns compiled and its prefilter facts worked out, once, at load time.
-struct CompiledRule: Sendable {
+///
+/// A class: matching walks thousands of these per request in a pattern-heavy set, and a struct of this
+/// many arrays and strings was copied (a retain and release for each) every time a list was read.
+/// Immutable (`let` properties of `Sendable` types only), so sharing it across threads is safe.
+final class CompiledRule: Sendable {
     let rule: Rule
     /// Position in the declared list.
     let declaredIndex: Int

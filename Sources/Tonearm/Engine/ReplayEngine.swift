@@ -163,14 +163,23 @@ public final class ReplayEngine: Sendable {
             }
             incoming = IncomingRequest(request: request, canonical: canonicalizer.canonicalize(request), key: key)
         } else {
-            incoming = incomingRequest(for: request)
-            switch strategy.match(incoming) {
-            case .hit(let hit):
-                return .hit(hit)
-            case .miss(let trackReason):
-                reason = trackReason
-            }
+            return match(incomingRequest(for: request))
         }
+        return stubStage(incoming, strategyReason: reason)
+    }
+
+    /// The answer for a request whose canonical form and key are already worked out (a caller that
+    /// looked at the request first, such as a stub server ranking its stubs, need not redo that).
+    package func match(_ incoming: IncomingRequest) -> MatchResult {
+        switch strategy.match(incoming) {
+        case .hit(let hit):
+            return .hit(hit)
+        case .miss(let trackReason):
+            return stubStage(incoming, strategyReason: trackReason)
+        }
+    }
+
+    private func stubStage(_ incoming: IncomingRequest, strategyReason reason: MissReason) -> MatchResult {
         switch StubStage.match(incoming, strategyReason: reason, index: index, rules: ruleStage) {
         case .hit(let hit):
             return .hit(hit)

@@ -19,7 +19,7 @@ struct MappingStage: ResponderStage {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return nil }
         let asSent = request.asSent
         let engine = stubs.engine
-        let result = Self.patternRankedBeforeExact(asSent, in: engine, stubs: stubs).map(MatchResult.hit) ?? engine.match(asSent)
+        let result = engine.ruleCount > 0 ? Self.rankedMatch(asSent, in: engine, stubs: stubs) : engine.match(asSent)
         switch result {
         case .miss(let report):
             request.mappingMiss = report
@@ -85,15 +85,18 @@ struct MappingStage: ResponderStage {
         }
     }
 
-    /// The pattern mapping WireMock would choose over the exact mapping the engine finds by key: one
-    /// with a lower `priority`, or the same and added later. Exact mappings are found first, in O(1), so
-    /// only the rules ranked before the one exact candidate are tried, and none when no rule is
-    /// (or the set has no rules: the usual case for large sets costs nothing).
-    private static func patternRankedBeforeExact(_ request: Request, in engine: ReplayEngine, stubs: WireMockStubs) -> Hit? {
-        guard engine.ruleCount > 0 else { return nil }
+    /// The answer in WireMock's order when the set has pattern mappings: a pattern mapping with a lower
+    /// `priority` than the exact mapping found by key, or the same and added later, answers instead of
+    /// it. Exact mappings are found first, in O(1), so only the rules ranked before the one exact
+    /// candidate are tried; the request's canonical form is worked out once for both. (A set without
+    /// pattern mappings, the usual large one, takes the engine's key-only path instead.)
+    private static func rankedMatch(_ request: Request, in engine: ReplayEngine, stubs: WireMockStubs) -> MatchResult {
         let incoming = engine.incomingRequest(for: request)
-        guard let exact = engine.firstTrack(for: incoming), let priority = stubs.enginePriority(ofExactHit: exact) else { return nil }
-        return engine.matchRules(incoming, priorityBelow: priority)
+        if let exact = engine.firstTrack(for: incoming), let priority = stubs.enginePriority(ofExactHit: exact),
+            let ranked = engine.matchRules(incoming, priorityBelow: priority) {
+            return .hit(ranked)
+        }
+        return engine.match(incoming)
     }
 
     /// `response` gzipped when the client accepts gzip, as WireMock answers from its stubs (checked

@@ -98,26 +98,28 @@ struct CraftedPatternTests {
         }
         try await Task.sleep(for: .milliseconds(200))
         // Fresh connections go to every event loop in turn: each answers while the long match runs.
-        var health: [(text: String, elapsed: Duration)] = []
+        var health: [(text: String, elapsed: Duration, answeredAt: Duration)] = []
         for _ in 0..<4 {
             health.append(try await blocking {
                 let begun = clock.now
                 let connection = try RawConnection(port: port)
                 connection.send("GET /__tonearm/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
-                return (connection.readBlocking().text, clock.now - begun)
+                let text = connection.readBlocking().text
+                return (text, clock.now - begun, clock.now - started)
             })
         }
-        let healthDone = clock.now - started
         let (missText, missElapsed) = try await slowMiss
         let hit = try await TestClient.send(base + "/a" + String(repeating: "b", count: 1_990) + "x")
         try await server.stop()
 
         #expect(health.allSatisfy { $0.text.hasPrefix("HTTP/1.1 200") }, "\(health.map(\.text))")
-        // Well under a second on a quiet machine; generous for a runner loaded many times over, and still
-        // far below the seconds the long match takes (checked next).
-        #expect(health.allSatisfy { $0.elapsed < .seconds(3) }, "\(health.map(\.elapsed))")
-        // The check is meaningful only if the long match was still running while the health checks ran.
-        #expect(missElapsed > healthDone, "the long match took \(missElapsed), the health checks \(healthDone)")
+        // Milliseconds on a quiet machine. The bound is relative, not a wall-clock figure: the test
+        // process shares its event loops with every other suite running beside it, so on a loaded
+        // runner any answer can wait; what a loop held by the long match would show is a health check
+        // answered only once the match is over. Each one must be answered while the match still runs,
+        // and in well under half its time.
+        #expect(health.allSatisfy { $0.answeredAt < missElapsed }, "health answered at \(health.map(\.answeredAt)), the long match at \(missElapsed)")
+        #expect(health.allSatisfy { $0.elapsed < missElapsed / 2 }, "health took \(health.map(\.elapsed)), the long match \(missElapsed)")
         #expect(missText.hasPrefix("HTTP/1.1 404"), "\(missText.prefix(200))")
         #expect(hit.status == 201, "the same rule still answers a path it matches")
     }

@@ -10,7 +10,7 @@ final class HTTPSUpstream: @unchecked Sendable {
     // @unchecked Sendable: the process and its pipes are touched only by the test task that owns this
     // value, apart from the blocking reads handed to a thread one at a time.
     private let process = Process()
-    private let input = Pipe(), output = Pipe()
+    private let input: Pipe, output: Pipe
     /// The port it listens on.
     let port: Int
     /// The PEM file of the CA its certificate is signed by, for `--upstream-ca`.
@@ -26,9 +26,8 @@ final class HTTPSUpstream: @unchecked Sendable {
         try Data(authority.certificatePEM.utf8).write(to: caFile)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script("https_upstream.py"), certificate.path, key.path]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let pipes = try ChildProcessLaunch.start(process, errorsToRunner: true)
+        (input, output) = (pipes.input, pipes.output)
         let line = try await blocking { [output] in
             var bytes: [UInt8] = []
             while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {

@@ -11,7 +11,7 @@ final class ServeProcess: @unchecked Sendable {
     // @unchecked Sendable: the Process and pipes are only touched by the test task that owns this value,
     // apart from blocking reads handed to a dispatch thread one at a time.
     let process = Process()
-    let output = Pipe(), errors = Pipe()
+    let output: Pipe, errors: Pipe?
     /// The first line of standard output, parsed.
     private(set) var listening: [String: Any] = [:]
 
@@ -24,9 +24,9 @@ final class ServeProcess: @unchecked Sendable {
         guard let tonearm = builtExecutable("tonearm") else { throw CocoaError(.fileNoSuchFile) }
         process.executableURL = tonearm
         process.arguments = ["serve"] + arguments
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let pipes = try ChildProcessLaunch.start(process)
+        (output, errors) = (pipes.output, pipes.errors)
+        try pipes.input.fileHandleForWriting.close()
         let line = try await blocking { [output, process] in
             let line = Self.readLine(output.fileHandleForReading)
             if let signalOnListening { kill(process.processIdentifier, signalOnListening) }
@@ -64,10 +64,8 @@ final class ServeProcess: @unchecked Sendable {
     func waitForExit() async throws -> (status: Int32, output: String, errors: String) {
         killIfStillRunning(after: 30)
         return try await blocking { [process, output, errors] in
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            let written = ProcessOutput.readUntilExit(of: process, output: output, errors: errors)
+            return (process.terminationStatus, String(decoding: written.output, as: UTF8.self), String(decoding: written.errors, as: UTF8.self))
         }
     }
 
@@ -173,7 +171,7 @@ struct ServeCommandTests {
         let server = try await ServeProcess(["--cassette", cassette.path, "--mode", "missing", "--host", upstream.origin])
         // As `tonearm serve | head -1` does, or a harness that drops its pipes once it has the port.
         try server.output.fileHandleForReading.close()
-        try server.errors.fileHandleForReading.close()
+        try server.errors?.fileHandleForReading.close()
         let refused = try await TestClient.send(server.url + "/not-allowed.example/x")
         #expect(refused.status >= 400 && refused.status < 500)
         let recorded = try await TestClient.send(server.url + "/" + upstream.authority + "/item/1")

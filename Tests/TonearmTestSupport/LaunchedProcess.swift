@@ -52,16 +52,10 @@ public struct ProcessRun: Sendable {
         process.arguments = arguments
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = standardInput
-        try process.run()
-        if let input { standardInput.fileHandleForWriting.write(input) }
-        try standardInput.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessRun(status: process.terminationStatus, outputBytes: Array(out), errors: String(decoding: err, as: UTF8.self))
+        let pipes = try ChildProcessLaunch.start(process)
+        if let input { pipes.input.fileHandleForWriting.write(input) }
+        try pipes.input.fileHandleForWriting.close()
+        let written = ProcessOutput.readUntilExit(of: process, output: pipes.output, errors: pipes.errors)
+        return ProcessRun(status: process.terminationStatus, outputBytes: written.output, errors: String(decoding: written.errors, as: UTF8.self))
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+
+/// What a child process wrote to its standard output and error, read until it exits.
+///
+/// Both pipes are drained together while the process runs, so it never blocks on a full one (reading
+/// one to end-of-file, then the other, stops a child that fills the second first), and once it has
+/// exited, what is left in them is read without waiting for end-of-file, which a pipe inherited by a
+/// child not started through ``ChildProcessLaunch`` could hold back.
+public struct ProcessOutput: Sendable {
+    /// Standard output, byte for byte.
+    public var output: [UInt8] = []
+    /// Standard error, byte for byte.
+    public var errors: [UInt8] = []
+
+    /// Reads `output` and `errors` until `process` has exited and both pipes hold nothing more, then
+    /// waits for its exit status. Blocks the calling thread.
+    public static func readUntilExit(of process: Process, output: Pipe, errors: Pipe?) -> ProcessOutput {
+        var collected = ProcessOutput()
+        var descriptors = [output.fileHandleForReading.fileDescriptor, errors?.fileHandleForReading.fileDescriptor ?? -1]
+        var open = [true, errors != nil]
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while open.contains(true) {
+            // Read before polling: everything written before the exit is in the pipe once this is false.
+            let exited = !process.isRunning
+            var polled = descriptors.indices.filter { open[$0] }.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&polled, nfds_t(polled.count), exited ? 0 : 100)
+            if ready < 0 { if errno == EINTR { continue } else { break } }
+            if ready == 0 {
+                if exited { break }
+                continue
+            }
+            for entry in polled where entry.revents != 0 {
+                guard let index = descriptors.firstIndex(of: entry.fd) else { continue }
+                let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                if count <= 0 {
+                    if count < 0, errno == EINTR { continue }
+                    open[index] = false
+                    descriptors[index] = -1
+                } else if index == 0 {
+                    collected.output += buffer[..<count]
+                } else {
+                    collected.errors += buffer[..<count]
+                }
+            }
+        }
+        process.waitUntilExit()
+        return collected
+    }
+}

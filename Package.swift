@@ -192,7 +192,9 @@ let package = Package(
                 "TonearmTestSupport",
                 // Executables the tests launch: `tonearm serve` and the test app.
                 "TonearmCLI", "TonearmServerTestApp",
+                "TonearmWorkloads",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

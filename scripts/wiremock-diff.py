@@ -21,6 +21,7 @@ import base64
 import glob
 import gzip
 import http.client
+import http.server
 import json
 import os
 import re
@@ -29,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -113,6 +115,73 @@ def request_parts(step):
     return headers, body
 
 
+class RecordingUpstream(http.server.BaseHTTPRequestHandler):
+    """The upstream both servers record from (`<upstream-base>` in a step): answers that depend only on
+    the request, with no Date or Server header, so two recordings of it compare equal.
+
+    /rec/json...: JSON naming the path and method; /rec/binary...: the 256 byte values; /rec/xml, /rec/html,
+    /rec/png: a small body of that type; /rec/big...: 2,000 bytes of text; /rec/secret: a Set-Cookie; /rec/missing: 404; anything else: text echoing the method,
+    path and body. An `X-Echo` request header comes back as a response header; /rec/multi... answers
+    X-Multi twice."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *arguments):
+        pass
+
+    def answer(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        status, content_type, headers = 200, "text/plain", []
+        if self.path.startswith("/rec/json"):
+            content_type = "application/json"
+            out = json.dumps({"path": self.path, "method": self.command, "items": [1, 2, 3]}).encode()
+        elif self.path.startswith("/rec/binary"):
+            content_type = "application/octet-stream"
+            out = bytes(range(256))
+        elif self.path.startswith("/rec/xml"):
+            content_type, out = "application/xml", b"<a><b>xml answer</b></a>"
+        elif self.path.startswith("/rec/html"):
+            content_type, out = "text/html; charset=utf-8", b"<html><body>html answer</body></html>"
+        elif self.path.startswith("/rec/png"):
+            content_type, out = "image/png", b"\x89PNG\r\n\x1a\n" + bytes(range(40))
+        elif self.path.startswith("/rec/big"):
+            out = ("big " * 500).encode()
+        elif self.path.startswith("/rec/secret"):
+            headers.append(("Set-Cookie", "session=s3cr3t"))
+            out = b"secret"
+        elif self.path.startswith("/rec/missing"):
+            status, out = 404, b"not here"
+        else:
+            out = f"hello {self.command} {self.path}".encode() + (b" " + body if body else b"")
+        if self.path.startswith("/rec/multi"):
+            headers += [("X-Multi", "one"), ("X-Multi", "two")]
+        if self.headers.get("X-Echo"):
+            headers.append(("X-Echo", self.headers["X-Echo"]))
+        self.send_response_only(status)
+        self.send_header("Content-Type", content_type)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = answer
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a server under test closing a pooled connection is no error of the upstream's
+
+
+def start_upstream():
+    server = QuietServer(("127.0.0.1", 0), RecordingUpstream)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 class Renamer:
     """Renames ids in order of first appearance, so two servers' generated ids compare equal."""
 
@@ -176,6 +245,9 @@ def observe(server, step, rename):
         # Random values and clocks: the body is compared by its shape, a regular expression both must match.
         shown = "<matches body_matches>" if re.fullmatch(step["body_matches"], text) else text
         return {"status": status, "headers": seen, "body": shown, "reason": reason}
+    if step.get("body_as_text"):
+        # Where the bytes matter (member order, numbers as written), the body is compared as text.
+        return {"status": status, "headers": seen, "body": rename(text), "reason": reason}
     try:
         parsed = json.loads(text) if text.strip() else None
         shown = normalise_json(parsed, rename) if parsed is not None else ""
@@ -222,8 +294,29 @@ def body_differences(where, path, expected, found):
     return [(where, path, expected, found)]
 
 
-def run_case(case, servers):
+def saved_files(server, pattern, rename):
+    """The files under the root directory that `pattern` matches, by their names with ids renamed, each
+    with its content (JSON normalised as answers are; WireMock's insertionIndex left out)."""
+    found = {}
+    for path in sorted(glob.glob(os.path.join(server.root, pattern))):
+        with open(path, "rb") as file:
+            content = file.read()
+        try:
+            parsed = json.loads(content)
+            if isinstance(parsed, dict):
+                parsed.pop("insertionIndex", None)
+            shown = normalise_json(parsed, rename)
+        except ValueError:
+            shown = base64.b64encode(content).decode()
+        found[rename(os.path.relpath(path, server.root))] = shown
+    return found
+
+
+def run_case(case, servers, upstream_base):
     renamers = {server.name: Renamer(server.port, server.root) for server in servers}
+    for server in servers:
+        # A recording left running by a case would write its mappings into the next case's folders.
+        server.send("POST", "/__admin/recordings/stop")
     for server in servers:
         folder = os.path.join(server.root, "mappings")
         shutil.rmtree(folder, ignore_errors=True)
@@ -237,8 +330,8 @@ def run_case(case, servers):
     # step stands for its URL.
     wiremock_base = f"http://127.0.0.1:{servers[0].port}"
     for index, step in enumerate(case["steps"]):
-        if "<wiremock-base>" in json.dumps(step):
-            step = json.loads(json.dumps(step).replace("<wiremock-base>", wiremock_base))
+        if "<wiremock-base>" in json.dumps(step) or "<upstream-base>" in json.dumps(step):
+            step = json.loads(json.dumps(step).replace("<wiremock-base>", wiremock_base).replace("<upstream-base>", upstream_base))
         if "write" in step:
             for server in servers:
                 target = os.path.join(server.root, step["write"])
@@ -250,6 +343,12 @@ def run_case(case, servers):
             wiremock_has, tonearm_has = (bool(glob.glob(os.path.join(s.root, step["exists"]))) for s in servers)
             if wiremock_has != tonearm_has:
                 found.append((f"{case['name']}#{index}", f"file {step['exists']}", wiremock_has, tonearm_has))
+            continue
+        if "files" in step:
+            # The files both servers wrote (recorded mappings and bodies), compared by name and content.
+            wiremock_files, tonearm_files = (saved_files(s, step["files"], renamers[s.name]) for s in servers)
+            if wiremock_files != tonearm_files:
+                found.extend(body_differences(f"{case['name']}#{index}", f"files {step['files']}", wiremock_files, tonearm_files))
             continue
         if "sleep" in step:
             time.sleep(step["sleep"])
@@ -312,6 +411,8 @@ def main():
 
     workspace = tempfile.mkdtemp(prefix="wiremock-diff-")
     servers = []
+    upstream = start_upstream()
+    upstream_base = f"http://127.0.0.1:{upstream.server_address[1]}"
     try:
         roots = {}
         for name in ("wiremock", "tonearm"):
@@ -337,7 +438,7 @@ def main():
 
         unexplained, explained = [], []
         for case in cases:
-            for difference in run_case(case, servers):
+            for difference in run_case(case, servers, upstream_base):
                 reason = is_known(difference, known)
                 (explained if reason else unexplained).append((difference, reason))
         if not arguments.only:
@@ -354,6 +455,7 @@ def main():
     finally:
         for server in servers:
             server.stop()
+        upstream.shutdown()
         shutil.rmtree(workspace, ignore_errors=True)
 
 

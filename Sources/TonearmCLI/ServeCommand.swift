@@ -66,7 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
     var rewriteURLs = false
     @Option(name: .customLong("journal-limit"), help: "The most exchanges the journal keeps.")
     var journalLimit = 10_000
-    @Option(name: .customLong("journal-max-bytes"), help: "The most bytes the journal holds (bodies are kept cut to 64 KiB); the oldest entries are dropped first.")
+    @Option(name: .customLong("journal-max-bytes"), help: "The most bytes the journal holds (bodies are kept cut to 64 KiB, a proxied exchange's to an eighth of this); the oldest entries are dropped first.")
     var journalMaxBytes = 64 * 1024 * 1024
     @Option(name: .customLong("miss-status"), help: "The status a miss is answered with.")
     var missStatus = 404

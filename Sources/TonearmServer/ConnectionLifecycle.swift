@@ -236,6 +236,10 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     /// ignored.
     private var timerGeneration: UInt64 = 0
     private var published: ConnectionActivity.Phase = .awaitingHead
+    /// This handler's context and the HTTP encoder's, between `handlerAdded` and `handlerRemoved`:
+    /// ``writeEncoded(_:)`` writes beneath the encoder and keeps this handler's clock.
+    private var context: ChannelHandlerContext?
+    private var encoder: ChannelHandlerContext?
 
     init(configuration: ServerConfiguration, activity: ConnectionActivity, registry: ConnectionRegistry) {
         headerTimeout = .nanoseconds(TonearmServer.nanoseconds(configuration.headerTimeout))
@@ -248,11 +252,15 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         // For the first request the head deadline counts from accept.
         armTimer(context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        encoder = nil
         cancelTimer()
     }
 
@@ -322,12 +330,33 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
             } else {
                 context.write(data, promise: promise)
             }
-            if awaitingResponses == 0 {
-                restartClock(context: context)
-                publish()
-            }
+            answerEnded(context: context)
         default:
             context.write(data, promise: promise)
+        }
+    }
+
+    /// Whether an answer may go as one encoded buffer (``writeEncoded(_:)``): not when it must carry
+    /// `Connection: close`, which only the head part can be given here.
+    var takesEncodedAnswers: Bool { !closeAfterResponse && encoder != nil }
+
+    /// Writes and flushes `answer`, a whole answer's bytes (``AnswerFraming/encoded(_:method:version:allocator:)``),
+    /// beneath the HTTP encoder, and counts it as the parts' `.end` counts an answer. Only when
+    /// ``takesEncodedAnswers``; the encoder holds nothing between answers, so the order of what either
+    /// way writes is the order written.
+    func writeEncoded(_ answer: ByteBuffer) {
+        guard let context, let encoder else { return }
+        encoder.write(NIOAny(IOData.byteBuffer(answer)), promise: nil)
+        encoder.flush()
+        awaitingResponses = max(0, awaitingResponses - 1)
+        answerEnded(context: context)
+    }
+
+    /// After an answer's end: once none is awaited, the client has the connection's attention again.
+    private func answerEnded(context: ChannelHandlerContext) {
+        if awaitingResponses == 0 {
+            restartClock(context: context)
+            publish()
         }
     }
 

@@ -31,6 +31,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private let core: ServerCore
     /// What set this connection up, to set it up again behind TLS when a `CONNECT` is intercepted.
     private let pipeline: HTTPPipeline
+    /// The handler between this one and the HTTP codec, which writes a plain answer as one buffer.
+    private let lifecycle: ConnectionLifecycleHandler
     private let activity: ConnectionActivity
     /// Inside an intercepted tunnel, the origin (`https://api.example.com`) its origin-form targets belong to.
     private let origin: UpstreamHost?
@@ -48,16 +50,28 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// passed shutdown deadline closes it.
     private var dribbling = false
 
-    init(core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, origin: UpstreamHost?) {
+    /// The methods the parser could not have read, to put back on their heads.
+    private let rewrites: MethodRewrites
+
+    init(
+        core: ServerCore, pipeline: HTTPPipeline, lifecycle: ConnectionLifecycleHandler, activity: ConnectionActivity, origin: UpstreamHost?,
+        rewrites: MethodRewrites
+    ) {
+        self.rewrites = rewrites
         self.core = core
         self.pipeline = pipeline
+        self.lifecycle = lifecycle
         self.activity = activity
         self.origin = origin
         limit = core.configuration.maximumBodySize
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
+        var part = unwrapInboundIn(data)
+        if case .head(var head) = part {
+            rewrites.restore(&head)
+            part = .head(head)
+        }
         switch state {
         case .answering: queued.append(part)
         case .closing: break
@@ -96,7 +110,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             }
         case let answer as AnswerAndClose:
             if case .closing = state { return }
-            close(after: answer.response, version: answer.version, context: context)
+            close(after: answer.response, version: answer.version, method: methodReading, context: context)
         default:
             context.fireUserInboundEventTriggered(event)
         }
@@ -122,15 +136,22 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             // Requests read before the bad bytes wait for the client to read its answers: the error follows them.
             brokenStream = ServerCore.plainText(status, message)
         case .idle, .reading:
-            close(after: ServerCore.plainText(status, message), version: .http1_1, context: context)
+            close(after: ServerCore.plainText(status, message), version: .http1_1, method: methodReading, context: context)
         }
+    }
+
+    /// The method of the request whose head arrived and whose body is being read, else GET: what an
+    /// answer cut short (a refused or too-slow body) is framed for.
+    private var methodReading: HTTPMethod {
+        if case .reading(let head, _) = state { return head.method }
+        return .GET
     }
 
     private func handle(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
         switch (part, state) {
         case (.head(let head), _):
             if let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > limit {
-                return close(after: Self.tooLarge(limit), version: head.version, context: context)
+                return close(after: Self.tooLarge(limit), version: head.version, method: head.method, context: context)
             }
             if head.headers.first(name: "expect")?.lowercased() == "100-continue" {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
@@ -138,7 +159,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             state = .reading(head, body: nil)
         case (.body(var chunk), .reading(let head, var body)):
             guard (body?.readableBytes ?? 0) + chunk.readableBytes <= limit else {
-                return close(after: Self.tooLarge(limit), version: head.version, context: context)
+                return close(after: Self.tooLarge(limit), version: head.version, method: head.method, context: context)
             }
             // Most requests have no body: the buffer is made by the first chunk.
             if body == nil { body = chunk } else { body?.writeBuffer(&chunk) }
@@ -215,6 +236,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         switch reply {
         case .response(let response):
             send(response, reasonPhrase: nil, for: head, context: context)
+        case .replayed(let response, let encoded):
+            send(response, reasonPhrase: nil, encoded: encoded, for: head, context: context)
         case .responseWithReason(let response, let reasonPhrase):
             send(response, reasonPhrase: reasonPhrase, for: head, context: context)
         case .dribbled(let response, let reasonPhrase, let dribble):
@@ -282,15 +305,26 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
-    /// Writes `response` (with its own reason phrase, when given) to the request `head`.
-    private func send(_ response: Response, reasonPhrase: String?, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+    /// Writes `response` (with its own reason phrase, when given) to the request `head`; a plain answer
+    /// as one buffer, taken from `encoded` when it keeps the answer for such a request.
+    private func send(
+        _ response: Response, reasonPhrase: String?, encoded: EncodedAnswers.Slot? = nil, for head: HTTPRequestHead,
+        context: ChannelHandlerContext
+    ) {
         // After CONNECT the client would start a tunnel: close instead.
         let keepAlive = head.isKeepAlive && head.method != .CONNECT
         guard keepAlive else {
-            return close(after: response, reasonPhrase: reasonPhrase, version: head.version, isHead: head.method == .HEAD, context: context)
+            return close(after: response, reasonPhrase: reasonPhrase, version: head.version, method: head.method, context: context)
         }
-        let (responseHead, body) = Self.parts(
-            of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: true, isHead: head.method == .HEAD)
+        if reasonPhrase == nil && lifecycle.takesEncodedAnswers {
+            let allocator = context.channel.allocator
+            let encode = { AnswerFraming.encoded(response, method: head.method, version: head.version, allocator: allocator) }
+            // What `encoded` keeps is the answer to an HTTP/1.1 request kept alive, not HEAD (CONNECT is not kept alive).
+            let answer = if let encoded, head.version == .http1_1, head.method != .HEAD { encoded.buffer(encode: encode) } else { encode() }
+            if let answer { return lifecycle.writeEncoded(answer) }
+        }
+        let (responseHead, body) = AnswerFraming.parts(
+            of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: true, method: head.method)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
@@ -304,13 +338,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         _ response: Response, reasonPhrase: String?, dribbling dribble: Dribble, for head: HTTPRequestHead, context: ChannelHandlerContext
     ) {
         let keepAlive = head.isKeepAlive && head.method != .CONNECT
-        let (first, _) = Self.parts(
-            of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: keepAlive, isHead: head.method == .HEAD)
+        let (first, _) = AnswerFraming.parts(
+            of: response, reasonPhrase: reasonPhrase, version: head.version, keepAlive: keepAlive, method: head.method)
         let pieces = head.method == .HEAD ? [] : dribble.parts(of: response.body).map { ByteBuffer(bytes: $0) }
         guard !pieces.isEmpty else {
             return keepAlive
                 ? send(response, reasonPhrase: reasonPhrase, for: head, context: context)
-                : close(after: response, reasonPhrase: reasonPhrase, version: head.version, isHead: head.method == .HEAD, context: context)
+                : close(after: response, reasonPhrase: reasonPhrase, version: head.version, method: head.method, context: context)
         }
         state = .answering
         dribbling = true
@@ -350,12 +384,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Writes `response` with `Connection: close`, then closes the connection: once written, or after
     /// ``finalAnswerGrace`` for a client that does not read it.
     private func close(
-        after response: Response, reasonPhrase: String? = nil, version: HTTPVersion, isHead: Bool = false, context: ChannelHandlerContext
+        after response: Response, reasonPhrase: String? = nil, version: HTTPVersion, method: HTTPMethod = .GET,
+        context: ChannelHandlerContext
     ) {
         state = .closing
         queued.removeAll()
         brokenStream = nil
-        let (head, body) = Self.parts(of: response, reasonPhrase: reasonPhrase, version: version, keepAlive: false, isHead: isHead)
+        let (head, body) = AnswerFraming.parts(of: response, reasonPhrase: reasonPhrase, version: version, keepAlive: false, method: method)
         let written = context.eventLoop.makePromise(of: Void.self)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
@@ -371,34 +406,5 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private static func tooLarge(_ limit: Int) -> Response {
         ServerCore.plainText(413, "request body is larger than the server accepts (\(limit) bytes)")
-    }
-
-    /// The head and body (none when there is nothing to send) that send `response`, before the end:
-    /// hop-by-hop headers dropped, and `Content-Length` stating the body sent. (Not an array of parts:
-    /// that was one more allocation per answer.)
-    static func parts(
-        of response: Response, reasonPhrase: String? = nil, version: HTTPVersion, keepAlive: Bool, isHead: Bool
-    ) -> (head: HTTPResponseHead, body: ByteBuffer?) {
-        let fields = HopByHop.removing(from: response.headers)
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.count + 2)
-        for field in fields where !field.name.equalsIgnoringASCIICase("content-length") {
-            headers.add(name: field.name, value: field.value)
-        }
-        let bodiless = response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
-        if !bodiless {
-            let recordedLength = response.headers.first(named: "Content-Length")
-            // A HEAD answer states the length the GET would have; the recorded one when there is one.
-            headers.add(name: "Content-Length", value: isHead ? (recordedLength ?? String(response.body.count)) : String(response.body.count))
-        }
-        if !keepAlive {
-            headers.add(name: "Connection", value: "close")
-        } else if version == .http1_0 {
-            headers.add(name: "Connection", value: "keep-alive")
-        }
-        let status = reasonPhrase.map { HTTPResponseStatus.custom(code: UInt(clamping: response.status), reasonPhrase: $0) }
-            ?? HTTPResponseStatus(statusCode: response.status)
-        let head = HTTPResponseHead(version: version, status: status, headers: headers)
-        return (head, !bodiless && !isHead && !response.body.isEmpty ? ByteBuffer(bytes: response.body) : nil)
     }
 }

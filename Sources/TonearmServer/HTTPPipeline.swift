@@ -22,9 +22,21 @@ struct HTTPPipeline: Sendable {
             try pipeline.addHandler(TLSFailureLog(log: core.configuration.log, serverName: origin?.hostName))
         }
         try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)
-        try pipeline.addHandler(ConnectionLifecycleHandler(configuration: core.configuration, activity: activity, registry: connections))
-        try pipeline.addHandler(HTTPConnectionHandler(core: core, pipeline: self, activity: activity, origin: origin))
+        // What `configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)` adds,
+        // but for two things: its decoder tells its encoder each request's method (to drop the body of an
+        // answer to HEAD or CONNECT), a queue an answer written beneath the encoder would leave behind;
+        // and its encoder adds framing headers. ``AnswerFraming`` frames every answer itself, both ways.
+        let rewrites = MethodRewrites()
+        try pipeline.addHandler(CustomMethodRewriter(rewrites: rewrites))
+        var framing = HTTPResponseEncoder.Configuration()
+        framing.automaticallySetFramingHeaders = false
+        try pipeline.addHandler(HTTPResponseEncoder(configuration: framing))
+        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+        try pipeline.addHandler(NIOHTTPResponseHeadersValidator())
+        let lifecycle = ConnectionLifecycleHandler(configuration: core.configuration, activity: activity, registry: connections)
+        try pipeline.addHandler(lifecycle)
+        try pipeline.addHandler(HTTPConnectionHandler(
+            core: core, pipeline: self, lifecycle: lifecycle, activity: activity, origin: origin, rewrites: rewrites))
     }
 
     /// Turns `channel`, whose `CONNECT` to `host` was answered 200, into a tunnel: the plain HTTP handlers
@@ -43,6 +55,7 @@ struct HTTPPipeline: Sendable {
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPConnectionHandler.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ConnectionLifecycleHandler.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: CustomMethodRewriter.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: NIOHTTPResponseHeadersValidator.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPResponseEncoder.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: IdleStateHandler.self))

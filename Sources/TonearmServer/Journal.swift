@@ -7,7 +7,9 @@ import TonearmCassettes
 /// The last exchanges and the misses among them, for the control API and `--journal`, bounded twice:
 /// at most `limit` entries, and at most `maximumBytes` of what they hold (URLs, headers, bodies, miss
 /// reports), the oldest dropped first. Bodies longer than ``storedBodyLimit`` are kept cut to it, the
-/// entry saying so, so one large upload costs the journal no more than a small one.
+/// entry saying so, so one large upload costs the journal no more than a small one; a proxied
+/// exchange's bodies, which a recording turns into a mapping, are kept whole up to
+/// ``recordableBodyLimit``.
 ///
 /// Entries are held here only: clearing the journal frees them.
 final class Journal: Sendable {
@@ -19,6 +21,9 @@ final class Journal: Sendable {
 
     let limit: Int
     let maximumBytes: Int
+    /// The longest body a proxied exchange keeps: an eighth of ``maximumBytes`` (8 MiB by default), so
+    /// a recording holds real API answers whole while one exchange can never take the whole journal.
+    let recordableBodyLimit: Int
     private let state = Mutex(State())
 
     private struct State {
@@ -27,17 +32,20 @@ final class Journal: Sendable {
         var total = 0
         /// What the kept entries and misses are accounted to hold.
         var bytes = 0
+        /// The number of the newest entry the caps dropped, -1 before any.
+        var newestDropped = -1
     }
 
     init(limit: Int, maximumBytes: Int) {
         self.limit = max(1, limit)
         self.maximumBytes = max(0, maximumBytes)
+        recordableBodyLimit = max(Self.storedBodyLimit, self.maximumBytes / 8)
     }
 
     /// Journals `entry`.
     func append(_ entry: JournalEntry) {
         var entry = entry
-        let bytes = Self.prepare(&entry)
+        let bytes = prepare(&entry)
         // The entry a full journal drops is returned and discarded here, after the lock is released, so
         // the other event loops do not wait on its deallocation.
         _ = state.withLock { state in
@@ -50,7 +58,7 @@ final class Journal: Sendable {
     /// request, then carry no optional miss, whose copies cost more than the rest of the journaling.)
     func append(_ entry: JournalEntry, miss: ServerMiss) {
         var entry = entry
-        let bytes = Self.prepare(&entry)
+        let bytes = prepare(&entry)
         var (miss, missBytes) = Self.prepared(miss)
         _ = state.withLock { state in
             miss.sequence = Self.insert(entry, bytes: bytes, into: &state)
@@ -75,6 +83,7 @@ final class Journal: Sendable {
         var oldest: JournalEntry?
         while state.entries.count > limit, let dropped = state.entries.popFirst() {
             state.bytes -= dropped.bytes
+            state.newestDropped = dropped.entry.sequence
             oldest = dropped.entry
         }
         while state.misses.count > limit, let dropped = state.misses.popFirst() { state.bytes -= dropped.bytes }
@@ -83,6 +92,7 @@ final class Journal: Sendable {
             let entryFirst = state.misses.first.map { miss in state.entries.first.map { $0.entry.sequence <= miss.miss.sequence } ?? false } ?? true
             if entryFirst, let dropped = state.entries.popFirst() {
                 state.bytes -= dropped.bytes
+                state.newestDropped = dropped.entry.sequence
             } else if let dropped = state.misses.popFirst() {
                 state.bytes -= dropped.bytes
             }
@@ -90,19 +100,21 @@ final class Journal: Sendable {
         return oldest
     }
 
-    /// Cuts `entry`'s bodies to ``storedBodyLimit`` (saying so); returns what it is accounted to hold.
-    /// In place: the entry is large, and a copy per request showed in the server's profile.
-    private static func prepare(_ entry: inout JournalEntry) -> Int {
-        entry.truncation = truncate(&entry.request, &entry.response)
-        return bytes(entry.request) + (entry.response.map(bytes) ?? 0)
+    /// Cuts `entry`'s bodies to ``storedBodyLimit`` (``recordableBodyLimit`` when it keeps them whole),
+    /// saying so; returns what it is accounted to hold. In place: the entry is large, and a copy per
+    /// request showed in the server's profile.
+    private func prepare(_ entry: inout JournalEntry) -> Int {
+        entry.truncation = Self.truncate(
+            &entry.request, &entry.response, limit: entry.keepsWholeBodies ? recordableBodyLimit : Self.storedBodyLimit)
+        return Self.bytes(entry.request) + (entry.response.map(Self.bytes) ?? 0)
     }
 
     /// `miss` with its bodies cut to ``storedBodyLimit``, and what it is accounted to hold.
     private static func prepared(_ miss: ServerMiss) -> (ServerMiss, Int) {
         var miss = miss
         var unanswered: Response?
-        _ = truncate(&miss.request, &unanswered)
-        _ = truncate(&miss.report.request, &unanswered)
+        _ = truncate(&miss.request, &unanswered, limit: storedBodyLimit)
+        _ = truncate(&miss.report.request, &unanswered, limit: storedBodyLimit)
         return (miss, bytes(miss.request) + bytes(miss.report.request) + miss.report.canonical.bytes.count)
     }
 
@@ -118,6 +130,10 @@ final class Journal: Sendable {
 
     /// How many exchanges were journaled since the server started, including dropped ones.
     var total: Int { state.withLock { $0.total } }
+
+    /// The number of the newest entry ``limit`` or ``maximumBytes`` made the journal drop, -1 when none
+    /// was (entries removed on request do not count): a recording that began before it lost exchanges.
+    var newestDroppedSequence: Int { state.withLock { $0.newestDropped } }
 
     /// What the kept entries and misses are accounted to hold, in bytes; at most ``maximumBytes``.
     var bytes: Int { state.withLock { $0.bytes } }
@@ -156,17 +172,17 @@ final class Journal: Sendable {
         }
     }
 
-    /// Cuts the bodies to ``storedBodyLimit``, copying the kept bytes so that the full body's storage is
+    /// Cuts the bodies to `limit` bytes, copying the kept bytes so that the full body's storage is
     /// freed with the request; the full sizes, when anything was cut.
-    private static func truncate(_ request: inout Request, _ response: inout Response?) -> JournalEntry.Truncation? {
+    private static func truncate(_ request: inout Request, _ response: inout Response?, limit: Int) -> JournalEntry.Truncation? {
         var truncation = JournalEntry.Truncation()
-        if request.body.count > storedBodyLimit {
+        if request.body.count > limit {
             truncation.requestBodyBytes = request.body.count
-            request.body = Array(request.body.prefix(storedBodyLimit))
+            request.body = Array(request.body.prefix(limit))
         }
-        if let body = response?.body, body.count > storedBodyLimit {
+        if let body = response?.body, body.count > limit {
             truncation.responseBodyBytes = body.count
-            response?.body = Array(body.prefix(storedBodyLimit))
+            response?.body = Array(body.prefix(limit))
         }
         return truncation.requestBodyBytes == nil && truncation.responseBodyBytes == nil ? nil : truncation
     }

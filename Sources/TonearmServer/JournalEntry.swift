@@ -33,9 +33,12 @@ public struct JournalEntry: Sendable {
     /// The exchange's number since the server started, from 0; set by the journal. WireMock serve-event
     /// ids are made from it.
     public internal(set) var sequence = 0
-    /// The full sizes of the bodies the journal keeps cut short (longer than 64 KiB); `nil` when it keeps
-    /// them whole.
+    /// The full sizes of the bodies the journal keeps cut short (longer than 64 KiB, or than
+    /// ``Journal/recordableBodyLimit`` for a proxied exchange); `nil` when it keeps them whole.
     public internal(set) var truncation: Truncation?
+    /// Whether the journal keeps the bodies whole up to ``Journal/recordableBodyLimit`` rather than
+    /// 64 KiB: a proxied exchange, which WireMock's recorder may turn into a mapping.
+    var keepsWholeBodies = false
 
     /// Which bodies of an entry the journal cut to its stored limit, and their full sizes.
     public struct Truncation: Sendable, Hashable, CustomStringConvertible {

@@ -19,6 +19,8 @@ final class LoadedCassette: Sendable {
     let strategyName: String
     /// Hosts of the cassette's tracks, whose schemes replay mode uses for a host in the path.
     let trackHosts: [UpstreamHost]
+    /// Its tracks' and rules' answers, encoded once for the common request.
+    let encodedAnswers = EncodedAnswers()
 
     /// What the server does with the network while this cassette is loaded.
     var mode: RecordMode { session.mode }

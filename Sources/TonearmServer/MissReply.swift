@@ -31,8 +31,10 @@ enum MissReply {
     }
 
     /// A miss report as JSON: `{"error":"tonearm-miss","source","reason","reasonCode","method","url","key",
-    /// "nearest":[{"position","name","method","url","differences","description"}],"report"}`, a nearest
-    /// track's `name` left out when it has none.
+    /// "nearest":[{"position","name","method","url","differences","description"}],
+    /// "nearestRules":[{"position","name","method","pattern","differences","description"}],"report"}`, a
+    /// nearest track's `name` (a rule's `method`) left out when it has none, and `nearestRules` when no
+    /// rule was compared.
     static func document(for report: MissReport, source: String) -> JSONValue {
         .object([
             "error": .string("tonearm-miss"),
@@ -48,6 +50,17 @@ enum MissReply {
                     "name": near.track.name.map(JSONValue.string),
                     "method": .string(near.track.request.method),
                     "url": .string(near.track.request.url),
+                    "differences": .array(near.differences.map { .string($0.description) }),
+                    "description": .string(near.description),
+                ])
+            }),
+            // Only when rules were compared, so the document of a server without rules keeps its shape.
+            "nearestRules": report.nearestRules.isEmpty ? nil : .array(report.nearestRules.map { near in
+                .object([
+                    "position": .integer(near.position),
+                    "name": .string(near.rule.name),
+                    "method": near.rule.method.map(JSONValue.string),
+                    "pattern": .string(near.rule.pattern),
                     "differences": .array(near.differences.map { .string($0.description) }),
                     "description": .string(near.description),
                 ])

@@ -45,7 +45,8 @@ final class ServerCore: Sendable {
         chain = ResponderChain(stages: [
             // Before both APIs, so nothing reaches them that the guard refuses.
             ControlPlaneGuardStage(configured: controlPlane, address: address),
-            WireMockAdminStage(admin: WireMockAdmin(wireMock: wireMock, journal: journal, address: address)),
+            WireMockAdminStage(admin: WireMockAdmin(
+                wireMock: wireMock, journal: journal, address: address, recorder: WireMockRecorder(), redaction: configuration.redaction)),
             ControlStage(control: ControlAPI(
                 cassettes: cassettes, cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: journal,
                 address: address)),

@@ -13,6 +13,9 @@ struct ServerRequest: Sendable {
 /// transport error says.
 enum ServerReply: Sendable {
     case response(Response)
+    /// A response that is the same each time it answers (a replayed track or rule), whose encoding
+    /// `encoded` keeps.
+    case replayed(Response, encoded: EncodedAnswers.Slot)
     /// A response whose status line carries its own reason phrase (a WireMock `statusMessage`).
     case responseWithReason(Response, reasonPhrase: String)
     /// A response whose body is written in pieces, a pause before each (a WireMock `chunkedDribbleDelay`).

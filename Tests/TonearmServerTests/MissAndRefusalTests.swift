@@ -47,6 +47,27 @@ struct MissAndRefusalTests {
         #expect(differences?.contains { $0.contains("page") } == true)
     }
 
+    @Test("A miss beside stub rules names the closest rules and the conditions the request does not meet")
+    func missNamesClosestRules() async throws {
+        let server = try await TonearmServer.start(quietConfiguration())
+        let base = server.baseURL.absoluteString
+        let added = try await TestClient.send(
+            base + "/__tonearm/stubs", method: "POST", headers: [("Content-Type", "application/json")],
+            body: #"[{"name": "item", "method": "GET", "pattern": "^/items/[0-9]+$", "target": "path", "requestHeaders": {"X-Key": {"equals": "k1"}}, "status": 200}]"#)
+        let text = try await TestClient.send(base + "/items/12", headers: [("X-Key", "k2")])
+        let json = try await TestClient.send(base + "/items/12", headers: [("X-Key", "k2"), ("Accept", "application/json")])
+        try await server.stop()
+        #expect(added.status == 200 || added.status == 201, "\(added.text)")
+        #expect(text.status == 404)
+        #expect(text.text.contains("closest rules (of 1 compared):"), "\(text.text)")
+        #expect(text.text.contains(#"header "X-Key": needs equals "k1", received "k2""#), "\(text.text)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.body)) as? [String: Any]
+        let rules = try #require(object?["nearestRules"] as? [[String: Any]])
+        #expect(rules.first?["name"] as? String == "item")
+        #expect(rules.first?["pattern"] as? String == "^/items/[0-9]+$")
+        #expect(rules.first?["differences"] as? [String] == [#"header "X-Key": needs equals "k1", received "k2""#])
+    }
+
     @Test("uniquePlay: the second identical request misses as exhausted")
     func exhausted() async throws {
         let server = try await replayServer(strategy: .uniquePlay)

@@ -178,8 +178,9 @@ struct ResponderChainTests {
             "UpstreamStage",
         ])
 
-        // The cassette answers before any mapping exists, at once and journaled once.
-        guard case .now(.response(let replayed)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
+        // The cassette answers before any mapping exists, at once and journaled once (a replay carries
+        // the place its encoding is kept).
+        guard case .now(.replayed(let replayed, _)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
         else { Issue.record("replay not answered at once"); return }
         #expect(String(decoding: replayed.body, as: UTF8.self) == "cassette")
         #expect(server.journal.map(\.source.kind) == [.stub])

@@ -86,4 +86,37 @@ struct ResponseWritingTests {
         #expect(responses.first?.hasSuffix("\r\n\r\n") == true)
         #expect(responses.last?.hasSuffix(#"{"track":"b"}"#) == true)
     }
+
+    @Test("Pipelined answers of every framing are written byte for byte, in order: GET, HEAD, 204, HTTP/1.0 keep-alive, and the closing one")
+    func exactBytesOfMixedAnswers() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("mixed.json")
+        let json = [HeaderField("Content-Type", "application/json"), HeaderField("Content-Length", "7")]
+        let tracks = [
+            Track(request: Request(url: "https://api.example.com/a"), response: Response(status: 200, headers: json, body: #"{"a":1}"#)),
+            Track(request: Request(method: "HEAD", url: "https://api.example.com/a"), response: Response(status: 200, headers: json)),
+            Track(request: Request(method: "DELETE", url: "https://api.example.com/a"), response: Response(status: 204, headers: json)),
+            Track(request: Request(url: "https://api.example.com/gone"), response: Response(status: 410, body: "gone")),
+        ]
+        try CassetteFile.save(Cassette(tracks: tracks), to: cassette, format: .native)
+        let server = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .never))
+        let connection = try RawConnection(port: server.port)
+        connection.send(
+            "GET /api.example.com/a HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "HEAD /api.example.com/a HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "DELETE /api.example.com/a HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /api.example.com/gone HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"
+                + "GET /api.example.com/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (text, closed) = try await connection.readUntilClosed()
+        try await server.stop()
+        #expect(closed)
+        let expected = [
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n{\"a\":1}",
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\n\r\n",
+            "HTTP/1.1 204 No Content\r\nContent-Type: application/json\r\n\r\n",
+            "HTTP/1.0 410 Gone\r\nContent-Length: 4\r\nConnection: keep-alive\r\n\r\ngone",
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{\"a\":1}",
+        ]
+        #expect(text == expected.joined())
+    }
 }

@@ -384,8 +384,8 @@ extension WireMockParityTests {
         // Of the six requests, those without a session cookie whose body does not mention blue: the two
         // orders and the first search.
         #expect(count["count"] as? Int == 3)
-        // A matcher Tonearm does not reproduce is refused, naming it, rather than ignored.
-        let refused = try await Self.admin(server, "/__admin/mappings", #"{"request":{"headers":{"X-When":{"before":"now","truncateExpected":"first day of month"}}},"response":{}}"#)
+        // A date option Tonearm cannot read is refused, naming it, rather than ignored.
+        let refused = try await Self.admin(server, "/__admin/mappings", #"{"request":{"headers":{"X-When":{"before":"now","truncateExpected":"first week of month"}}},"response":{}}"#)
         #expect(refused.status == 422)
         #expect(refused.text.contains("truncateExpected"))
         try await server.stop()

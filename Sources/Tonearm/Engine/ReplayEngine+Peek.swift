@@ -4,7 +4,7 @@ extension ReplayEngine {
     /// What would answer `request` if every scenario were in the state its stubs need, changing nothing:
     /// no scenario moves and nothing counts as played. The first live track recorded for its key, else
     /// the first live rule whose conditions hold (by priority and declared order), else a miss whose
-    /// report lists the nearest tracks as a real miss's does. O(1) in the number of tracks, like `match`.
+    /// report lists the nearest tracks and rules as a real miss's does. O(1) in the number of tracks, like `match`.
     package func peek(_ request: Request) -> MatchResult {
         let incoming = incomingRequest(for: request)
         if let position = index.positions(for: incoming.key).first {
@@ -13,10 +13,7 @@ extension ReplayEngine {
         let rules = ruleStage.firstMatch(for: incoming)
         if let rule = rules.rule { return .hit(LiveRules.hit(rule, for: incoming)) }
         let reason: MissReason = ruleStage.count > 0 ? .noRuleMatched(ruleCount: ruleStage.count, rulesTried: rules.tried) : .notRecorded
-        let (nearest, compared) = NearMissFinder.nearest(to: incoming.canonical, in: index)
-        return .miss(MissReport(
-            request: incoming.request, canonical: incoming.canonical, key: incoming.key, reason: reason,
-            nearest: nearest, candidatesCompared: compared))
+        return .miss(report(for: incoming, reason: reason))
     }
 
     /// The first live track recorded for `request`'s key, whatever its scenario's state, changing

@@ -203,10 +203,16 @@ public final class ReplayEngine: Sendable {
         index.scenarioStates.resetAll()
     }
 
-    private func report(for incoming: IncomingRequest, reason: MissReason) -> MissReport {
+    /// The miss report for `incoming`: the nearest tracks and, when there are rules, the nearest rules.
+    func report(for incoming: IncomingRequest, reason: MissReason) -> MissReport {
         let (nearest, compared) = NearMissFinder.nearest(to: incoming.canonical, in: index)
-        return MissReport(
+        var report = MissReport(
             request: incoming.request, canonical: incoming.canonical, key: incoming.key, reason: reason,
             nearest: nearest, candidatesCompared: compared)
+        if ruleStage.count > 0 {
+            (report.nearestRules, report.rulesCompared) = RuleNearMissFinder.nearest(
+                to: incoming, in: ruleStage, states: index.scenarioStates)
+        }
+        return report
     }
 }

@@ -19,6 +19,7 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         case formField(name: String, recorded: [String], received: [String])
         case rawBody(recordedLength: Int, receivedLength: Int, firstDifference: Int)
         case scenarioState(scenario: String, current: String, required: String)
+        case unmetCondition(part: String, name: String?, condition: String, received: [String])
     }
 
     private let storage: Storage
@@ -78,9 +79,19 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         FieldDifference(.scenarioState(scenario: scenario, current: current, required: required))
     }
 
+    /// A stub rule's condition the live request does not meet: `part` is `method`, `url` or `path` (the
+    /// rule's pattern), `query parameter`, `header`, `cookie`, `body` or `multipart`; `name` the parameter,
+    /// header or cookie (for a body, where in it: a JSON Pointer or JSONPath); `condition` what the rule
+    /// asks for (``TextCondition``'s description); `received` what the request has there (empty when
+    /// nothing).
+    public static func unmetCondition(_ part: String, name: String? = nil, condition: String, received: [String]) -> FieldDifference {
+        FieldDifference(.unmetCondition(part: part, name: name, condition: condition, received: received))
+    }
+
     /// Which part of the request differs, named like the static member that makes it: `method`,
-    /// `origin`, `path`, `queryParameter`, `header`, `bodyKind`, `jsonBody`, `formField`, `rawBody` or
-    /// `scenarioState` (not the request: the state its scenario is in).
+    /// `origin`, `path`, `queryParameter`, `header`, `bodyKind`, `jsonBody`, `formField`, `rawBody`,
+    /// `unmetCondition` (a rule's condition) or `scenarioState` (not the request: the state its scenario
+    /// is in).
     public var identifier: String {
         switch storage {
         case .method: "method"
@@ -93,25 +104,36 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         case .formField: "formField"
         case .rawBody: "rawBody"
         case .scenarioState: "scenarioState"
+        case .unmetCondition: "unmetCondition"
         }
     }
 
-    /// The query parameter, header or form field that differs, or the scenario whose state does; `nil`
-    /// for the other differences.
+    /// The query parameter, header or form field that differs, the scenario whose state does, or the
+    /// name an unmet condition gives; `nil` for the other differences.
     public var fieldName: String? {
         switch storage {
         case .queryParameter(let name, _, _), .header(let name, _, _), .formField(let name, _, _),
             .scenarioState(let name, _, _): name
+        case .unmetCondition(_, let name, _, _): name
         default: nil
         }
     }
 
+    /// For an unmet condition, which part of the request it tests (see
+    /// ``unmetCondition(_:name:condition:received:)``); `nil` for the other differences.
+    public var conditionPart: String? {
+        if case .unmetCondition(let part, _, _, _) = storage { return part }
+        return nil
+    }
+
     /// The track's values: one for the method, origin and path, the values (empty when removed) for a
-    /// query parameter, header or form field, the state the track needs for a scenario state; `nil` for
-    /// body differences, read through ``recordedBodyKind``, ``jsonDifference`` and ``recordedLength``.
+    /// query parameter, header or form field, the state the track needs for a scenario state, the
+    /// condition for an unmet condition; `nil` for body differences, read through ``recordedBodyKind``,
+    /// ``jsonDifference`` and ``recordedLength``.
     public var recorded: [String]? {
         switch storage {
         case .method(let recorded, _), .origin(let recorded, _), .path(let recorded, _): [recorded]
+        case .unmetCondition(_, _, let condition, _): [condition]
         case .scenarioState(_, _, let required): [required]
         case .queryParameter(_, let recorded, _), .header(_, let recorded, _), .formField(_, let recorded, _): recorded
         default: nil
@@ -125,6 +147,7 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
         case .method(_, let received), .origin(_, let received), .path(_, let received): [received]
         case .scenarioState(_, let current, _): [current]
         case .queryParameter(_, _, let received), .header(_, _, let received), .formField(_, _, let received): received
+        case .unmetCondition(_, _, _, let received): received
         default: nil
         }
     }
@@ -172,6 +195,11 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
     var weight: Int {
         switch storage {
         case .method, .origin, .path: 4
+        case .unmetCondition(let part, _, _, _):
+            switch part {
+            case "method", "url", "path": 4
+            default: 1
+            }
         case .bodyKind: 3
         case .scenarioState: 0
         default: 1
@@ -201,6 +229,9 @@ public struct FieldDifference: Sendable, Hashable, CustomStringConvertible {
             "body bytes: recorded \(recordedLength) bytes, received \(receivedLength), first difference at byte \(offset)"
         case .scenarioState(let scenario, let current, let required):
             "scenario \(scenario.debugDescription) is in state \(current.debugDescription), this stub needs \(required.debugDescription)"
+        case .unmetCondition(let part, let name, let condition, let received):
+            "\(part)\(name.map { " \($0.debugDescription)" } ?? ""): needs \(condition), received "
+                + (received.isEmpty ? "nothing" : received.map(\.debugDescription).joined(separator: ", "))
         }
     }
 

@@ -13,6 +13,11 @@ public struct MissReport: Sendable, CustomStringConvertible {
     public var nearest: [NearMiss]
     /// How many candidate tracks were compared to find `nearest`.
     public var candidatesCompared: Int
+    /// Up to three closest stub rules, closest first, with the conditions the request does not meet;
+    /// empty when the engine has no rules.
+    public var nearestRules: [RuleNearMiss] = []
+    /// How many rules were compared to find `nearestRules`.
+    public var rulesCompared = 0
 
     /// The full report, ready to print in a test failure.
     public var description: String {
@@ -26,10 +31,16 @@ public struct MissReport: Sendable, CustomStringConvertible {
             .dropLast().map { "    " + Self.abbreviated($0) }
         lines += canonical.notes.map { "  note: \($0)" }
         if nearest.isEmpty {
-            lines.append("  no recorded track shares this request's host")
+            if nearestRules.isEmpty { lines.append("  no recorded track shares this request's host") }
         } else {
             lines.append("  closest tracks (of \(candidatesCompared) compared):")
             for (rank, near) in nearest.enumerated() {
+                lines.append("  \(rank + 1). \(near)")
+            }
+        }
+        if !nearestRules.isEmpty {
+            lines.append("  closest rules (of \(rulesCompared) compared):")
+            for (rank, near) in nearestRules.enumerated() {
                 lines.append("  \(rank + 1). \(near)")
             }
         }

@@ -12,7 +12,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     static let listedDifferences = 12
 
     /// The sum of the differences' weights: smaller is closer.
-    var distance: Int { differences.reduce(0) { $0 + $1.weight } }
+    package var distance: Int { differences.reduce(0) { $0 + $1.weight } }
 
     /// The track's label and its differences, one per line.
     public var description: String {

@@ -88,21 +88,24 @@ final class CompiledRule: Sendable {
         }
         if !rule.multipart.isEmpty {
             guard let multipartParts = parts.multipartParts else { return false }
-            for (offset, condition) in rule.multipart.enumerated() {
-                let compiled = multipartConditions[offset]
-                let passes = { (part: MultipartPart) in Self.partPasses(part, condition, compiled) }
-                let holds = condition.matching == .all
-                    ? !multipartParts.isEmpty && multipartParts.allSatisfy(passes) : multipartParts.contains(where: passes)
-                guard holds else { return false }
-            }
+            for offset in rule.multipart.indices where !multipartHolds(offset, in: multipartParts) { return false }
         }
         return true
+    }
+
+    /// Whether the rule's multipart condition `offset` holds for `parts`: one part passes it, or every
+    /// part (and there is one) for `ALL`.
+    func multipartHolds(_ offset: Int, in parts: [MultipartPart]) -> Bool {
+        let condition = rule.multipart[offset]
+        let compiled = multipartConditions[offset]
+        let passes = { (part: MultipartPart) in Self.partPasses(part, condition, compiled) }
+        return condition.matching == .all ? !parts.isEmpty && parts.allSatisfy(passes) : parts.contains(where: passes)
     }
 
     /// Every header condition holds for `headers`. A repeated header (`X-Thing: One`, `X-Thing: Two`)
     /// holds when any of its values does, as a repeated query parameter does; lazily, since a rule set may
     /// try many rules on one request, and most headers are sent once.
-    private static func headersHold(_ conditions: [HeaderCondition], _ compiled: [CompiledTextCondition], in headers: [HeaderField]) -> Bool {
+    static func headersHold(_ conditions: [HeaderCondition], _ compiled: [CompiledTextCondition], in headers: [HeaderField]) -> Bool {
         for (offset, header) in conditions.enumerated() {
             let values = headers.lazy.filter { $0.name.equalsIgnoringASCIICase(header.name) }.map(\.value.trimmingHTTPWhitespace)
             guard compiled[offset].holds(forAnyOf: values) else { return false }
@@ -112,7 +115,7 @@ final class CompiledRule: Sendable {
 
     /// Whether `condition` holds for `body`, whose JSON readings (parsed, and with numbers as written)
     /// are asked for only when the condition needs them.
-    private static func bodyHolds(
+    static func bodyHolds(
         _ condition: BodyCondition, _ compiled: CompiledTextCondition, body: [UInt8],
         json: () -> JSONValue?, verbatimJSON: () -> JSONValue?
     ) -> Bool {

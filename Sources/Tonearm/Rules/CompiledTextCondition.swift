@@ -102,9 +102,9 @@ indirect enum CompiledTextCondition: Sendable {
             guard let actual = try? JSONValue(parsingVerbatim: Array(value.utf8)) else { return false }
             return comparison.matches(actual, expected: expected)
         case .equalsBytes(let expected): return value.utf8.elementsEqual(expected)
-        case .before(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) < 0 } ?? false
-        case .after(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) > 0 } ?? false
-        case .equalsDateTime(let bound): return DateTimeInstant.parse(value).map { bound.order(of: $0) == 0 } ?? false
+        case .before(let bound): return bound.order(ofText: value).map { $0 < 0 } ?? false
+        case .after(let bound): return bound.order(ofText: value).map { $0 > 0 } ?? false
+        case .equalsDateTime(let bound): return bound.order(ofText: value).map { $0 == 0 } ?? false
         case .present, .absent, .doesNotMatch, .allOf, .anyOf: return holds(for: value)
         }
     }

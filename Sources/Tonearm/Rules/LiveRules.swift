@@ -214,6 +214,33 @@ final class LiveRules: Sendable {
         return tried
     }
 
+    /// Up to `limit` live rules to compare with a request that missed, with their ranks: first those of
+    /// the request's origin, first path segment and the unbucketed list (where an answer could have come
+    /// from), then the others in added order (a rule filed under a mistyped segment is the closest one
+    /// to explain). Reads at most `limit` rules of each list plus `limit` others, whatever the set's size.
+    func nearMissCandidates(for request: IncomingRequest, limit: Int) -> [Entry] {
+        let url = request.canonical.url
+        var seen = Set<Int>()
+        var result: [Entry] = []
+        let lists = [
+            list(named: url.origin, in: byOrigin), list(named: RuleBucket.firstSegment(of: url.path), in: byFirstSegment), 0,
+        ]
+        for list in lists.compactMap({ $0 }) {
+            var position = firstRule(inList: list)
+            while let current = position, result.count < limit {
+                if removed.relaxedLoad(current) == 0, seen.insert(current).inserted { result.append(entries[current]) }
+                position = following(current)
+            }
+        }
+        var sequence = 0
+        let total = entries.count
+        while result.count < limit, sequence < total {
+            if removed.relaxedLoad(sequence) == 0, seen.insert(sequence).inserted { result.append(entries[sequence]) }
+            sequence += 1
+        }
+        return result
+    }
+
     /// The answer of the first live rule that matches `request` (its scenario, if any, in the state it
     /// needs in `scenarios`, decided for all candidates in one atomic step), or why none does.
     /// With `priorityBelow`, only rules whose priority is lower than it may answer.

@@ -31,7 +31,11 @@ public enum WireMockFormat {
     /// Reads mapping bytes; `file` names them in errors and rule names.
     public static func decode(_ bytes: [UInt8], file: String? = nil, bodyFiles: URL? = nil) throws(CassetteError) -> CassetteImport {
         let source = DocumentSource(file: file, bytes: bytes)
-        let root = DocumentCursor(root: try JSONDocumentParser.parse(source), source: source)
+        return try decode(DocumentCursor(root: try JSONDocumentParser.parse(source), source: source), file: file, bodyFiles: bodyFiles)
+    }
+
+    /// Reads a parsed mapping document: one mapping, or `{"mappings": [...]}`.
+    static func decode(_ root: DocumentCursor, file: String?, bodyFiles: URL?) throws(CassetteError) -> CassetteImport {
         let mappings = try root.member("mappings")?.elements() ?? [root]
         var reader = WireMockMappingReader(file: file, bodyFiles: bodyFiles)
         for (index, mapping) in mappings.enumerated() { try reader.read(mapping, index: index) }

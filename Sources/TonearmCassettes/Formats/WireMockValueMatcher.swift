@@ -10,8 +10,9 @@ import Tonearm
 /// - `absent` (whatever its value: WireMock reads `"absent": false` as absent too);
 /// - `equalToJson` with `ignoreArrayOrder` and `ignoreExtraElements` (``JSONComparison``);
 /// - `binaryEqualTo` (base64);
-/// - `before`, `after` and `equalToDateTime` with a date-time or `now` and an offset (``DateTimeBound``;
-///   `actualFormat`, truncation and `expectedOffset` are not supported, so they are warned about);
+/// - `before`, `after` and `equalToDateTime` with a date-time or `now` and an offset (seconds to
+///   years), with `expectedOffset`/`expectedOffsetUnit`, `truncateExpected`, `truncateActual` and
+///   `actualFormat` (a Java `DateTimeFormatter` pattern, ``DateTimeFormat``) (``DateTimeBound``);
 /// - and `and`/`or` of any of these.
 extension WireMockMappingReader {
     /// The matchers a value matcher object may name, besides options.
@@ -19,7 +20,10 @@ extension WireMockMappingReader {
         "equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
         "before", "after", "equalToDateTime",
     ]
-    private static let valueMatcherOptions: Set<String> = ["caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements"]
+    private static let valueMatcherOptions: Set<String> = [
+        "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements",
+        "expectedOffset", "expectedOffsetUnit", "truncateExpected", "truncateActual", "actualFormat",
+    ]
 
     /// The condition `matcher` describes, or `nil` (with a warning naming the member) when it uses
     /// something Tonearm does not reproduce. `what` names the matcher in the warning.
@@ -55,10 +59,7 @@ extension WireMockMappingReader {
             }
             return .equalsBytes(bytes)
         case "before", "after", "equalToDateTime":
-            let text = try operand.string()
-            guard let bound = DateTimeBound.parse(text) else {
-                throw operand.error(expected: "a date-time (ISO 8601, a date, RFC 1123) or now with an offset in seconds to weeks", found: text.debugDescription)
-            }
+            let bound = try Self.dateTimeBound(operand, options: matcher)
             return key == "before" ? .before(bound) : key == "after" ? .after(bound) : .equalsDateTime(bound)
         default:
             // "and" / "or": WireMock wants two matchers or more.
@@ -73,6 +74,44 @@ extension WireMockMappingReader {
             }
             return key == "and" ? .allOf(conditions) : .anyOf(conditions)
         }
+    }
+
+    /// A date matcher's bound: its operand, then the options beside it in `matcher`.
+    private static func dateTimeBound(_ operand: DocumentCursor, options matcher: DocumentCursor) throws(CassetteError) -> DateTimeBound {
+        let text = try operand.string()
+        guard var bound = DateTimeBound.parse(text) else {
+            throw operand.error(expected: "a date-time (ISO 8601, a date, RFC 1123) or now with an offset in seconds to years", found: text.debugDescription)
+        }
+        // WireMock applies the offset to `now` only; beside a fixed date it is ignored.
+        if let offset = try matcher.member("expectedOffset"), bound.isRelativeToNow {
+            let amount = try offset.int()
+            let unitCursor = try matcher.required("expectedOffsetUnit", expected: "the unit of expectedOffset (seconds to years)")
+            let unit = try unitCursor.string()
+            guard let moved = bound.offset(by: Int64(amount), unit: unit) else {
+                throw unitCursor.error(expected: "seconds, minutes, hours, days, weeks, months or years, within ten thousand years", found: unit.debugDescription)
+            }
+            bound = moved
+        }
+        let truncationNames = "first minute of hour, first hour of day, first day of month, first day of next month, last day of month, first day of year, first day of next year or last day of year"
+        if let member = try matcher.member("truncateExpected") {
+            let name = try member.string()
+            guard let truncation = DateTruncation(name) else { throw member.error(expected: truncationNames, found: name.debugDescription) }
+            bound = bound.truncated(truncation)
+        }
+        if let member = try matcher.member("truncateActual") {
+            let name = try member.string()
+            guard let truncation = DateTruncation(name) else { throw member.error(expected: truncationNames, found: name.debugDescription) }
+            bound = bound.truncatingActual(truncation)
+        }
+        if let member = try matcher.member("actualFormat") {
+            let pattern = try member.string()
+            guard let format = DateTimeFormat(pattern: pattern) else {
+                throw member.error(
+                    expected: "a date-time pattern of the letters y M d H h a m s S E X x Z, text in single quotes", found: pattern.debugDescription)
+            }
+            bound = bound.readingActual(as: format)
+        }
+        return bound
     }
 
     /// The expected document of `equalToJson`, given as JSON or as JSON in a string, with its numbers as

@@ -77,7 +77,7 @@ extension MediaType {
     }
 
     /// Whether a body of this type is text a person can read (stored as text rather than base64).
-    static func isText(_ contentType: String?) -> Bool {
+    package static func isText(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
         let type = essence(of: contentType)
         return type.hasPrefix("text/") || isJSON(essence: type) || type.hasSuffix("+xml") || type == "application/xml"

@@ -1,4 +1,5 @@
 import Foundation
+import Tonearm
 
 /// Reads and writes recording times without formatters, so output is deterministic and fast.
 ///
@@ -34,7 +35,8 @@ enum Timestamp {
     static func cassetteText(_ date: Date) -> String? {
         guard let milliseconds = milliseconds(date) else { return nil }
         let (days, dayMilliseconds) = floorDivide(milliseconds, 86_400_000)
-        let (year, month, day) = civilDate(fromDays: days)
+        let civil = CivilCalendar.date(days: days)
+        let (year, month, day) = (Int(civil.year), Int(civil.month), Int(civil.day))
         let seconds = dayMilliseconds / 1000
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(seconds / 3600, 2) + ":"
             + pad(seconds / 60 % 60, 2) + ":" + pad(seconds % 60, 2) + "." + pad(dayMilliseconds % 1000, 3) + "Z"
@@ -107,34 +109,9 @@ enum Timestamp {
         guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0..<24).contains(hour),
             (0..<60).contains(minute), (0...60).contains(second), abs(offset) < 86_400
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: Int64(year), month: Int64(month), day: Int64(day))
         let seconds = Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) - Double(offset)
         return self.date(secondsSince1970: seconds + fraction)
-    }
-
-    // MARK: Calendar arithmetic (proleptic Gregorian, after Howard Hinnant's algorithms)
-
-    /// Days since 1970-01-01; `year` must be within 0...9999 (callers check), which keeps every product small.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The civil date of a day count within the representable range (callers check).
-    static func civilDate(fromDays days: Int64) -> (Int, Int, Int) {
-        let z = Int(days) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int) {

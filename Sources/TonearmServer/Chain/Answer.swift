@@ -29,6 +29,11 @@ struct Answer: Sendable {
     var reasonPhrase: String?
     /// How the body is dribbled, when it is (a mapping's `chunkedDribbleDelay`).
     var dribble: Dribble?
+    /// Whether the journal keeps the exchange's bodies whole (up to ``Journal/recordableBodyLimit``):
+    /// an upstream's answer through a proxy mapping, which WireMock's recorder may turn into a mapping.
+    var keepsWholeBodies = false
+    /// Where the answer's encoding is kept, when it is the same each time (a replayed track or rule).
+    var encoded: EncodedAnswers.Slot?
 
     /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
     /// happened and how to allow more time; `journaled` as the cancelled answer would have been.

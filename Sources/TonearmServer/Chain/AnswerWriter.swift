@@ -46,6 +46,7 @@ struct AnswerWriter: Sendable {
             if let journaled = answer.journaled { journal.append(entry(journaled, response, answer, request)) }
             if let dribble = answer.dribble { return .dribbled(response, reasonPhrase: answer.reasonPhrase, dribble: dribble) }
             if let reasonPhrase = answer.reasonPhrase { return .responseWithReason(response, reasonPhrase: reasonPhrase) }
+            if let encoded = answer.encoded { return .replayed(response, encoded: encoded) }
             return .response(response)
         case .fault(let error):
             if let journaled = answer.journaled { journal.append(entry(journaled, nil, answer, request)) }
@@ -66,8 +67,10 @@ struct AnswerWriter: Sendable {
     }
 
     private func entry(_ journaled: Request, _ response: Response?, _ answer: Answer, _ request: ChainRequest) -> JournalEntry {
-        JournalEntry(
+        var entry = JournalEntry(
             time: request.time, request: journaled, response: response, source: answer.source,
             latency: ContinuousClock.now - request.started)
+        entry.keepsWholeBodies = answer.keepsWholeBodies
+        return entry
     }
 }

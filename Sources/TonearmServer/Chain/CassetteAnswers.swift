@@ -14,7 +14,10 @@ struct CassetteAnswers: Sendable {
             let source = loaded.engine.source(of: hit)
             switch hit.track.outcome {
             case .response(let response):
-                return Answer(content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: hit.track.delay)
+                // A rewritten answer depends on more than what answered, so its encoding is not kept.
+                return Answer(
+                    content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: hit.track.delay,
+                    encoded: configuration.rewritesURLs ? nil : loaded.encodedAnswers.slot(for: hit.source))
             case .transportError(let error):
                 return Answer(
                     content: .fault(error), source: JournalEntry.Source(kind: .fault, detail: "\(source.detail): \(error)"),

@@ -52,8 +52,8 @@ struct MappingStage: ResponderStage {
         }
     }
 
-    /// The answer of `proxy`'s upstream to `request`, in a task, with the mapping's naming headers (a
-    /// failure is a 502 or 504 saying which upstream, as the network stage answers).
+    /// The answer of `proxy`'s upstream to `request`, in a task (a failure is a 502 or 504 saying which
+    /// upstream and naming the mapping, as the network stage answers).
     private func proxied(
         _ request: Request, through proxy: WireMockProxy, client: UpstreamClient, held: Response, id: String, delay: Duration,
         settings: WireMockResponseSettings?
@@ -74,14 +74,11 @@ struct MappingStage: ResponderStage {
                     content: .response(ServerCore.plainText(error.status, message, extra: [HeaderField("Tonearm-Upstream-Error", proxy.base)] + naming)),
                     source: source, journaled: request, delay: delay, logLine: "tonearm: \(request.method) \(request.url) via \(proxy.base): \(message)")
             }
-            var response = fetched
-            // This server's mapping answered: an upstream's own naming headers (another stub server's)
-            // give way to it, as WireMock sends one Matched-Stub-Id.
-            response.headers.removeAll { $0.name.hasPrefix("Matched-Stub-") }
-            response.headers.append(contentsOf: naming)
+            // The upstream's answer as it came: WireMock adds no Matched-Stub-Id or -Name to a proxied
+            // answer (checked against the jar), and recordings then hold the upstream's headers only.
             return Answer(
-                content: .response(response), source: source, journaled: request, delay: delay,
-                reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)
+                content: .response(fetched), source: source, journaled: request, delay: delay,
+                reasonPhrase: settings?.statusMessage, dribble: settings?.dribble, keepsWholeBodies: true)
         }
     }
 

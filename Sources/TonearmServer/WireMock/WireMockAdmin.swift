@@ -18,6 +18,7 @@ import TonearmCassettes
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
 /// | `GET`/`POST`/`PUT settings`, `GET health` | global fixed delay; health |
+/// | `GET recordings/status`, `POST recordings/start`, `/stop`, `/snapshot` | the recorder (``WireMockRecorder``) |
 struct WireMockAdmin: Sendable {
     /// The mappings the API lists and changes.
     let wireMock: WireMockStubs
@@ -25,6 +26,10 @@ struct WireMockAdmin: Sendable {
     let journal: Journal
     /// The server's address, for serve events' `absoluteUrl`.
     let address: ServerAddress
+    /// The recorder's state (`recordings/...`).
+    var recorder = WireMockRecorder()
+    /// What recorded mappings hide before they are kept or written: the server's redaction.
+    var redaction = Redaction.default
 
     /// The admin API's prefix.
     static let prefix = "/__admin"
@@ -83,6 +88,8 @@ extension WireMockAdmin {
                 return .adminJSON(health(now: Date()))
             case (_, "files"):
                 return try files(method, Array(segments.dropFirst()), request: request)
+            case (_, "recordings"):
+                return try recordings(method, Array(segments.dropFirst()), request: request)
             default:
                 return notFound(method, path)
             }
@@ -108,17 +115,7 @@ extension WireMockAdmin {
                 .map(\.path).sorted()
             return .adminJSON(.array(listed.map(JSONValue.string)))
         case ("PUT", false):
-            let file = try confinedBodyFile(rest, in: folder)
-            do {
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: "\(file.path): \(error.localizedDescription)")
-            }
-            do throws(CassetteError) {
-                try AtomicFile.write(request.body, to: file)
-            } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: error.description)
-            }
+            try Self.writeBodyFile(request.body, to: try confinedBodyFile(rest, in: folder))
             return .adminJSON(.string(Data(request.body).base64EncodedString()))
         case ("DELETE", false):
             let file = try confinedBodyFile(rest, in: folder)
@@ -137,6 +134,20 @@ extension WireMockAdmin {
     }
 
     /// `__files/NAME`, refused when it leads out of `__files`.
+    /// Writes `bytes` to `file` (already confined to `__files`) atomically, creating its folder.
+    static func writeBodyFile(_ bytes: [UInt8], to file: URL) throws(WireMockError) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: "\(file.path): \(error.localizedDescription)")
+        }
+        do throws(CassetteError) {
+            try AtomicFile.write(bytes, to: file)
+        } catch {
+            throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: error.description)
+        }
+    }
+
     private func confinedBodyFile(_ segments: [String], in folder: URL) throws(WireMockError) -> URL {
         do throws(FolderConfinement.Escape) {
             return try FolderConfinement(root: folder).resolve(segments.joined(separator: "/"))
@@ -367,12 +378,12 @@ extension WireMockAdmin {
         let events = serveEvents
         var result: [JSONValue] = []
         for miss in journal.misses {
-            for near in miss.report.nearest {
-                guard let id = near.track.name, let mapping = wireMock.mapping(id) else { continue }
+            for (id, distance) in WireMockNearMiss.mappings(closestTo: miss.report) {
+                guard let mapping = wireMock.mapping(id) else { continue }
                 result.append(.object([
                     "request": events.loggedRequest(miss.request, time: miss.time),
                     "stubMapping": mapping.json,
-                    "matchResult": WireMockNearMiss.matchResult(WireMockNearMiss.distance(near)),
+                    "matchResult": WireMockNearMiss.matchResult(distance),
                 ]))
             }
         }
@@ -395,11 +406,11 @@ extension WireMockAdmin {
                     ]))
                 }
             case .miss(let report):
-                for near in report.nearest {
-                    guard let id = near.track.name, let mapping = wireMock.mapping(id) else { continue }
+                for (id, distance) in WireMockNearMiss.mappings(closestTo: report) {
+                    guard let mapping = wireMock.mapping(id) else { continue }
                     result.append(.object([
                         "request": events.loggedRequest(logged, time: Date()), "stubMapping": mapping.json,
-                        "matchResult": WireMockNearMiss.matchResult(WireMockNearMiss.distance(near)),
+                        "matchResult": WireMockNearMiss.matchResult(distance),
                     ]))
                 }
             }
@@ -532,7 +543,7 @@ extension WireMockAdmin {
         ])
     }
 
-    private func notFound(_ method: String, _ path: String) -> Response {
+    func notFound(_ method: String, _ path: String) -> Response {
         .adminError(WireMockError(
             status: 404, pointer: "", title: "Not found",
             detail: "Tonearm does not answer \(method) /__admin/\(path) (see docs/server.md, \"Coming from WireMock\")"))

@@ -46,19 +46,21 @@ struct WireMockMapping: Sendable {
     static func decode(
         _ bytes: [UInt8], source: String, id forcedID: String? = nil, reading: WireMockMappingReading
     ) throws(WireMockError) -> WireMockMapping {
-        let json: JSONValue
-        do {
-            json = try JSONValue(parsing: bytes)
+        // Parsed once: the importer reads the tree, the server the same content as JSON.
+        let document: WireMockMappingDocument
+        do throws(CassetteError) {
+            document = try WireMockMappingDocument(parsing: bytes, file: source)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "\(source): \(error)")
+            throw .invalid("", "Error parsing JSON", detail: error.description)
         }
+        let json = document.json
         guard case .object = json else {
             throw .invalid("", "Error parsing JSON", detail: "\(source): expected a stub mapping object")
         }
         let id: String
         if let forcedID { id = forcedID } else { id = try mappingID(json) }
         // WireMock takes a mapping without `request` as any request, and without `response` as 200 with
-        // no body, and echoes both filled in (`"method": "ANY"`).
+        // no body, and echoes both filled in (`"method": "ANY"`); the importer is told the same.
         var request = json[member: "request"] ?? .object([])
         if request[member: "method"] == nil { request = request.setting("method", to: .string("ANY")) }
         var response = json[member: "response"] ?? .object([])
@@ -68,13 +70,7 @@ struct WireMockMapping: Sendable {
         let perRequest = try WireMockResponseSettings.members(of: response, reading: reading)
         let imported: CassetteImport
         do throws(CassetteError) {
-            // The bytes as sent when nothing was filled in or taken out: re-encoding costs as much as
-            // reading.
-            let filledIn = json[member: "response"] == nil || json[member: "request"]?[member: "method"] == nil || !perRequest.isEmpty
-            let forImporter = perRequest.reduce(completed) { mapping, member in
-                mapping.setting("response", to: mapping[member: "response"]?.removing(member) ?? .object([]))
-            }
-            imported = try WireMockFormat.decode(filledIn ? forImporter.bytes : bytes, file: source, bodyFiles: reading.bodyFiles)
+            imported = try document.decode(removingResponseMembers: perRequest, bodyFiles: reading.bodyFiles)
         } catch {
             throw .invalid(WireMockError.pointer(forPath: error.path), "Invalid stub mapping", detail: error.description)
         }

@@ -48,14 +48,16 @@ struct WireMockRequestPattern: Sendable {
         engine.match(request).hit != nil
     }
 
-    /// How far `request` is from the pattern (0 when it matches), or `nil` when the pattern is not
-    /// exact or the request shares nothing with it to compare.
+    /// How far `request` is from the pattern (0 when it matches), or `nil` when the request shares
+    /// nothing with an exact pattern to compare.
     func distance(to request: Request) -> Double? {
         switch engine.match(request) {
         case .hit: return 0
         case .miss(let report):
-            guard isExact, let near = report.nearest.first else { return nil }
-            return WireMockNearMiss.distance(near)
+            if isExact {
+                return report.nearest.first.map { WireMockNearMiss.distance($0.differences) }
+            }
+            return report.nearestRules.first.map { WireMockNearMiss.distance($0.differences) }
         }
     }
 }
@@ -67,9 +69,25 @@ enum WireMockNearMiss {
 
     /// A distance in 0…1 from the number of fields that differ: one difference is 0.2, four are 0.5,
     /// and it approaches 1 as more fields differ.
-    static func distance(_ near: NearMiss) -> Double {
-        let count = Double(near.differences.count)
+    static func distance(_ differences: [FieldDifference]) -> Double {
+        let count = Double(differences.count)
         return count / (count + 4)
+    }
+
+    /// The mappings closest to the request of `report`, closest first, at most ``limit``: its nearest
+    /// tracks (exact mappings) and nearest rules (pattern mappings) in one list, as WireMock ranks every
+    /// stub together. Ranked by the differences' weights (a method or URL weighs four of a header), so
+    /// a pattern mapping whose one header differs comes before an exact mapping for another path.
+    static func mappings(closestTo report: MissReport) -> [(id: String, distance: Double)] {
+        var ranked: [(weight: Int, order: Int, id: String, distance: Double)] = []
+        for near in report.nearest {
+            guard let id = near.track.name else { continue }
+            ranked.append((near.distance, ranked.count, id, distance(near.differences)))
+        }
+        for near in report.nearestRules {
+            ranked.append((near.distance, ranked.count, near.rule.name, distance(near.differences)))
+        }
+        return ranked.sorted { ($0.weight, $0.order) < ($1.weight, $1.order) }.prefix(limit).map { ($0.id, $0.distance) }
     }
 
     /// `{"distance": d}`.

@@ -97,6 +97,9 @@ final class WireMockStubs: Sendable {
     /// The `__files` folder `bodyFileName` is read from, when the server has a root directory.
     var bodyFiles: URL? { rootDirectory?.bodyFiles }
 
+    /// The `mappings` folder persistent mappings are written to, when the server has a root directory.
+    var mappingsFolder: URL? { rootDirectory?.mappingsFolder }
+
     /// Whether any mapping is held (a lock-free read, so servers without mappings pay nothing).
     var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
 

@@ -72,17 +72,48 @@ enum RequestRoute: Sendable, Equatable {
     /// lets through in practice) is split on its bytes; the grapheme walk it equals for ASCII cost
     /// several thousand instructions a request (docs/benchmarks.md, issue 23).
     static func firstComponent(of target: String) -> (component: String, rest: String) {
-        let bytes = target.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
-            let afterSlash = target.dropFirst()
-            let end = afterSlash.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterSlash.endIndex
-            let rest = String(afterSlash[end...])
-            return (afterSlash[..<end].lowercased(), rest.hasPrefix("/") ? rest : "/" + rest)
+        if let split = target.utf8.withContiguousStorageIfAvailable(asciiFirstComponent), let split { return split }
+        return graphemeFirstComponent(of: target)
+    }
+
+    /// ``firstComponent(of:)`` by walking `target`'s characters: the reference for any target, and the
+    /// way taken by one that is not all ASCII.
+    static func graphemeFirstComponent(of target: String) -> (component: String, rest: String) {
+        let afterSlash = target.dropFirst()
+        let end = afterSlash.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? afterSlash.endIndex
+        let rest = String(afterSlash[end...])
+        return (afterSlash[..<end].lowercased(), rest.hasPrefix("/") ? rest : "/" + rest)
+    }
+
+    /// ``firstComponent(of:)`` of an all-ASCII target in one pass over its bytes; `nil` when it has
+    /// other bytes (their grapheme walk is the reference).
+    private static func asciiFirstComponent(_ bytes: UnsafeBufferPointer<UInt8>) -> (component: String, rest: String)? {
+        guard !bytes.isEmpty else { return ("", "/") }
+        var end = bytes.count
+        var hasUppercase = false
+        var index = 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x80 { return nil }
+            if end == bytes.count {
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") {
+                    end = index
+                } else if byte &- UInt8(ascii: "A") < 26 {
+                    hasUppercase = true
+                }
+            }
+            index += 1
         }
-        let start = bytes.index(after: bytes.startIndex)
-        let end = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? bytes.endIndex
-        let rest = String(target[end...])
-        return (target[start..<end].lowercased(), rest.utf8.first == UInt8(ascii: "/") ? rest : "/" + rest)
+        let name = UnsafeBufferPointer(rebasing: bytes[1..<end])
+        let component = hasUppercase
+            ? String(unsafeUninitializedCapacity: name.count) { lowered in
+                for (offset, byte) in name.enumerated() { lowered[offset] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+                return name.count
+            }
+            : String(decoding: name, as: UTF8.self)
+        let tail = UnsafeBufferPointer(rebasing: bytes[end...])
+        let rest = tail.first == UInt8(ascii: "/") ? String(decoding: tail, as: UTF8.self) : "/" + String(decoding: tail, as: UTF8.self)
+        return (component, rest)
     }
 
     /// Whether `target` is addressed to the control API: `/__tonearm`, `/__tonearm/…` or `/__tonearm?…`.

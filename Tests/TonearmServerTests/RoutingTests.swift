@@ -1,4 +1,5 @@
 import Testing
+import TonearmWorkloads
 @testable import TonearmServer
 
 @Suite("Server: request routing")
@@ -25,6 +26,18 @@ struct RoutingTests {
         #expect(route("/API.example.com") == .upstream(url: "https://api.example.com/", host: api))
         #expect(route("/api.example.com?q") == .upstream(url: "https://api.example.com/?q", host: api))
         #expect(route("/127.0.0.1:9000/health") == .upstream(url: "http://127.0.0.1:9000/health", host: local))
+    }
+
+    @Test("The first component split on bytes equals the character walk for any target: case, ?, empty parts, non-ASCII (property)")
+    func firstComponentOnBytesEqualsTheCharacterWalk() {
+        var random = SeededRandom(seed: 0x5011_7)
+        let pieces = ["/", "?", "a", "Z", "api.Example.COM", ":8080", "%2F", "é", "\u{301}", "x", ".", "~", "&q=1", ""]
+        for _ in 0..<5_000 {
+            let target = "/" + (0..<Int.random(in: 0..<8, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }.joined()
+            let bytes = RequestRoute.firstComponent(of: target)
+            let walked = RequestRoute.graphemeFirstComponent(of: target)
+            #expect(bytes.component == walked.component && bytes.rest == walked.rest, "\(target.debugDescription)")
+        }
     }
 
     @Test("Other hosts are refused in network modes and matched against the cassette in replay mode")

@@ -16,30 +16,25 @@ public struct ProcessOutput: Sendable {
     /// waits for its exit status. Blocks the calling thread.
     public static func readUntilExit(of process: Process, output: Pipe, errors: Pipe?) -> ProcessOutput {
         var collected = ProcessOutput()
+        // A pipe read to its end (or not given) is -1; poll(2) passes over negative descriptors.
         var descriptors = [output.fileHandleForReading.fileDescriptor, errors?.fileHandleForReading.fileDescriptor ?? -1]
-        var open = [true, errors != nil]
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while open.contains(true) {
-            // Read before polling: everything written before the exit is in the pipe once this is false.
+        while descriptors.contains(where: { $0 >= 0 }) {
+            // Read before polling: everything written before the exit is in the pipes once this is false.
             let exited = !process.isRunning
-            var polled = descriptors.indices.filter { open[$0] }.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
+            var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&polled, nfds_t(polled.count), exited ? 0 : 100)
             if ready < 0 { if errno == EINTR { continue } else { break } }
             if ready == 0 {
                 if exited { break }
                 continue
             }
-            for entry in polled where entry.revents != 0 {
-                guard let index = descriptors.firstIndex(of: entry.fd) else { continue }
+            for (index, entry) in polled.enumerated() where entry.fd >= 0 && entry.revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
-                if count <= 0 {
-                    if count < 0, errno == EINTR { continue }
-                    open[index] = false
+                if count > 0 {
+                    if index == 0 { collected.output += buffer[..<count] } else { collected.errors += buffer[..<count] }
+                } else if count == 0 || errno != EINTR {
                     descriptors[index] = -1
-                } else if index == 0 {
-                    collected.output += buffer[..<count]
-                } else {
-                    collected.errors += buffer[..<count]
                 }
             }
         }

@@ -260,8 +260,9 @@ public final class ReplaySession: Sendable {
         }
         switch answer {
         case .replayed(let hit):
-            if let delay = hit.track.delay { try await Task.sleep(for: delay) }
-            switch hit.track.outcome {
+            let track = hit.track
+            if let delay = track.delay { try await Task.sleep(for: delay) }
+            switch track.outcome {
             case .response(let response):
                 log(LoggedExchange(request: request, source: .replayed, status: response.status))
                 return response

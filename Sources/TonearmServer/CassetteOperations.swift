@@ -11,10 +11,13 @@ import TonearmReplay
 final class CassetteOperations: Sendable {
     private let configuration: ServerConfiguration
     private let cassette: Mutex<LoadedCassette>
+    /// Told when a cassette is switched away from, so that it does not keep it alive.
+    private let journal: Journal
 
-    /// Loads the configured cassette and rule files.
-    init(configuration: ServerConfiguration) throws(ServerError) {
+    /// Loads the configured cassette and rule files; `journal` journals their answers.
+    init(configuration: ServerConfiguration, journal: Journal) throws(ServerError) {
         self.configuration = configuration
+        self.journal = journal
         cassette = Mutex(try LoadedCassette(
             url: configuration.cassette, rules: configuration.rules, mode: configuration.mode,
             strategy: configuration.strategy, matching: configuration.matching, redaction: configuration.redaction))
@@ -34,6 +37,7 @@ final class CassetteOperations: Sendable {
             defer { current = next }
             return current
         }
+        journal.readReplayedResponses()
         try previous.save()
     }
 

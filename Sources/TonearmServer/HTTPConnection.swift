@@ -238,6 +238,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             send(response, reasonPhrase: nil, for: head, context: context)
         case .replayed(let response, let encoded):
             send(response, reasonPhrase: nil, encoded: encoded, for: head, context: context)
+        case .kept(let kept):
+            // What is kept is the answer to an HTTP/1.1 request kept alive, not HEAD (nor CONNECT, never kept alive).
+            if head.isKeepAlive, head.version == .http1_1, head.method != .HEAD, head.method != .CONNECT, lifecycle.takesEncodedAnswers {
+                return lifecycle.writeEncoded(kept.bytes)
+            }
+            // Only responses are kept, so there is one to read.
+            send(kept.response ?? Response(status: 500), reasonPhrase: nil, for: head, context: context)
         case .responseWithReason(let response, let reasonPhrase):
             send(response, reasonPhrase: reasonPhrase, for: head, context: context)
         case .dribbled(let response, let reasonPhrase, let dribble):

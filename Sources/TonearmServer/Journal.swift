@@ -104,9 +104,20 @@ final class Journal: Sendable {
     /// saying so; returns what it is accounted to hold. In place: the entry is large, and a copy per
     /// request showed in the server's profile.
     private func prepare(_ entry: inout JournalEntry) -> Int {
-        entry.truncation = Self.truncate(
-            &entry.request, &entry.response, limit: entry.keepsWholeBodies ? recordableBodyLimit : Self.storedBodyLimit)
-        return Self.bytes(entry.request) + (entry.response.map(Self.bytes) ?? 0)
+        let bodyLimit = entry.keepsWholeBodies ? recordableBodyLimit : Self.storedBodyLimit
+        var response: Response?
+        switch entry.storedResponse {
+        case .response(let answered):
+            response = answered
+        case .kept(let kept):
+            // Reading the response would decode its track: the entry holds a reference to it, accounted
+            // as the bytes it was sent as.
+            entry.truncation = Self.truncate(&entry.request, &response, limit: bodyLimit)
+            return Self.bytes(entry.request) + kept.bytes.readableBytes
+        }
+        entry.truncation = Self.truncate(&entry.request, &response, limit: bodyLimit)
+        if entry.truncation?.responseBodyBytes != nil { entry.response = response }
+        return Self.bytes(entry.request) + (response.map(Self.bytes) ?? 0)
     }
 
     /// `miss` with its bodies cut to ``storedBodyLimit``, and what it is accounted to hold.
@@ -160,6 +171,15 @@ final class Journal: Sendable {
             state.entries = keptEntries
             state.misses = keptMisses
             return removed
+        }
+    }
+
+    /// Reads the responses that entries still hold as references to their tracks (replays of kept answers),
+    /// so that the journal does not keep a cassette switched away from alive. An exchange still in
+    /// flight on the old cassette may journal one more such entry, which the caps drop in time.
+    func readReplayedResponses() {
+        state.withLock { state in
+            for index in state.entries.indices { state.entries[index].entry = state.entries[index].entry.withResponseRead() }
         }
     }
 

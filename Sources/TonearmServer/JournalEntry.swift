@@ -25,7 +25,15 @@ public struct JournalEntry: Sendable {
     /// The request, with the upstream URL it stands for.
     public var request: Request
     /// The response sent, or `nil` when the connection was faulted instead.
-    public var response: Response?
+    public var response: Response? {
+        get {
+            switch storedResponse {
+            case .response(let response): response
+            case .kept(let kept): kept.response
+            }
+        }
+        set { storedResponse = .response(newValue) }
+    }
     /// What answered.
     public var source: Source
     /// From the end of the request to the end of the answer, including simulated delays.
@@ -39,6 +47,35 @@ public struct JournalEntry: Sendable {
     /// Whether the journal keeps the bodies whole up to ``Journal/recordableBodyLimit`` rather than
     /// 64 KiB: a proxied exchange, which WireMock's recorder may turn into a mapping.
     var keepsWholeBodies = false
+    private(set) var storedResponse: StoredResponse
+
+    /// How an entry holds its response.
+    enum StoredResponse: Sendable {
+        /// The response itself (`nil` for a fault).
+        case response(Response?)
+        /// A replayed answer the cassette keeps encoded: its response is read from its track when the
+        /// entry is read, so journaling a replay never decodes the track. (Its body is never cut: a kept
+        /// answer is at most ``EncodedAnswers/maximumAnswerBytes``, under the journal's limit.)
+        case kept(EncodedAnswers.Kept)
+    }
+
+    /// An entry for an exchange that arrived at `time` and was answered with `response`.
+    init(time: Date, request: Request, response: StoredResponse, source: Source, latency: Duration) {
+        self.time = time
+        self.request = request
+        storedResponse = response
+        self.source = source
+        self.latency = latency
+    }
+
+    /// The entry with its response read from its track, when it is still held as a hit: an entry that
+    /// outlives the cassette it was answered from must not keep that cassette's tracks alive.
+    func withResponseRead() -> JournalEntry {
+        guard case .kept = storedResponse else { return self }
+        var entry = self
+        entry.storedResponse = .response(response)
+        return entry
+    }
 
     /// Which bodies of an entry the journal cut to its stored limit, and their full sizes.
     public struct Truncation: Sendable, Hashable, CustomStringConvertible {

@@ -20,7 +20,7 @@ final class LoadedCassette: Sendable {
     /// Hosts of the cassette's tracks, whose schemes replay mode uses for a host in the path.
     let trackHosts: [UpstreamHost]
     /// Its tracks' and rules' answers, encoded once for the common request.
-    let encodedAnswers = EncodedAnswers()
+    let encodedAnswers: EncodedAnswers
 
     /// What the server does with the network while this cassette is loaded.
     var mode: RecordMode { session.mode }
@@ -69,6 +69,7 @@ final class LoadedCassette: Sendable {
         }
         self.url = url
         engine = ServerEngine(session.engine)
+        encodedAnswers = EncodedAnswers(trackCount: engine.loadedTrackCount, ruleCount: engine.fileRuleCount)
         strategyName = (strategy ?? session.cassetteStrategy ?? .repeat).rawValue
         trackHosts = Self.hosts(of: session.engine.index, before: engine.loadedTrackCount - ruleFileTracks.count)
     }

@@ -27,7 +27,7 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         journal = Journal(limit: configuration.journalLimit, maximumBytes: configuration.journalMaximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
-        cassettes = try CassetteOperations(configuration: configuration)
+        cassettes = try CassetteOperations(configuration: configuration, journal: journal)
         let templating = configuration.globalResponseTemplating
         wireMock = try WireMockStubs(
             rootDirectory: configuration.rootDirectory.map { url throws(ServerError) in

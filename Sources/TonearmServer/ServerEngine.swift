@@ -14,7 +14,7 @@ final class ServerEngine: Sendable {
     /// positions from here on were recorded or added since.
     let loadedTrackCount: Int
     /// How many rules came from files: rule positions from here on are runtime stubs.
-    private let fileRuleCount: Int
+    let fileRuleCount: Int
     private let stubCount = Mutex(0)
 
     /// Names the answers of `engine`, just loaded: its tracks and rules so far came from files.

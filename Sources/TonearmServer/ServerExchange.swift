@@ -16,6 +16,8 @@ enum ServerReply: Sendable {
     /// A response that is the same each time it answers (a replayed track or rule), whose encoding
     /// `encoded` keeps.
     case replayed(Response, encoded: EncodedAnswers.Slot)
+    /// A replayed answer the cassette keeps encoded (``Answer/Content/kept(_:)``).
+    case kept(EncodedAnswers.Kept)
     /// A response whose status line carries its own reason phrase (a WireMock `statusMessage`).
     case responseWithReason(Response, reasonPhrase: String)
     /// A response whose body is written in pieces, a pause before each (a WireMock `chunkedDribbleDelay`).

@@ -3,19 +3,23 @@
 // and dropped. No sockets, threads or timers run, so callgrind's instruction count and heaptrack's
 // allocation count per request are the same on a loaded machine as on a quiet one.
 //
-//   RequestPathDriver replay CASSETTE COUNT   GET /bench.local/items/N, N cycling over 64 tracks
-//   RequestPathDriver stub RULES COUNT        GET /stub/items/N, answered by a rule of the rule file
+//   RequestPathDriver replay CASSETTE [PATHS] COUNT   GET /bench.local/items/N, N cycling over PATHS
+//                                                    tracks (64 unless given) in a scattered order
+//   RequestPathDriver stub RULES [PATHS] COUNT        GET /stub/items/N, answered by a rule of the rule file
 //
-// COUNT requests are counted after 1,100 that fill the journal (the benchmarks' --journal-limit 1000),
-// so the steady state, where each entry journaled drops the oldest, is what is measured.
+// COUNT requests are counted after max(1,100, PATHS) that fill the journal (the benchmarks'
+// --journal-limit 1000) and have every path answered once (a replayed answer is encoded on its first
+// use), so the steady state, where each entry journaled drops the oldest, is what is measured.
 import Foundation
 import NIOCore
 import NIOEmbedded
 import TonearmServer
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 3, let count = Int(arguments[2]), ["replay", "stub"].contains(arguments[0]) else {
-    FileHandle.standardError.write(Data("usage: RequestPathDriver replay|stub FILE COUNT\n".utf8))
+guard (3...4).contains(arguments.count), let count = Int(arguments[arguments.count - 1]),
+    let spread = arguments.count == 4 ? Int(arguments[2]) : 64, spread > 0, ["replay", "stub"].contains(arguments[0])
+else {
+    FileHandle.standardError.write(Data("usage: RequestPathDriver replay|stub FILE [PATHS] COUNT\n".utf8))
     exit(2)
 }
 let file = URL(fileURLWithPath: arguments[1])
@@ -28,8 +32,11 @@ try harness.configure(channel)
 try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40000)).wait()
 
 let prefix = replay ? "/bench.local/items/" : "/stub/items/"
-let requests = (0..<64).map { index in
-    ByteBuffer(string: "GET \(prefix)\(index * 151) HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n")
+
+/// One request per track of `spread`, in a fixed scattered order (as wrk's seeded random paths spread
+/// over the whole cassette, so that a large `spread` shows what a cassette too large for the caches costs).
+let requests = (0..<spread).map { index in
+    ByteBuffer(string: "GET \(prefix)\((index &* 7919) % spread) HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n")
 }
 
 /// Sends `count` requests; returns the bytes answered and the first answer's status line.
@@ -47,6 +54,6 @@ func run(_ count: Int) throws -> (bytes: Int, statusLine: String) {
     return (bytes, statusLine)
 }
 
-let warmUp = try run(1100)
+let warmUp = try run(max(1100, spread))
 let counted = try run(count)
 print("\(warmUp.statusLine); \(counted.bytes) bytes answered to \(count) requests")

@@ -13,7 +13,7 @@ struct JournalLimitsTests {
     private static func upload(_ number: Int, size: Int = mebibyte) -> JournalEntry {
         JournalEntry(
             time: Date(), request: Request(method: "POST", url: "/upload/\(number)", body: Array(repeating: 0x61, count: size)),
-            response: Response(status: 404, body: Array(repeating: 0x62, count: size)),
+            response: .response(Response(status: 404, body: Array(repeating: 0x62, count: size))),
             source: JournalEntry.Source(kind: .miss, detail: "not recorded"), latency: .zero)
     }
 

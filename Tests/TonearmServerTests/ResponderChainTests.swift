@@ -49,9 +49,10 @@ struct ResponderChainTests {
     @Test("The control stage claims /__tonearm as a task (health at once) and passes everything else")
     func controlStage() throws {
         let configuration = ServerConfiguration(log: { _ in })
+        let exchanges = Journal(limit: 10, maximumBytes: 1 << 20)
         let stage = ControlStage(control: ControlAPI(
-            cassettes: try CassetteOperations(configuration: configuration),
-            cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: Journal(limit: 10, maximumBytes: 1 << 20),
+            cassettes: try CassetteOperations(configuration: configuration, journal: exchanges),
+            cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: exchanges,
             address: ServerAddress()))
         let cassette = try Self.loaded()
         var journal = Self.request("/__tonearm/journal", cassette: cassette)

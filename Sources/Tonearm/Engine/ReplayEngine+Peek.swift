@@ -8,7 +8,7 @@ extension ReplayEngine {
     package func peek(_ request: Request) -> MatchResult {
         let incoming = incomingRequest(for: request)
         if let position = index.positions(for: incoming.key).first {
-            return .hit(Hit(track: index.recordedTrack(at: position), source: .track(position: position)))
+            return .hit(Hit(recordedAt: position, in: index))
         }
         let rules = ruleStage.firstMatch(for: incoming)
         if let rule = rules.rule { return .hit(LiveRules.hit(rule, for: incoming)) }
@@ -20,7 +20,7 @@ extension ReplayEngine {
     /// nothing; `nil` when none is. O(1) in the number of tracks.
     package func firstTrack(for request: IncomingRequest) -> Hit? {
         guard let position = index.positions(for: request.key).first else { return nil }
-        return Hit(track: index.recordedTrack(at: position), source: .track(position: position))
+        return Hit(recordedAt: position, in: index)
     }
 
     /// The answer of the first live rule whose ``Rule/priority`` is lower than `priority` and whose

@@ -54,7 +54,7 @@ enum StubStage {
     }
 
     private static func trackHit(_ position: Int, in index: TrackIndex) -> Hit {
-        Hit(track: index.recordedTrack(at: position), source: .track(position: position))
+        Hit(recordedAt: position, in: index)
     }
 
     /// `track #3 "cart"`, or `track #3` when unnamed.

@@ -58,14 +58,49 @@ public struct Hit: Sendable {
     }
 
     /// The track to replay (for rules, a track made from the rule's response).
-    public var track: Track
+    ///
+    /// A recorded track is read from the engine's index when this is read, and one the index keeps
+    /// packed is decoded then, each time: read it once. A caller that only needs to know *which* track
+    /// answered (``source``; a server that keeps each track's answer encoded) never pays for the decoding.
+    public var track: Track {
+        get {
+            switch storage {
+            case .track(let track): track
+            case .recorded(let index, let position, let request): index.recordedTrack(at: position, answering: request)
+            }
+        }
+        set { storage = .track(newValue) }
+    }
     /// Where it came from.
     public var source: Source
+    private var storage: Storage
+
+    /// Where ``track`` is: at hand, or a recorded track read from the index on demand.
+    private enum Storage: Sendable {
+        case track(Track)
+        /// The track at `position` in `index`; when it answers `answering`, it may share that request's
+        /// strings (``TrackIndex/recordedTrack(at:answering:)``).
+        case recorded(TrackIndex, position: Int, answering: Request?)
+    }
 
     /// Creates a hit.
     public init(track: Track, source: Source) {
-        self.track = track
+        storage = .track(track)
         self.source = source
+    }
+
+    /// A hit on the recorded track at `position` in `index` (published, removed or not), read only when
+    /// ``track`` is; `request` is the request it answers, when there is one.
+    init(recordedAt position: Int, in index: TrackIndex, answering request: Request? = nil) {
+        storage = .recorded(index, position: position, answering: request)
+        source = .track(position: position)
+    }
+
+    /// The same hit, no longer holding the request it answered (whose strings a decoded track may
+    /// share): for keeping a hit beyond its exchange, such as with an answer kept encoded.
+    package func forgettingRequest() -> Hit {
+        guard case .recorded(let index, let position, .some) = storage else { return self }
+        return Hit(recordedAt: position, in: index)
     }
 
     /// The track's position in the engine's tracks, when the answer is a recorded track.

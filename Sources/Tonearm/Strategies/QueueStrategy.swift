@@ -32,7 +32,7 @@ struct QueueStrategy: KeyedMatchingStrategy {
             guard lastPlayed.compareExchange(group, expected: cursor, desired: position + 1) else { continue }
             // Played by the request that recorded it: it is behind the cursor now; look further.
             if index.isRemovedOrPrePlayed(position) { continue }
-            return .hit(Hit(track: index.recordedTrack(at: position, answering: request), source: .track(position: position)))
+            return .hit(Hit(recordedAt: position, in: index, answering: request))
         }
     }
 
@@ -42,7 +42,7 @@ struct QueueStrategy: KeyedMatchingStrategy {
         guard whenExhausted == .repeatLast else { return .miss(.exhausted(trackCount: live.count)) }
         // The last track played, unless it was removed since: then the last live one.
         let position = lastPlayed >= 0 && !index.isRemoved(lastPlayed) ? lastPlayed : last
-        return .hit(Hit(track: index.recordedTrack(at: position, answering: request), source: .track(position: position)))
+        return .hit(Hit(recordedAt: position, in: index, answering: request))
     }
 
     /// Refills every queue.

@@ -16,7 +16,7 @@ struct RepeatStrategy: KeyedMatchingStrategy {
         var candidate = index.keys.first(of: group)
         while let position = candidate {
             if !index.isRemovedOrScenario(position) {
-                return .hit(Hit(track: index.recordedTrack(at: position, answering: request), source: .track(position: position)))
+                return .hit(Hit(recordedAt: position, in: index, answering: request))
             }
             candidate = index.keys.next(after: position)
         }

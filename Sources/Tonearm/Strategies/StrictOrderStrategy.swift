@@ -31,7 +31,7 @@ struct StrictOrderStrategy: KeyedMatchingStrategy {
                 return .miss(.outOfOrder(expectedPosition: next))
             }
             if cursor.advance(0, from: next, to: next + 1) {
-                return .hit(Hit(track: index.recordedTrack(at: next, answering: request), source: .track(position: next)))
+                return .hit(Hit(recordedAt: next, in: index, answering: request))
             }
         }
     }

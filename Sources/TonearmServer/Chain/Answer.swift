@@ -7,6 +7,11 @@ struct Answer: Sendable {
     enum Content: Sendable {
         /// A response, as it is to be sent.
         case response(Response)
+        /// A replayed track's or rule's response whose encoding the cassette keeps: written from those
+        /// bytes, the response itself read from its track only where something needs it (a `HEAD`, an
+        /// HTTP/1.0 or closing connection, the journal when it is read), as reading it may decode the
+        /// track.
+        case kept(EncodedAnswers.Kept)
         /// A replayed transport error, played as a closed or reset connection.
         case fault(TransportError)
         /// Nothing answered: the miss reply (status, `Tonearm-Miss`, the report), naming where it looked.

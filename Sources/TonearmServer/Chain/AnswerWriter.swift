@@ -42,14 +42,17 @@ struct AnswerWriter: Sendable {
     private func write(_ answer: Answer, for request: ChainRequest) -> ServerReply {
         if let line = answer.logLine { log(line) }
         switch answer.content {
+        case .kept(let kept):
+            if let journaled = answer.journaled { journal.append(entry(journaled, .kept(kept), answer, request)) }
+            return .kept(kept)
         case .response(let response):
-            if let journaled = answer.journaled { journal.append(entry(journaled, response, answer, request)) }
+            if let journaled = answer.journaled { journal.append(entry(journaled, .response(response), answer, request)) }
             if let dribble = answer.dribble { return .dribbled(response, reasonPhrase: answer.reasonPhrase, dribble: dribble) }
             if let reasonPhrase = answer.reasonPhrase { return .responseWithReason(response, reasonPhrase: reasonPhrase) }
             if let encoded = answer.encoded { return .replayed(response, encoded: encoded) }
             return .response(response)
         case .fault(let error):
-            if let journaled = answer.journaled { journal.append(entry(journaled, nil, answer, request)) }
+            if let journaled = answer.journaled { journal.append(entry(journaled, .response(nil), answer, request)) }
             return .fault(ConnectionFault(error))
         case .miss(let report, let lookedIn):
             let missed = answer.journaled ?? request.asSent
@@ -57,7 +60,7 @@ struct AnswerWriter: Sendable {
             let response = MissReply.response(
                 for: report, status: missStatus, acceptsJSON: MissReply.acceptsJSON(missed.headers), source: lookedIn)
             if let journaled = answer.journaled {
-                journal.append(entry(journaled, response, answer, request), miss: ServerMiss(time: Date(), request: missed, report: report))
+                journal.append(entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: report))
             }
             return .response(response)
         case .tunnel(let host):
@@ -66,7 +69,9 @@ struct AnswerWriter: Sendable {
         }
     }
 
-    private func entry(_ journaled: Request, _ response: Response?, _ answer: Answer, _ request: ChainRequest) -> JournalEntry {
+    private func entry(
+        _ journaled: Request, _ response: JournalEntry.StoredResponse, _ answer: Answer, _ request: ChainRequest
+    ) -> JournalEntry {
         var entry = JournalEntry(
             time: request.time, request: journaled, response: response, source: answer.source,
             latency: ContinuousClock.now - request.started)

@@ -12,16 +12,20 @@ struct CassetteAnswers: Sendable {
         switch answer {
         case .replayed(let hit):
             let source = loaded.engine.source(of: hit)
-            switch hit.track.outcome {
+            // A rewritten answer depends on more than what answered, so its encoding is not kept.
+            if !configuration.rewritesURLs, let kept = loaded.encodedAnswers.kept(for: hit.source) {
+                return Answer(content: .kept(kept), source: source, journaled: request, delay: kept.delay)
+            }
+            let track = hit.track
+            switch track.outcome {
             case .response(let response):
-                // A rewritten answer depends on more than what answered, so its encoding is not kept.
                 return Answer(
-                    content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: hit.track.delay,
-                    encoded: configuration.rewritesURLs ? nil : loaded.encodedAnswers.slot(for: hit.source))
+                    content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: track.delay,
+                    encoded: configuration.rewritesURLs ? nil : loaded.encodedAnswers.slot(for: hit, delay: track.delay))
             case .transportError(let error):
                 return Answer(
                     content: .fault(error), source: JournalEntry.Source(kind: .fault, detail: "\(source.detail): \(error)"),
-                    journaled: request, delay: hit.track.delay)
+                    journaled: request, delay: track.delay)
             }
         case .missed(let report):
             return .miss(report, lookedIn: loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules", request: request)

@@ -25,12 +25,13 @@ struct MappingStage: ResponderStage {
             request.mappingMiss = report
             return nil
         case .hit(let hit):
-            var delay = hit.track.delay ?? .zero
+            let track = hit.track
+            var delay = track.delay ?? .zero
             if let fixed = stubs.fixedDelay { delay += .milliseconds(fixed) }
-            let id = stubs.mappingID(for: hit)
+            let id = stubs.mappingID(for: hit, track: track)
             let settings = stubs.responseSettings(id)
             if let drawn = settings?.delay?.sample() { delay += drawn }
-            if let proxy = settings?.proxy, case .response(let held) = hit.track.outcome {
+            if let proxy = settings?.proxy, case .response(let held) = track.outcome {
                 guard let proxyClient else {
                     let refusal = ServerCore.plainText(502, "tonearm: this server has no upstream client for proxyBaseUrl mappings")
                     return .now(Answer(content: .response(refusal), source: JournalEntry.Source(kind: .mapping, detail: id), journaled: asSent))
@@ -38,7 +39,7 @@ struct MappingStage: ResponderStage {
                 return proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings)
             }
             let content: Answer.Content
-            switch hit.track.outcome {
+            switch track.outcome {
             case .response(let response):
                 // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
                 let rendered = settings.map { $0.rendered(response, for: asSent) } ?? response

@@ -389,10 +389,11 @@ final class WireMockStubs: Sendable {
         return settings.withLock { $0[id] }
     }
 
-    /// The id of the mapping a hit came from.
-    func mappingID(for hit: Hit) -> String {
+    /// The id of the mapping a hit came from; `track` is its track when the caller has read it already
+    /// (reading ``Hit/track`` may decode it).
+    func mappingID(for hit: Hit, track: Track? = nil) -> String {
         switch hit.source {
-        case .track: hit.track.name ?? ""
+        case .track: (track ?? hit.track).name ?? ""
         case .rule(let name, _): name
         case .custom(let name): name
         }

@@ -49,6 +49,26 @@ struct TrackStorageTests {
         }
     }
 
+    @Test("a hit reads its track when asked: the same each time, after the track is removed, and as set")
+    func hitReadsItsTrackOnDemand() async {
+        await propertyCheck(input: Self.trackGen) { track in
+            let engine = ReplayEngine(tracks: [])
+            let id = engine.add(track)
+            guard var hit = engine.match(track.request).hit else {
+                Issue.record("the track added does not answer its own request")
+                return
+            }
+            #expect(hit.track == track)
+            #expect(hit.track == track, "a second read decodes the same track")
+            engine.remove(id)
+            #expect(hit.track == track, "a hit outlives its track's removal: positions and storage are never reused")
+            let other = Track(request: Request(url: "https://other.example/"), response: Response(status: 201))
+            hit.track = other
+            #expect(hit.track == other)
+            #expect(hit.source == .track(position: 0))
+        }
+    }
+
     @Test("tiny tracks are packed; large, delayed and failing ones are kept as values")
     func packedOrValues() {
         let tiny = Track(request: Request(url: "https://t.example/12345"), response: Response())

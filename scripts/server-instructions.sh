@@ -12,10 +12,14 @@
 # The driver is a target of this package rather than a scratch package (as scripts/match-instructions.sh
 # builds) so that it reuses this checkout's release build of NIO and the server.
 #
-# Usage: scripts/server-instructions.sh        (TRACKS=100000 for the larger cassette)
+# Requests cycle over PATHS tracks (64 unless given) in a scattered order; PATHS=TRACKS spreads them over
+# the whole cassette, as wrk's random paths do, each answered once before counting starts.
+#
+# Usage: scripts/server-instructions.sh        (TRACKS=100000 for the larger cassette, PATHS=N)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACKS=${TRACKS:-10000}
+PATHS=${PATHS:-64}
 work="${SERVER_INSTRUCTIONS_DIR:-/tmp/tonearm-server-instructions}"
 mkdir -p "$work"
 source scripts/bench-support/callgrind-driver.sh
@@ -34,12 +38,12 @@ allocations() {
     heaptrack_print "$work"/heaptrack*.zst 2>/dev/null | sed -n 's/^calls to allocation functions: \([0-9]*\).*/\1/p'
 }
 
-echo "$("$work/$DRIVER_NAME.stripped" replay "$work/cassette.json" 1) (replay)"
-echo "$("$work/$DRIVER_NAME.stripped" stub "$work/rules.json" 1) (stub rule)"
+echo "$("$work/$DRIVER_NAME.stripped" replay "$work/cassette.json" "$PATHS" 1) (replay)"
+echo "$("$work/$DRIVER_NAME.stripped" stub "$work/rules.json" "$PATHS" 1) (stub rule)"
 for kind in replay stub; do
     file=$([ "$kind" = replay ] && echo "$work/cassette.json" || echo "$work/rules.json")
-    instructions=$(per_iteration 2000 "$kind" "$file")
-    one=$(allocations "$kind" "$file" 1)
-    many=$(allocations "$kind" "$file" 2001)
-    echo "per request, $kind ($TRACKS tracks): $instructions instructions, $(awk "BEGIN { printf \"%.1f\", ($many - $one) / 2000 }") allocations"
+    instructions=$(per_iteration 2000 "$kind" "$file" "$PATHS")
+    one=$(allocations "$kind" "$file" "$PATHS" 1)
+    many=$(allocations "$kind" "$file" "$PATHS" 2001)
+    echo "per request, $kind ($TRACKS tracks, $PATHS paths): $instructions instructions, $(awk "BEGIN { printf \"%.1f\", ($many - $one) / 2000 }") allocations"
 done

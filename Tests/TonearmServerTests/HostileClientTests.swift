@@ -312,8 +312,17 @@ struct HostileClientTests {
         }
         #expect(continues.allSatisfy { $0.hasPrefix("HTTP/1.1 100") }, "\(continues)")
         // The check needs both still being answered when the fresh client comes: 20 s of delay leaves a
-        // starved runner (the whole suite in parallel on two cores) time to get there.
-        try #require(delayed.allSatisfy { !$0.hasDataWaiting() }, "the delayed answers ended before the fresh client came")
+        // starved runner (the whole suite in parallel on two cores) time to get there, nearly always. A CI
+        // run once got there after the delay had passed; then there is nothing to check, which is not
+        // the server's failure.
+        let stillAnswering = delayed.allSatisfy { !$0.hasDataWaiting() }
+        withKnownIssue("intermittent under heavy load: the test got here after the 20 s delay", isIntermittent: true) {
+            #expect(stillAnswering, "the delayed answers ended before the fresh client came")
+        }
+        guard stillAnswering else {
+            try await server.stop()
+            return
+        }
         let refused = try await freshExchange(port: server.port)
         let answers = try await blocking { delayed.map { $0.readBlocking().text } }
         let afterwards = try await freshExchange(port: server.port)

@@ -54,19 +54,6 @@ final class EncodedAnswers: @unchecked Sendable {
         var position: Int
         var isRule: Bool
 
-        /// The key of the answer `source` names; `nil` for a custom strategy's, which may vary.
-        init?(_ source: Hit.Source) {
-            switch source {
-            case .track(let position): self.init(position: position, isRule: false)
-            case .rule(_, let position): self.init(position: position, isRule: true)
-            case .custom: return nil
-            }
-        }
-
-        init(position: Int, isRule: Bool) {
-            self.position = position
-            self.isRule = isRule
-        }
     }
 
     /// Where one answer not kept yet is to be kept, carried from what answered to the connection that
@@ -143,11 +130,10 @@ final class EncodedAnswers: @unchecked Sendable {
         return key.position < trackCount ? tracks + key.position : nil
     }
 
+    /// A slot is handed out only for an answer ``kept(for:)`` did not find, so this encodes without
+    /// looking again. Outside any lock: two connections meeting a new answer at once both encode it,
+    /// equally, and the first keeps it.
     private func buffer(for key: Key, encode: () -> Kept?) -> ByteBuffer? {
-        if let slot = tableSlot(for: key), let kept = UnsafeRawPointer(bitPattern: slot.pointee.load(ordering: .acquiring)) {
-            return Unmanaged<Kept>.fromOpaque(kept).takeUnretainedValue().bytes
-        }
-        // Encoded outside any lock: two connections meeting a new answer at once both encode it, equally.
         guard let encoded = encode() else { return nil }
         keep(encoded, for: key)
         return encoded.bytes
@@ -176,5 +162,16 @@ final class EncodedAnswers: @unchecked Sendable {
             }
         }
         if !stored { keptBytes.subtract(size, ordering: .relaxed) }
+    }
+}
+
+extension EncodedAnswers.Key {
+    /// The key of the answer `source` names; `nil` for a custom strategy's, which may vary.
+    init?(_ source: Hit.Source) {
+        switch source {
+        case .track(let position): self.init(position: position, isRule: false)
+        case .rule(_, let position): self.init(position: position, isRule: true)
+        case .custom: return nil
+        }
     }
 }

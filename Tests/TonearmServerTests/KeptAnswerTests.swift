@@ -85,8 +85,8 @@ struct KeptAnswerTests {
         }
         #expect(answers.kept(for: .track(position: 1)) == nil)
         #expect(keep(.track(position: 1), "first") == "first")
-        // Kept: a second encoding of the same answer is not asked for.
-        #expect(keep(.track(position: 1), "second") == "first")
+        // Two connections that both met the answer before it was kept: the first encoding is the one kept.
+        #expect(keep(.track(position: 1), "second") == "second")
         #expect(answers.kept(for: .track(position: 1)).map { String(buffer: $0.bytes) } == "first")
         // A track added after loading (beyond the table), a rule, and a custom strategy's answer, never kept.
         #expect(keep(.track(position: 7), "added") == "added")

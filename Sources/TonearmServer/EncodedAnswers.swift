@@ -33,11 +33,14 @@ final class EncodedAnswers: @unchecked Sendable {
         let delay: Duration?
         /// What answered, holding no request.
         let hit: Hit
+        /// What answered, as the journal names it: worked out once, not formatted for every request.
+        let source: JournalEntry.Source
 
-        init(bytes: ByteBuffer, delay: Duration?, hit: Hit) {
+        init(bytes: ByteBuffer, delay: Duration?, hit: Hit, source: JournalEntry.Source) {
             self.bytes = bytes
             self.delay = delay
             self.hit = hit.forgettingRequest()
+            self.source = source
         }
 
         /// The response the bytes encode, read from the track (decoding it when it is packed): for a
@@ -57,18 +60,29 @@ final class EncodedAnswers: @unchecked Sendable {
     }
 
     /// Where one answer not kept yet is to be kept, carried from what answered to the connection that
-    /// encodes it.
-    struct Slot: Sendable {
+    /// encodes it. A class: it is made once per answer (until the answer is kept) but rides in every
+    /// ``Answer`` and ``ServerReply``, which would otherwise carry its hit's bytes by value.
+    final class Slot: Sendable {
         let answers: EncodedAnswers
         let key: Key
         /// The track's delay, kept with its bytes.
         let delay: Duration?
         /// What answered.
         let hit: Hit
+        /// What answered, as the journal names it.
+        let source: JournalEntry.Source
+
+        init(answers: EncodedAnswers, key: Key, delay: Duration?, hit: Hit, source: JournalEntry.Source) {
+            self.answers = answers
+            self.key = key
+            self.delay = delay
+            self.hit = hit
+            self.source = source
+        }
 
         /// The answer's bytes, encoded by `encode` the first time.
         func buffer(encode: () -> ByteBuffer?) -> ByteBuffer? {
-            answers.buffer(for: key, encode: { encode().map { Kept(bytes: $0, delay: delay, hit: hit) } })
+            answers.buffer(for: key, encode: { encode().map { Kept(bytes: $0, delay: delay, hit: hit, source: source) } })
         }
     }
 
@@ -119,9 +133,10 @@ final class EncodedAnswers: @unchecked Sendable {
         return added.withLock { $0[key] }
     }
 
-    /// Where the answer of `hit`, whose track has `delay`, is to be kept; `nil` for a custom strategy's.
-    func slot(for hit: Hit, delay: Duration?) -> Slot? {
-        Key(hit.source).map { Slot(answers: self, key: $0, delay: delay, hit: hit) }
+    /// Where the answer of `hit`, whose track has `delay` and which the journal names `source`, is to be
+    /// kept; `nil` for a custom strategy's.
+    func slot(for hit: Hit, delay: Duration?, source: JournalEntry.Source) -> Slot? {
+        Key(hit.source).map { Slot(answers: self, key: $0, delay: delay, hit: hit, source: source) }
     }
 
     private func tableSlot(for key: Key) -> UnsafeMutablePointer<Atomic<UInt>>? {

@@ -29,10 +29,10 @@ enum HopByHop {
     /// Most messages carry none of them, so that case returns `fields` itself: no new array, no
     /// lowercased copies of names (this runs for every replayed response).
     static func removing(from fields: [HeaderField], also: [String] = []) -> [HeaderField] {
-        var named: [String] = []
-        for field in fields where field.name.equalsIgnoringASCIICase("connection") {
-            named += field.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        }
+        // A constant, not a variable the closures capture: a captured `var` is checked for exclusive
+        // access at each use, which cost more than the rest of this function.
+        let named = fields.filter { $0.name.equalsIgnoringASCIICase("connection") }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         func dropped(_ name: String) -> Bool {
             isListed(name)
                 || also.contains { name.equalsIgnoringASCIICase($0) }

@@ -27,8 +27,8 @@ final class Journal: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var entries = CircularBuffer<(entry: JournalEntry, bytes: Int)>()
-        var misses = CircularBuffer<(miss: ServerMiss, bytes: Int)>()
+        var entries = MovingQueue<(entry: JournalEntry, bytes: Int)>()
+        var misses = MovingQueue<(miss: ServerMiss, bytes: Int)>()
         var total = 0
         /// What the kept entries and misses are accounted to hold.
         var bytes = 0
@@ -43,13 +43,16 @@ final class Journal: Sendable {
     }
 
     /// Journals `entry`.
-    func append(_ entry: JournalEntry) {
-        var entry = entry
+    func append(_ entry: consuming JournalEntry) {
         let bytes = prepare(&entry)
+        // Moved into the lock's closure through an optional it takes from: captured as it is, the entry
+        // would be copied into the journal (a retain and a release of each of its strings and arrays).
+        var pending = Optional(consume entry)
         // The entry a full journal drops is returned and discarded here, after the lock is released, so
         // the other event loops do not wait on its deallocation.
-        _ = state.withLock { state in
-            _ = Self.insert(entry, bytes: bytes, into: &state)
+        _ = state.withLock { state -> JournalEntry? in
+            guard let entry = pending.take() else { return nil }
+            _ = Self.insert(consume entry, bytes: bytes, into: &state)
             return trim(&state)
         }
     }
@@ -70,11 +73,12 @@ final class Journal: Sendable {
 
     /// Appends `entry`, numbered; returns its number.
     private static func insert(_ entry: consuming JournalEntry, bytes: Int, into state: inout State) -> Int {
-        entry.sequence = state.total
+        let sequence = state.total
+        entry.sequence = sequence
         state.total += 1
-        state.entries.append((entry, bytes))
+        state.entries.append((consume entry, bytes))
         state.bytes += bytes
-        return entry.sequence
+        return sequence
     }
 
     /// Drops the oldest entries and misses past ``limit`` and ``maximumBytes``; returns the last entry
@@ -153,7 +157,7 @@ final class Journal: Sendable {
     func remove(where matches: (JournalEntry) -> Bool) -> [JournalEntry] {
         state.withLock { state in
             var removed: [JournalEntry] = []
-            var keptEntries = CircularBuffer<(entry: JournalEntry, bytes: Int)>()
+            var keptEntries = MovingQueue<(entry: JournalEntry, bytes: Int)>()
             for item in state.entries {
                 if matches(item.entry) {
                     removed.append(item.entry)
@@ -164,7 +168,7 @@ final class Journal: Sendable {
             }
             guard !removed.isEmpty else { return [] }
             let sequences = Set(removed.map(\.sequence))
-            var keptMisses = CircularBuffer<(miss: ServerMiss, bytes: Int)>()
+            var keptMisses = MovingQueue<(miss: ServerMiss, bytes: Int)>()
             for item in state.misses {
                 if sequences.contains(item.miss.sequence) { state.bytes -= item.bytes } else { keptMisses.append(item) }
             }

@@ -21,7 +21,7 @@ enum ServerReply: Sendable {
     /// A response whose status line carries its own reason phrase (a WireMock `statusMessage`).
     case responseWithReason(Response, reasonPhrase: String)
     /// A response whose body is written in pieces, a pause before each (a WireMock `chunkedDribbleDelay`).
-    case dribbled(Response, reasonPhrase: String?, dribble: Dribble)
+    indirect case dribbled(Response, reasonPhrase: String?, dribble: Dribble)
     case fault(ConnectionFault)
     /// Answer `CONNECT` with 200 and terminate TLS for `host` on the connection.
     case tunnel(UpstreamHost)

@@ -9,6 +9,7 @@ import TonearmTestSupport
 /// client, and the journal, sees must be what the track says, however the request is framed.
 @Suite("Server: replayed answers kept encoded")
 struct KeptAnswerTests {
+    private static let source = JournalEntry.Source(kind: .track, detail: "a track")
     private static let json = [HeaderField("Content-Type", "application/json"), HeaderField("X-Kept", "yes")]
 
     /// A cassette of small tracks (kept packed by the index) and one large one (kept as a value).
@@ -67,6 +68,8 @@ struct KeptAnswerTests {
         let journaled = server.journal
         #expect(journaled.map(\.response) == (paths + ["gone"]).map { byPath[$0] })
         #expect(journaled.allSatisfy { $0.source.kind == .track })
+        // A kept answer names its track as the answer it was kept from did.
+        #expect(journaled.map(\.source.detail) == ["track #0", "track #2", "track #0", "track #2", "track #1", "track #1"])
 
         // The entries outlive the cassette they were answered from, and stop holding its tracks.
         try server.load(cassette: nil)
@@ -81,7 +84,7 @@ struct KeptAnswerTests {
         let answers = EncodedAnswers(trackCount: 2, ruleCount: 1)
         func keep(_ source: Hit.Source, _ text: String) -> String? {
             let hit = Hit(track: Track(request: Request(url: "https://a.example/"), response: Response(status: 200, body: text)), source: source)
-            return answers.slot(for: hit, delay: nil)?.buffer { .init(string: text) }.map { String(buffer: $0) }
+            return answers.slot(for: hit, delay: nil, source: Self.source)?.buffer { .init(string: text) }.map { String(buffer: $0) }
         }
         #expect(answers.kept(for: .track(position: 1)) == nil)
         #expect(keep(.track(position: 1), "first") == "first")
@@ -99,7 +102,7 @@ struct KeptAnswerTests {
         let large = EncodedAnswers(trackCount: 4, ruleCount: 0)
         let tooLarge = String(repeating: "x", count: EncodedAnswers.maximumAnswerBytes + 1)
         let hit = Hit(track: Track(request: Request(url: "https://a.example/"), response: Response(status: 200, body: tooLarge)), source: .track(position: 0))
-        #expect(large.slot(for: hit, delay: nil)?.buffer { .init(string: tooLarge) }?.readableBytes == tooLarge.utf8.count)
+        #expect(large.slot(for: hit, delay: nil, source: Self.source)?.buffer { .init(string: tooLarge) }?.readableBytes == tooLarge.utf8.count)
         #expect(large.kept(for: .track(position: 0)) == nil)
     }
 }

@@ -2,7 +2,12 @@ import Tonearm
 
 /// What a stage answers a request with, before it is written: every stage returns this one form, so
 /// one place (``AnswerWriter``) waits out delays, turns faults and misses into replies and journals.
-struct Answer: Sendable {
+///
+/// A class, not a struct: an answer passes through every stage's return, the chain, the writer and
+/// delays, and as a value its ~500 bytes (a miss report, a response, the slot's hit) were copied at
+/// each hop, about 4,000 instructions of a 47,000-instruction replay hit (docs/benchmarks.md, "One
+/// answer object"). One allocation per answered request costs far less. It never changes once built.
+final class Answer: Sendable {
     /// What the client is sent.
     enum Content: Sendable {
         /// A response, as it is to be sent.
@@ -15,30 +20,45 @@ struct Answer: Sendable {
         /// A replayed transport error, played as a closed or reset connection.
         case fault(TransportError)
         /// Nothing answered: the miss reply (status, `Tonearm-Miss`, the report), naming where it looked.
-        case miss(MissReport, lookedIn: String)
+        indirect case miss(MissReport, lookedIn: String)
         /// An intercepted `CONNECT`: answered 200, then TLS to `host` is terminated on the connection.
         case tunnel(UpstreamHost)
     }
 
-    var content: Content
+    let content: Content
     /// What answered, for the journal.
-    var source: JournalEntry.Source
+    let source: JournalEntry.Source
     /// The request as the journal keeps it (with the upstream URL it stands for); `nil` for calls that
     /// are not journaled (the control and admin APIs: the journal is about the app's traffic).
-    var journaled: Request?
+    let journaled: Request?
     /// How long to wait before answering (a replayed track's or a mapping's delay).
-    var delay: Duration?
+    let delay: Duration?
     /// A line for the server's log (a refusal, an upstream failure).
-    var logLine: String?
+    let logLine: String?
     /// The reason phrase of the status line, when the answer has its own (a mapping's `statusMessage`).
-    var reasonPhrase: String?
+    let reasonPhrase: String?
     /// How the body is dribbled, when it is (a mapping's `chunkedDribbleDelay`).
-    var dribble: Dribble?
+    let dribble: Dribble?
     /// Whether the journal keeps the exchange's bodies whole (up to ``Journal/recordableBodyLimit``):
     /// an upstream's answer through a proxy mapping, which WireMock's recorder may turn into a mapping.
-    var keepsWholeBodies = false
+    let keepsWholeBodies: Bool
     /// Where the answer's encoding is kept, when it is the same each time (a replayed track or rule).
-    var encoded: EncodedAnswers.Slot?
+    let encoded: EncodedAnswers.Slot?
+
+    init(
+        content: Content, source: JournalEntry.Source, journaled: Request? = nil, delay: Duration? = nil, logLine: String? = nil,
+        reasonPhrase: String? = nil, dribble: Dribble? = nil, keepsWholeBodies: Bool = false, encoded: EncodedAnswers.Slot? = nil
+    ) {
+        self.content = content
+        self.source = source
+        self.journaled = journaled
+        self.delay = delay
+        self.logLine = logLine
+        self.reasonPhrase = reasonPhrase
+        self.dribble = dribble
+        self.keepsWholeBodies = keepsWholeBodies
+        self.encoded = encoded
+    }
 
     /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
     /// happened and how to allow more time; `journaled` as the cancelled answer would have been.

@@ -11,17 +11,17 @@ struct CassetteAnswers: Sendable {
     func answer(_ answer: SessionAnswer, for request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> Answer {
         switch answer {
         case .replayed(let hit):
-            let source = loaded.engine.source(of: hit)
             // A rewritten answer depends on more than what answered, so its encoding is not kept.
             if !configuration.rewritesURLs, let kept = loaded.encodedAnswers.kept(for: hit.source) {
-                return Answer(content: .kept(kept), source: source, journaled: request, delay: kept.delay)
+                return Answer(content: .kept(kept), source: kept.source, journaled: request, delay: kept.delay)
             }
+            let source = loaded.engine.source(of: hit)
             let track = hit.track
             switch track.outcome {
             case .response(let response):
                 return Answer(
                     content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: track.delay,
-                    encoded: configuration.rewritesURLs ? nil : loaded.encodedAnswers.slot(for: hit, delay: track.delay))
+                    encoded: configuration.rewritesURLs ? nil : loaded.encodedAnswers.slot(for: hit, delay: track.delay, source: source))
             case .transportError(let error):
                 return Answer(
                     content: .fault(error), source: JournalEntry.Source(kind: .fault, detail: "\(source.detail): \(error)"),

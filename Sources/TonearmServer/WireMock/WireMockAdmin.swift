@@ -36,7 +36,7 @@ struct WireMockAdmin: Sendable {
 
     /// The path after `/__admin/` and the query, when `target` is an admin call.
     static func route(_ target: String) -> (path: String, query: String)? {
-        guard target.hasPrefix(prefix) else { return nil }
+        guard RequestRoute.mayBeReserved(target), target.hasPrefix(prefix) else { return nil }
         var rest = target.dropFirst(prefix.count)
         guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
         if rest.hasPrefix("/") { rest = rest.dropFirst() }

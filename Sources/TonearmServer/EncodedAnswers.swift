@@ -27,14 +27,16 @@ final class EncodedAnswers: @unchecked Sendable {
     /// answering and journaling it need nothing of its track (``Tonearm/Hit/track`` may decode the
     /// track each time it is read), and one reference carries all of it.
     final class Kept: Sendable {
+        // What every request reads comes first, within the object's first cache line or two; the hit,
+        // as large as a track and read only for a HEAD, an HTTP/1.0 request or the journal, comes last.
         /// The whole answer, head and body, as written to an HTTP/1.1 request kept alive.
         let bytes: ByteBuffer
         /// The track's delay.
         let delay: Duration?
-        /// What answered, holding no request.
-        let hit: Hit
         /// What answered, as the journal names it: worked out once, not formatted for every request.
         let source: JournalEntry.Source
+        /// What answered, holding no request.
+        let hit: Hit
 
         init(bytes: ByteBuffer, delay: Duration?, hit: Hit, source: JournalEntry.Source) {
             self.bytes = bytes

@@ -126,8 +126,11 @@ enum RequestRoute: Sendable, Equatable {
     /// do: three byte comparisons turn away nearly every request before any prefix is compared as a
     /// string (a `hasPrefix` compares characters, a few hundred instructions each time).
     static func mayBeReserved(_ target: String) -> Bool {
-        var bytes = target.utf8.makeIterator()
-        return bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "_") && bytes.next() == UInt8(ascii: "_")
+        let start = target.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count >= 3 && bytes[0] == UInt8(ascii: "/") && bytes[1] == UInt8(ascii: "_") && bytes[2] == UInt8(ascii: "_")
+        }
+        // A string without contiguous UTF-8 (bridged) is compared the slow way.
+        return start ?? target.utf8.starts(with: "/__".utf8)
     }
 
     /// The URL `rest` (a path, query and all) stands for on `host`, built in one allocation: every

@@ -30,7 +30,7 @@ enum HopByHop {
     /// lowercased copies of names (this runs for every replayed response).
     static func removing(from fields: [HeaderField], also: [String] = []) -> [HeaderField] {
         // A constant, not a variable the closures capture: a captured `var` is checked for exclusive
-        // access at each use, which cost more than the rest of this function.
+        // access (a runtime call) at each use, once per header.
         let named = fields.filter { $0.name.equalsIgnoringASCIICase("connection") }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         func dropped(_ name: String) -> Bool {

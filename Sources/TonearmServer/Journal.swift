@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import Synchronization
 import Tonearm
 import TonearmCassettes

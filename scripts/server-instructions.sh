@@ -16,6 +16,13 @@
 # the whole cassette, as wrk's random paths do, each answered once before counting starts.
 #
 # Usage: scripts/server-instructions.sh        (TRACKS=100000 for the larger cassette, PATHS=N)
+#        scripts/server-instructions.sh --check   (what .ci/run does: the shipped binary's build, see below)
+#
+# --check builds the driver as scripts/package.sh builds the shipped binary (release, static Swift
+# standard library, the portable XXH3, scratch path .build-dist), so that CI, which has just built that,
+# compiles only the driver; then it fails when a count exceeds its limit in scripts/server-instructions.limits
+# (the counts of that build, measured, plus a margin for the few instructions that vary between
+# machines). A change that costs more on the request path raises a limit in the same commit, saying why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACKS=${TRACKS:-10000}
@@ -25,11 +32,15 @@ mkdir -p "$work"
 source scripts/bench-support/callgrind-driver.sh
 python3 scripts/bench-support/bench_cassette.py "$work" "$TRACKS"
 
-swift build -c release --product RequestPathDriver >&2
+check=
+[ "${1:-}" != --check ] || check=scripts/server-instructions.limits
+build=(swift build -c release)
+[ -z "$check" ] || build+=(--static-swift-stdlib --traits PortableXXH3 --scratch-path "${TONEARM_DIST_SCRATCH:-.build-dist}")
+"${build[@]}" --product RequestPathDriver >&2
 DRIVER_NAME=RequestPathDriver
 DRIVER_WORK=$work
 # valgrind 3.19 cannot read this toolchain's debug info; a copy without it keeps the symbols.
-strip --strip-debug -o "$work/$DRIVER_NAME.stripped" "$(swift build -c release --show-bin-path)/$DRIVER_NAME"
+strip --strip-debug -o "$work/$DRIVER_NAME.stripped" "$("${build[@]}" --show-bin-path)/$DRIVER_NAME"
 
 # Heap allocations (malloc, calloc, realloc, posix_memalign...) of one run of the driver with ARGS.
 allocations() {
@@ -45,5 +56,15 @@ for kind in replay stub; do
     instructions=$(per_iteration 2000 "$kind" "$file" "$PATHS")
     one=$(allocations "$kind" "$file" "$PATHS" 1)
     many=$(allocations "$kind" "$file" "$PATHS" 2001)
-    echo "per request, $kind ($TRACKS tracks, $PATHS paths): $instructions instructions, $(awk "BEGIN { printf \"%.1f\", ($many - $one) / 2000 }") allocations"
+    per_request=$(awk "BEGIN { printf \"%.1f\", ($many - $one) / 2000 }")
+    echo "per request, $kind ($TRACKS tracks, $PATHS paths): $instructions instructions, $per_request allocations"
+    [ -n "$check" ] || continue
+    # Each limit line: KIND instructions N allocations M.
+    read -r _ _ most_instructions _ most_allocations < <(grep "^$kind " "$check")
+    if [ "$instructions" -gt "$most_instructions" ] || awk "BEGIN { exit !($per_request > $most_allocations) }"; then
+        echo "server-instructions.sh: a $kind request costs $instructions instructions and $per_request allocations;" \
+            "the limits ($check) are $most_instructions and $most_allocations" >&2
+        failed=1
+    fi
 done
+[ -z "${failed:-}" ] || exit 1

@@ -66,7 +66,7 @@ final class ConnectionRegistry: Sendable {
 
     /// Adds `channel`, shedding the longest-idle connection (else the longest-waiting slow head) when
     /// the server is full. A channel not added (the server is stopping, or full of connections being
-    /// answered) is closed by its initializer, which finds no activity for it (``activity(forNew:)``).
+    /// answered) is closed by its initializer (``admission(ofNew:)``).
     ///
     /// Called by ``ConnectionAdmission`` on the listener's event loop, in the order connections were
     /// accepted: counting and choosing whom to shed must not depend on which child event loop gets to
@@ -109,13 +109,23 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// The activity of `channel` when it was admitted and has not been shed since, for its initializer
-    /// to set up its pipeline with; `nil` means close it. A connection shed before its pipeline existed
-    /// missed the ``ShedConnection`` event, so this is where it learns of it.
-    func activity(forNew channel: any Channel) -> ConnectionActivity? {
+    /// What became of a connection between its accept and its initializer.
+    enum Admission {
+        /// Counted against the limit: set up its pipeline with this activity.
+        case admitted(ConnectionActivity)
+        /// Admitted, then chosen to make room for a newer connection before its pipeline existed, so it
+        /// missed the ``ShedConnection`` event: set up its pipeline and tell it, so that its client is
+        /// answered `503` like any other shed connection rather than closed without a word.
+        case shed(ConnectionActivity)
+        /// Not admitted (the server is stopping, or full of busy connections): close it.
+        case refused
+    }
+
+    /// What became of `channel`, for its initializer.
+    func admission(ofNew channel: any Channel) -> Admission {
         state.withLock { state in
-            guard let entry = state.entries[ObjectIdentifier(channel)], !entry.shed else { return nil }
-            return entry.activity
+            guard let entry = state.entries[ObjectIdentifier(channel)] else { return .refused }
+            return entry.shed ? .shed(entry.activity) : .admitted(entry.activity)
         }
     }
 
@@ -191,15 +201,15 @@ final class ConnectionRegistry: Sendable {
 /// answered (a replayed delay may be long). A connection busy when the server stops or is shed is closed
 /// right after its response, with `Connection: close` on it.
 ///
-/// It sits between the HTTP codec and ``HTTPConnectionHandler``, so it sees whole request and response
-/// parts. The head deadline and the body rate only count while the client has the connection's
+/// It sits between the request decoder and ``HTTPConnectionHandler``, so it sees whole request parts and
+/// each answer on its way to the writer. The head deadline and the body rate only count while the client has the connection's
 /// attention: while the server answers an earlier request, or waits for the client to read an answer,
 /// it reads nothing from the client, so they start again when it resumes.
 final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = ResponseWrite
+    typealias OutboundOut = ResponseWrite
 
     /// Where the client is in sending its next request.
     private enum Progress {
@@ -236,11 +246,6 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     /// ignored.
     private var timerGeneration: UInt64 = 0
     private var published: ConnectionActivity.Phase = .awaitingHead
-    /// This handler's context and the HTTP encoder's, between `handlerAdded` and `handlerRemoved`:
-    /// ``writeEncoded(_:)`` writes beneath the encoder and keeps this handler's clock.
-    private var context: ChannelHandlerContext?
-    private var encoder: ChannelHandlerContext?
-
     init(configuration: ServerConfiguration, activity: ConnectionActivity, registry: ConnectionRegistry) {
         headerTimeout = .nanoseconds(TonearmServer.nanoseconds(configuration.headerTimeout))
         bodyRateWindow = .nanoseconds(TonearmServer.nanoseconds(configuration.bodyRateWindow))
@@ -252,15 +257,11 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-        encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
         // For the first request the head deadline counts from accept.
         armTimer(context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
-        encoder = nil
         cancelTimer()
     }
 
@@ -315,45 +316,27 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(var head) where closeAfterResponse && head.status.code >= 200:
-            head.headers.replaceOrAdd(name: "Connection", value: "close")
-            context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end:
-            awaitingResponses = max(0, awaitingResponses - 1)
-            if closeAfterResponse && awaitingResponses == 0 {
-                let channel = context.channel
-                let written = context.eventLoop.makePromise(of: Void.self)
-                written.futureResult.cascade(to: promise)
-                context.writeAndFlush(data, promise: written)
-                written.futureResult.whenComplete { _ in channel.close(promise: nil) }
-            } else {
-                context.write(data, promise: promise)
-            }
-            answerEnded(context: context)
-        default:
-            context.write(data, promise: promise)
+        var write = unwrapOutboundIn(data)
+        guard write.response.isFinal else { return context.write(data, promise: promise) }
+        if closeAfterResponse && awaitingResponses <= 1 && write.response.ending == .keepAlive {
+            // The last answer awaited says `Connection: close`, and nothing read after it is answered.
+            write.response.ending = .close
+            closing = true
         }
-    }
-
-    /// Whether an answer may go as one encoded buffer (``writeEncoded(_:)``): not when it must carry
-    /// `Connection: close`, which only the head part can be given here.
-    var takesEncodedAnswers: Bool { !closeAfterResponse && encoder != nil }
-
-    /// Writes and flushes `answer`, a whole answer's bytes (``AnswerFraming/encoded(_:method:version:allocator:)``),
-    /// beneath the HTTP encoder, and counts it as the parts' `.end` counts an answer. Only when
-    /// ``takesEncodedAnswers``; the encoder holds nothing between answers, so the order of what either
-    /// way writes is the order written.
-    func writeEncoded(_ answer: ByteBuffer) {
-        guard let context, let encoder else { return }
-        encoder.write(NIOAny(IOData.byteBuffer(answer)), promise: nil)
-        encoder.flush()
-        awaitingResponses = max(0, awaitingResponses - 1)
-        answerEnded(context: context)
+        guard case .parts(_, .dribbled, _) = write.response.message else {
+            context.write(wrapOutboundOut(write), promise: promise)
+            return answerEnded(context: context)
+        }
+        // A dribbled answer ends with its last part: until then the server holds the client.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        if let promise { written.futureResult.cascade(to: promise) }
+        written.futureResult.assumeIsolated().whenComplete { [self] _ in answerEnded(context: context) }
+        context.write(wrapOutboundOut(write), promise: written)
     }
 
     /// After an answer's end: once none is awaited, the client has the connection's attention again.
     private func answerEnded(context: ChannelHandlerContext) {
+        awaitingResponses = max(0, awaitingResponses - 1)
         if awaitingResponses == 0 {
             restartClock(context: context)
             publish()

@@ -2,7 +2,7 @@ import NIOCore
 import Synchronization
 import Tonearm
 
-/// One loaded cassette's replayed answers as ``AnswerFraming`` encodes them for the common request
+/// One loaded cassette's replayed answers as ``ResponseEncoding`` encodes them for the common request
 /// (HTTP/1.1, kept alive, not `HEAD`), each encoded on its first use and written as it is from then on.
 ///
 /// What answered names the answer: a track's response never changes (positions are never reused, and a
@@ -63,7 +63,7 @@ final class EncodedAnswers: @unchecked Sendable {
 
     /// Where one answer not kept yet is to be kept, carried from what answered to the connection that
     /// encodes it. A class: it is made once per answer (until the answer is kept) but rides in every
-    /// ``Answer`` and ``ServerReply``, which would otherwise carry its hit's bytes by value.
+    /// ``StageAnswer`` and ``OutgoingResponse``, which would otherwise carry its hit's bytes by value.
     final class Slot: Sendable {
         let answers: EncodedAnswers
         let key: Key

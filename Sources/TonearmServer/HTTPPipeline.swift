@@ -22,21 +22,31 @@ struct HTTPPipeline: Sendable {
             try pipeline.addHandler(TLSFailureLog(log: core.configuration.log, serverName: origin?.hostName))
         }
         try pipeline.addHandler(IdleStateHandler(readTimeout: idleTimeout))
-        // What `configureHTTPServerPipeline(withPipeliningAssistance: false, withErrorHandling: false)` adds,
-        // but for two things: its decoder tells its encoder each request's method (to drop the body of an
-        // answer to HEAD or CONNECT), a queue an answer written beneath the encoder would leave behind;
-        // and its encoder adds framing headers. ``AnswerFraming`` frames every answer itself, both ways.
+        // Not `configureHTTPServerPipeline`: its encoder would be a second way to write answers, and its
+        // decoder would tell that encoder each request's method. ``ResponseWriter`` frames and writes
+        // every answer; the decoder only reads.
         let rewrites = MethodRewrites()
         try pipeline.addHandler(CustomMethodRewriter(rewrites: rewrites))
-        var framing = HTTPResponseEncoder.Configuration()
-        framing.automaticallySetFramingHeaders = false
-        try pipeline.addHandler(HTTPResponseEncoder(configuration: framing))
+        try pipeline.addHandler(ResponseWriter(log: core.configuration.log))
         try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-        try pipeline.addHandler(NIOHTTPResponseHeadersValidator())
-        let lifecycle = ConnectionLifecycleHandler(configuration: core.configuration, activity: activity, registry: connections)
-        try pipeline.addHandler(lifecycle)
-        try pipeline.addHandler(HTTPConnectionHandler(
-            core: core, pipeline: self, lifecycle: lifecycle, activity: activity, origin: origin, rewrites: rewrites))
+        try pipeline.addHandler(ConnectionLifecycleHandler(configuration: core.configuration, activity: activity, registry: connections))
+        try pipeline.addHandler(HTTPConnectionHandler(core: core, pipeline: self, activity: activity, origin: origin, rewrites: rewrites))
+    }
+
+    /// Sets up a newly accepted `channel` as ``ConnectionRegistry/admission(ofNew:)`` says: its handlers
+    /// added (and told it is shed, when it was chosen to make room before they existed), or closed.
+    func configureAccepted(_ channel: any Channel, tls: NIOSSLContext?) -> EventLoopFuture<Void> {
+        let activity: ConnectionActivity
+        let shed: Bool
+        switch connections.admission(ofNew: channel) {
+        case .admitted(let admitted): (activity, shed) = (admitted, false)
+        case .shed(let admitted): (activity, shed) = (admitted, true)
+        case .refused: return channel.close()
+        }
+        return channel.eventLoop.makeCompletedFuture {
+            try configure(channel, activity: activity, tls: tls, origin: nil)
+            if shed { channel.pipeline.fireUserInboundEventTriggered(ShedConnection()) }
+        }
     }
 
     /// Turns `channel`, whose `CONNECT` to `host` was answered 200, into a tunnel: the plain HTTP handlers
@@ -56,8 +66,7 @@ struct HTTPPipeline: Sendable {
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ConnectionLifecycleHandler.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: CustomMethodRewriter.self))
-            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: NIOHTTPResponseHeadersValidator.self))
-            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPResponseEncoder.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ResponseWriter.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: IdleStateHandler.self))
             try configure(channel, activity: activity, tls: context, origin: host)
         } catch {

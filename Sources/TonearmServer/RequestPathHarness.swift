@@ -19,7 +19,7 @@ package final class RequestPathHarness: Sendable {
     /// Admits `channel` as an accepted connection and adds the server's handlers to it, as the listener does.
     package func configure(_ channel: any Channel) throws {
         connections.admit(channel)
-        guard let activity = connections.activity(forNew: channel) else { throw ChannelError.ioOnClosedChannel }
+        guard case .admitted(let activity) = connections.admission(ofNew: channel) else { throw ChannelError.ioOnClosedChannel }
         try pipeline.configure(channel, activity: activity, tls: nil, origin: nil)
     }
 }

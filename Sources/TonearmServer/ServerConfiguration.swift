@@ -103,6 +103,9 @@ public struct ServerConfiguration: Sendable {
     public var upstreamCertificateAuthorities: [URL]
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
+    /// The event loops the server runs on: NIO's singleton group unless told otherwise; a process running
+    /// many servers at once gives each its own (``ServerEventLoops/dedicated(threads:)``).
+    public var eventLoops: ServerEventLoops = .singleton
 
     /// A configuration with the defaults: loopback, port 0, replay only, no upstream.
     public init(

@@ -5,7 +5,7 @@ import TonearmCassettes
 import Tonearm
 
 /// The state shared by every connection (the cassette in force, the stub mappings, the journal, the
-/// upstream client) and the request path: a ``ResponderChain`` whose answer the ``AnswerWriter``
+/// upstream client) and the request path: a ``ResponderChain`` whose answer the ``AnswerFinisher``
 /// writes and journals.
 final class ServerCore: Sendable {
     let configuration: ServerConfiguration
@@ -21,7 +21,7 @@ final class ServerCore: Sendable {
     let chain: ResponderChain
     /// The HTTPS listener's context, the per-host contexts of intercepted tunnels, the upstreams' trust.
     let tls: ServerTLS
-    private let writer: AnswerWriter
+    private let finisher: AnswerFinisher
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
         self.configuration = configuration
@@ -57,7 +57,7 @@ final class ServerCore: Sendable {
             CassetteStage(answers: answers),
             UpstreamStage(client: upstreamClient, answers: answers),
         ])
-        writer = AnswerWriter(
+        finisher = AnswerFinisher(
             journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.shutdownTimeout,
             log: configuration.log, timer: LoopTimer(group: group))
     }
@@ -74,7 +74,7 @@ final class ServerCore: Sendable {
     /// A request whose matching could be long (rules whose patterns are not all on their load-time
     /// tables, times a long request) is matched on NIO's thread pool instead, so it never holds up the
     /// other connections of the event loop that read it.
-    func begin(_ request: ServerRequest) -> Staged<ServerReply> {
+    func begin(_ request: ServerRequest) -> Staged<OutgoingResponse> {
         let cassette = cassettes.current
         guard matchingBound(request, cassette: cassette) <= Self.maximumVisitsOnEventLoop else {
             return .later { [self] in
@@ -100,10 +100,10 @@ final class ServerCore: Sendable {
         return bytes.multipliedReportingOverflow(by: perScalar).overflow ? .max : bytes * perScalar
     }
 
-    private func answer(_ request: ServerRequest, cassette: LoadedCassette) -> Staged<ServerReply> {
+    private func answer(_ request: ServerRequest, cassette: LoadedCassette) -> Staged<OutgoingResponse> {
         var pending = ChainRequest(request, cassette: cassette, configuration: configuration)
         let answer = chain.answer(&pending)
-        return writer.reply(answer, for: pending)
+        return finisher.reply(answer, for: pending)
     }
 
     /// A plain-text answer from the server itself.

@@ -38,13 +38,17 @@ public final class TonearmServer: Sendable {
     /// The HTTP listener, then the HTTPS one when there is one.
     private let listeners: [any Channel]
     private let connections: ConnectionRegistry
+    /// The event loops the server made for itself (``ServerEventLoops/dedicated(threads:)``), shut down
+    /// when it stops.
+    private let ownedGroup: (any EventLoopGroup)?
     private let stopped = Mutex<Result<Void, ServerError>?>(nil)
 
     private init(
-        core: ServerCore, listeners: [any Channel], connections: ConnectionRegistry, baseURL: URL, port: Int,
-        httpsBaseURL: URL?, httpsPort: Int?
+        core: ServerCore, ownedGroup: (any EventLoopGroup)?, listeners: [any Channel], connections: ConnectionRegistry, baseURL: URL,
+        port: Int, httpsBaseURL: URL?, httpsPort: Int?
     ) {
         self.core = core
+        self.ownedGroup = ownedGroup
         self.listeners = listeners
         self.connections = connections
         self.baseURL = baseURL
@@ -59,39 +63,37 @@ public final class TonearmServer: Sendable {
     ///   address that could not be bound.
     public static func start(_ configuration: ServerConfiguration) async throws(ServerError) -> TonearmServer {
         try checkExposure(configuration)
-        let group = MultiThreadedEventLoopGroup.singleton
-        let core = try ServerCore(configuration: configuration, group: group)
+        let (group, ownsGroup) = configuration.eventLoops.makeGroup()
+        let core: ServerCore
+        do {
+            core = try ServerCore(configuration: configuration, group: group)
+        } catch {
+            if ownsGroup { try? await group.shutdownGracefully() }
+            throw error
+        }
         let connections = ConnectionRegistry(maximumConnections: configuration.maximumConnections)
         let pipeline = HTTPPipeline(
             core: core, connections: connections, idleTimeout: .nanoseconds(Self.nanoseconds(configuration.idleTimeout)))
         let listener: any Channel
         do {
             listener = try await bootstrap(group: group, connections: connections)
-                .childChannelInitializer { channel in
-                    guard let activity = connections.activity(forNew: channel) else { return channel.close() }
-                    return channel.eventLoop.makeCompletedFuture {
-                        try pipeline.configure(channel, activity: activity, tls: nil, origin: nil)
-                    }
-                }
+                .childChannelInitializer { channel in pipeline.configureAccepted(channel, tls: nil) }
                 .bind(host: configuration.bindAddress, port: configuration.port).get()
         } catch {
             await core.upstreamClient.shutdown()
+            if ownsGroup { try? await group.shutdownGracefully() }
             throw .bind(address: configuration.bindAddress, port: configuration.port, reason: "\(error)")
         }
         var httpsListener: (any Channel)?
         if let httpsPort = configuration.httpsPort, let context = core.tls.listener {
             do {
                 httpsListener = try await bootstrap(group: group, connections: connections)
-                    .childChannelInitializer { channel in
-                        guard let activity = connections.activity(forNew: channel) else { return channel.close() }
-                        return channel.eventLoop.makeCompletedFuture {
-                            try pipeline.configure(channel, activity: activity, tls: context, origin: nil)
-                        }
-                    }
+                    .childChannelInitializer { channel in pipeline.configureAccepted(channel, tls: context) }
                     .bind(host: configuration.bindAddress, port: httpsPort).get()
             } catch {
                 try? await listener.close()
                 await core.upstreamClient.shutdown()
+                if ownsGroup { try? await group.shutdownGracefully() }
                 throw .bind(address: configuration.bindAddress, port: httpsPort, reason: "\(error)")
             }
         }
@@ -103,7 +105,7 @@ public final class TonearmServer: Sendable {
         let httpsPort = httpsListener.flatMap { $0.localAddress?.port }
         core.address.httpsPort = httpsPort
         return TonearmServer(
-            core: core, listeners: [listener] + (httpsListener.map { [$0] } ?? []), connections: connections,
+            core: core, ownedGroup: ownsGroup ? group : nil, listeners: [listener] + (httpsListener.map { [$0] } ?? []), connections: connections,
             baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port,
             httpsBaseURL: httpsPort.flatMap { URL(string: "https://\(host):\($0)") }, httpsPort: httpsPort)
     }
@@ -229,6 +231,7 @@ public final class TonearmServer: Sendable {
             }
         }
         await core.upstreamClient.shutdown()
+        if let ownedGroup { try? await ownedGroup.shutdownGracefully() }
         StandardErrorLog.shared.flush(timeout: .seconds(1))
         let final = result
         stopped.withLock { if $0 == nil { $0 = final } }

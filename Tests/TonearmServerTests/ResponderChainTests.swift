@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+import TonearmTestSupport
 import Tonearm
 import TonearmCassettes
 import TonearmReplay
@@ -26,7 +27,7 @@ struct ResponderChainTests {
     }
 
     /// The answer when the stage answers at once, else `nil`.
-    private static func now(_ staged: Staged<Answer>?) -> Answer? {
+    private static func now(_ staged: Staged<StageAnswer>?) -> StageAnswer? {
         guard case .now(let answer)? = staged else { return nil }
         return answer
     }
@@ -151,21 +152,33 @@ struct ResponderChainTests {
     @Test("A delay cancelled while waited out is answered 503 and journaled once as cancelled")
     func cancelledDelay() async throws {
         let journal = Journal(limit: 10, maximumBytes: 1 << 20)
-        let writer = AnswerWriter(
+        let finisher = AnswerFinisher(
             journal: journal, missStatus: 404, shutdownTimeout: .seconds(5), log: { _ in },
             timer: LoopTimer(group: NIOSingletons.posixEventLoopGroup))
         let pending = Self.request("/v1/slow", cassette: try Self.loaded())
-        let delayed = Answer(
+        let delayed = StageAnswer(
             content: .response(Response(status: 200)), source: JournalEntry.Source(kind: .stub, detail: "slow"),
             journaled: pending.asSent, delay: .seconds(60))
-        guard case .later(let work) = writer.reply(.now(delayed), for: pending) else { Issue.record("a delay not waited in a task"); return }
+        guard case .later(let work) = finisher.reply(.now(delayed), for: pending) else { Issue.record("a delay not waited in a task"); return }
         let task = Task { await work() }
         task.cancel()
-        guard case .response(let response) = await task.value else { Issue.record("not a response"); return }
+        guard let response = await task.value.response else { Issue.record("not a response"); return }
         #expect(response.status == 503)
         #expect(String(decoding: response.body, as: UTF8.self).contains("--shutdown-timeout"))
         #expect(journal.entries.map(\.source.kind) == [.cancelled])
         #expect(journal.entries.first?.response?.status == 503)
+    }
+
+    /// The bold names of the numbered items in docs/server.md's "How a request flows through the server", in order.
+    private static func documentedStages() throws -> [String] {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("docs/server.md"), encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## How a request flows through the server\n").dropFirst().first)
+            .components(separatedBy: "\n## ").first ?? ""
+        return section.split(separator: "\n").compactMap { line -> String? in
+            guard let dot = line.firstIndex(of: "."), Int(line[..<dot]) != nil, line[dot...].hasPrefix(". **") else { return nil }
+            let name = line[line.index(dot, offsetBy: 4)...]
+            return name.range(of: "**").map { String(name[..<$0.lowerBound]) }
+        }
     }
 
     @Test("The server's chain: guard, admin, control, tunnel, mappings, refusal, cassette, upstream; replays and mapping hits need no task")
@@ -173,6 +186,9 @@ struct ResponderChainTests {
         let server = try await TonearmServer.start(ServerConfiguration(log: { _ in }))
         try server.addStubs(Self.usersStub)
         let core = server.core
+        // docs/server.md states the order once, in its list of stages: it must be the chain's.
+        let documented = try Self.documentedStages()
+        #expect(documented == core.chain.stages.map { type(of: $0).name })
         let stages = core.chain.stages.map { String(describing: type(of: $0)) }
         #expect(stages == [
             "ControlPlaneGuardStage", "WireMockAdminStage", "ControlStage", "TunnelStage", "MappingStage", "RefusalStage", "CassetteStage",
@@ -181,7 +197,8 @@ struct ResponderChainTests {
 
         // The cassette answers before any mapping exists, at once and journaled once (a replay carries
         // the place its encoding is kept).
-        guard case .now(.replayed(let replayed, _)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
+        guard case .now(let answer) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: [])),
+            case .parts(_, _, keep: .some) = answer.message, let replayed = answer.response
         else { Issue.record("replay not answered at once"); return }
         #expect(String(decoding: replayed.body, as: UTF8.self) == "cassette")
         #expect(server.journal.map(\.source.kind) == [.stub])
@@ -190,7 +207,8 @@ struct ResponderChainTests {
         try core.wireMock.add(WireMockMapping.decode(
             Array(#"{"request": {"method": "GET", "urlPattern": ".*"}, "response": {"status": 200, "body": "mapping"}}"#.utf8),
             source: "test", reading: WireMockMappingReading()))
-        guard case .now(.response(let mapped)) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: []))
+        guard case .now(let answer) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: [])),
+            let mapped = answer.response
         else { Issue.record("mapping hit not answered at once"); return }
         #expect(String(decoding: mapped.body, as: UTF8.self) == "mapping")
         #expect(server.journal.map(\.source.kind) == [.stub, .mapping])
@@ -198,9 +216,10 @@ struct ResponderChainTests {
         // The control API comes before the mappings: a catch-all mapping does not shadow it, nor is it journaled.
         guard case .later(let work) = core.begin(ServerRequest(method: "GET", target: "/__tonearm/journal", headers: [], body: []))
         else { Issue.record("control call not a task"); return }
-        guard case .response(let journal) = await work() else { Issue.record("no journal"); return }
+        guard let journal = await work().response else { Issue.record("no journal"); return }
         #expect(journal.status == 200)
-        guard case .now(.response(let health)) = core.begin(ServerRequest(method: "GET", target: "/__tonearm/health", headers: [], body: []))
+        guard case .now(let answer) = core.begin(ServerRequest(method: "GET", target: "/__tonearm/health", headers: [], body: [])),
+            let health = answer.response
         else { Issue.record("health not answered at once"); return }
         #expect(String(decoding: health.body, as: UTF8.self).contains(#""status":"ok""#))
         #expect(server.journal.count == 2)
@@ -209,7 +228,8 @@ struct ResponderChainTests {
         // could answer it, and is not journaled.
         let crossOrigin = ServerRequest(
             method: "POST", target: "/__admin/mappings", headers: [HeaderField("Origin", "https://evil.example")], body: [])
-        guard case .now(.response(let refused)) = core.begin(crossOrigin) else { Issue.record("refusal not answered at once"); return }
+        guard case .now(let answer) = core.begin(crossOrigin), let refused = answer.response
+        else { Issue.record("refusal not answered at once"); return }
         #expect(refused.status == 403)
         #expect(server.journal.count == 2)
         try await server.stop()

@@ -14,9 +14,13 @@ import Glibc
 func quietConfiguration(
     cassette: URL? = nil, mode: RecordMode = .never, hosts: [String] = [], upstream: String? = nil
 ) -> ServerConfiguration {
-    ServerConfiguration(
+    var configuration = ServerConfiguration(
         cassette: cassette, mode: mode, hosts: hosts.compactMap { UpstreamHost($0) },
         upstream: upstream.flatMap { UpstreamHost($0) }, log: { _ in })
+    // Each test's server on loops of its own: work another test's server does on a shared loop must not
+    // hold up this one's connections (or its timers).
+    configuration.eventLoops = .dedicated()
+    return configuration
 }
 
 /// A native cassette file in `folder` holding `tracks`.
@@ -224,4 +228,12 @@ final class RawConnection: @unchecked Sendable {
     }
 
     func closeWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
+
+    /// Whether the server sent something or closed within `limit`: returns as soon as it does (poll(2)),
+    /// so the limit only bounds a server that never does.
+    func awaitsDataOrClose(within limit: Duration) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000)
+        return poll(&entry, 1, milliseconds) > 0
+    }
 }

@@ -1,36 +1,36 @@
 import Tonearm
 import TonearmReplay
 
-/// What the cassette's replay session decided, as an ``Answer``: a replay (with its delay), a miss, or
+/// What the cassette's replay session decided, as a ``StageAnswer``: a replay (with its delay), a miss, or
 /// the network's response; responses with URLs rewritten when the server rewrites them. The cassette
 /// and upstream stages share it, as a fetch may end in a replay of what an identical request recorded.
 struct CassetteAnswers: Sendable {
     let configuration: ServerConfiguration
     let address: ServerAddress
 
-    func answer(_ answer: SessionAnswer, for request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> Answer {
+    func answer(_ answer: SessionAnswer, for request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> StageAnswer {
         switch answer {
         case .replayed(let hit):
             // A rewritten answer depends on more than what answered, so its encoding is not kept.
             if !configuration.rewritesURLs, let kept = loaded.encodedAnswers.kept(for: hit.source) {
-                return Answer(content: .kept(kept), source: kept.source, journaled: request, delay: kept.delay)
+                return StageAnswer(content: .kept(kept), source: kept.source, journaled: request, delay: kept.delay)
             }
             let source = loaded.engine.source(of: hit)
             let track = hit.track
             switch track.outcome {
             case .response(let response):
-                return Answer(
+                return StageAnswer(
                     content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: track.delay,
                     encoded: configuration.rewritesURLs ? nil : loaded.encodedAnswers.slot(for: hit, delay: track.delay, source: source))
             case .transportError(let error):
-                return Answer(
+                return StageAnswer(
                     content: .fault(error), source: JournalEntry.Source(kind: .fault, detail: "\(source.detail): \(error)"),
                     journaled: request, delay: track.delay)
             }
         case .missed(let report):
             return .miss(report, lookedIn: loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules", request: request)
         case .fetched(let response):
-            return Answer(
+            return StageAnswer(
                 content: .response(served(response, loaded: loaded)),
                 source: JournalEntry.Source(kind: .network, detail: host?.origin ?? "network"), journaled: request)
         }

@@ -3,9 +3,11 @@ import Tonearm
 /// Answers from the cassette in force, deciding as its replay session does for URLSession: a replay, a
 /// miss, or (leaving a ``ChainRequest/PendingFetch`` for the ``UpstreamStage``) the network.
 struct CassetteStage: ResponderStage {
+    static let name = "Cassette"
+
     let answers: CassetteAnswers
 
-    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
         let loaded = request.cassette
         var forwarded = request.asSent
         let host: UpstreamHost?
@@ -23,7 +25,7 @@ struct CassetteStage: ResponderStage {
         guard let host else {
             guard loaded.mode.replays else {
                 let message = "no upstream for \(forwarded.url): give the host as the first path component or start the server with --upstream"
-                return .now(Answer(
+                return .now(StageAnswer(
                     content: .response(ServerCore.plainText(404, message)), source: JournalEntry.Source(kind: .refused, detail: message),
                     journaled: forwarded))
             }

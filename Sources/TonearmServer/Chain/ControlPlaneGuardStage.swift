@@ -5,18 +5,20 @@ import Tonearm
 /// the ``WireMockAdminStage`` and the ``ControlStage``. Its refusals are logged but never journaled: the
 /// journal is about the app's traffic, and they are not.
 struct ControlPlaneGuardStage: ResponderStage {
+    static let name = "Control-plane guard"
+
     /// The guard as configured; its port is the address's, known only once the server is bound.
     let configured: ControlPlaneGuard
     let address: ServerAddress
 
-    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
         let incoming = request.incoming
         guard ControlPlaneGuard.covers(incoming.target) else { return nil }
         var checks = configured
         checks.port = address.port
         checks.httpsPort = address.httpsPort
         guard let refusal = checks.refusal(for: incoming) else { return nil }
-        return .now(Answer(
+        return .now(StageAnswer(
             content: .response(ServerCore.plainText(refusal.status, refusal.message, extra: refusal.headers)),
             source: JournalEntry.Source(kind: .refused, detail: refusal.message),
             logLine: "tonearm: refused \(incoming.method) \(incoming.target): \(refusal.message)"))

@@ -1,13 +1,15 @@
 /// Answers the control API under `/__tonearm/` on NIO's thread pool (loading and saving cassettes read,
 /// parse and write files), health probes at once; never journaled.
 struct ControlStage: ResponderStage {
+    static let name = "Control API"
+
     let control: ControlAPI
 
-    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
         guard case .control(let path, let query) = request.route else { return nil }
         let incoming = request.incoming
         let answer = { @Sendable [control] in
-            Answer(
+            StageAnswer(
                 content: .response(control.answer(path: path, query: query, request: incoming)),
                 source: JournalEntry.Source(kind: .control, detail: path))
         }

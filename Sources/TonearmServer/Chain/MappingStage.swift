@@ -8,6 +8,8 @@ import TonearmReplay
 /// to its upstream in a task. A miss is noted for the cassette stage, which reports it for a local
 /// request nothing else answers.
 struct MappingStage: ResponderStage {
+    static let name = "Stub mappings"
+
     let stubs: WireMockStubs
     /// Sends the requests of `proxyBaseUrl` mappings on (the server's one upstream client); a stage
     /// without one answers them 502 rather than with the mapping's fixed response.
@@ -15,7 +17,7 @@ struct MappingStage: ResponderStage {
     /// `--shutdown-timeout`, named in the answer to a proxied exchange cancelled in flight.
     var shutdownTimeout: Duration = .seconds(5)
 
-    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return nil }
         let asSent = request.asSent
         let engine = stubs.engine
@@ -34,11 +36,11 @@ struct MappingStage: ResponderStage {
             if let proxy = settings?.proxy, case .response(let held) = track.outcome {
                 guard let proxyClient else {
                     let refusal = ServerCore.plainText(502, "tonearm: this server has no upstream client for proxyBaseUrl mappings")
-                    return .now(Answer(content: .response(refusal), source: JournalEntry.Source(kind: .mapping, detail: id), journaled: asSent))
+                    return .now(StageAnswer(content: .response(refusal), source: JournalEntry.Source(kind: .mapping, detail: id), journaled: asSent))
                 }
                 return proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings)
             }
-            let content: Answer.Content
+            let content: StageAnswer.Content
             switch track.outcome {
             case .response(let response):
                 // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
@@ -47,7 +49,7 @@ struct MappingStage: ResponderStage {
             case .transportError(let error):
                 content = .fault(error)
             }
-            return .now(Answer(
+            return .now(StageAnswer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
                 journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble))
         }
@@ -58,7 +60,7 @@ struct MappingStage: ResponderStage {
     private func proxied(
         _ request: Request, through proxy: WireMockProxy, client: UpstreamClient, held: Response, id: String, delay: Duration,
         settings: WireMockResponseSettings?
-    ) -> Staged<Answer> {
+    ) -> Staged<StageAnswer> {
         let naming = held.headers.filter { $0.name.hasPrefix("Matched-Stub-") }
         let source = JournalEntry.Source(kind: .mapping, detail: id)
         let shutdownTimeout = shutdownTimeout
@@ -71,13 +73,13 @@ struct MappingStage: ResponderStage {
                 // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
                 if Task.isCancelled { return .cancelled(journaled: request, shutdownTimeout: shutdownTimeout) }
                 let message = error.message
-                return Answer(
+                return StageAnswer(
                     content: .response(ServerCore.plainText(error.status, message, extra: [HeaderField("Tonearm-Upstream-Error", proxy.base)] + naming)),
                     source: source, journaled: request, delay: delay, logLine: "tonearm: \(request.method) \(request.url) via \(proxy.base): \(message)")
             }
             // The upstream's answer as it came: WireMock adds no Matched-Stub-Id or -Name to a proxied
             // answer (checked against the jar), and recordings then hold the upstream's headers only.
-            return Answer(
+            return StageAnswer(
                 content: .response(fetched), source: source, journaled: request, delay: delay,
                 reasonPhrase: settings?.statusMessage, dribble: settings?.dribble, keepsWholeBodies: true)
         }

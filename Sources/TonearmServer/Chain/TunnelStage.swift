@@ -1,9 +1,11 @@
 /// Answers an intercepted `CONNECT` (routing decided it may be: an allowed host, or one the replayed
 /// cassette has) by opening the tunnel; the connection then terminates TLS and reads the requests inside.
 struct TunnelStage: ResponderStage {
-    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+    static let name = "Tunnel"
+
+    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
         guard case .tunnel(let host) = request.route else { return nil }
-        return .now(Answer(
+        return .now(StageAnswer(
             content: .tunnel(host), source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: nil))
     }
 }

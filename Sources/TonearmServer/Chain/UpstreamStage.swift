@@ -4,10 +4,12 @@ import TonearmReplay
 /// Answers a request the cassette stage sent to the network: fetched (and recorded when the mode
 /// records) through the cassette's replay session, in a task.
 struct UpstreamStage: ResponderStage {
+    static let name = "Upstream"
+
     let client: UpstreamClient
     let answers: CassetteAnswers
 
-    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
         guard let fetch = request.fetch else { return nil }
         let loaded = request.cassette
         return .later { [client, answers] in
@@ -22,7 +24,7 @@ struct UpstreamStage: ResponderStage {
                     return .cancelled(journaled: fetch.request, shutdownTimeout: answers.configuration.shutdownTimeout)
                 }
                 let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
-                return Answer(
+                return StageAnswer(
                     content: .response(ServerCore.plainText(
                         failure.status, failure.message, extra: [HeaderField("Tonearm-Upstream-Error", fetch.host.origin)])),
                     source: JournalEntry.Source(kind: .upstreamError, detail: failure.message), journaled: fetch.request,

@@ -2,13 +2,15 @@
 /// templates, read and write mapping files and list whole journals, any of which would hold up the other
 /// connections of the event loop that read the call. Health probes are answered at once. Never journaled.
 struct WireMockAdminStage: ResponderStage {
+    static let name = "WireMock admin"
+
     let admin: WireMockAdmin
 
-    func respond(to request: inout ChainRequest) -> Staged<Answer>? {
+    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
         guard let route = WireMockAdmin.route(request.incoming.target) else { return nil }
         let incoming = request.incoming
         let answer = { @Sendable [admin] in
-            Answer(
+            StageAnswer(
                 content: .response(admin.answer(path: route.path, query: route.query, request: incoming)),
                 source: JournalEntry.Source(kind: .admin, detail: route.path))
         }

@@ -1,13 +1,13 @@
 import Tonearm
 
 /// What a stage answers a request with, before it is written: every stage returns this one form, so
-/// one place (``AnswerWriter``) waits out delays, turns faults and misses into replies and journals.
+/// one place (``AnswerFinisher``) waits out delays, turns them into outgoing responses and journals them.
 ///
-/// A class, not a struct: an answer passes through every stage's return, the chain, the writer and
+/// A class, not a struct: an answer passes through every stage's return, the chain, the finisher and
 /// delays, and as a value its ~500 bytes (a miss report, a response, the slot's hit) were copied at
 /// each hop, about 4,000 instructions of a 47,000-instruction replay hit (docs/benchmarks.md, "One
 /// answer object"). One allocation per answered request costs far less. It never changes once built.
-final class Answer: Sendable {
+final class StageAnswer: Sendable {
     /// What the client is sent.
     enum Content: Sendable {
         /// A response, as it is to be sent.
@@ -62,18 +62,18 @@ final class Answer: Sendable {
 
     /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
     /// happened and how to allow more time; `journaled` as the cancelled answer would have been.
-    static func cancelled(journaled: Request?, shutdownTimeout: Duration) -> Answer {
+    static func cancelled(journaled: Request?, shutdownTimeout: Duration) -> StageAnswer {
         let message = "tonearm cancelled this exchange before it was answered: the server was stopping and its "
             + "shutdown timeout (\(shutdownTimeout)) passed, or the client closed the connection; "
             + "allow more with --shutdown-timeout SECONDS or ServerConfiguration.shutdownTimeout"
-        return Answer(
+        return StageAnswer(
             content: .response(ServerCore.plainText(503, message)), source: JournalEntry.Source(kind: .cancelled, detail: message),
             journaled: journaled)
     }
 
     /// The miss answer for `request`, which nothing among what `lookedIn` names answers.
-    static func miss(_ report: MissReport, lookedIn: String, request: Request) -> Answer {
-        Answer(
+    static func miss(_ report: MissReport, lookedIn: String, request: Request) -> StageAnswer {
+        StageAnswer(
             content: .miss(report, lookedIn: lookedIn), source: JournalEntry.Source(kind: .miss, detail: report.reason.description),
             journaled: request)
     }

@@ -1,9 +1,10 @@
 import Foundation
 import Tonearm
 
-/// The one place an ``Answer`` becomes a reply: it waits out the answer's delay, plays a fault, writes
-/// the miss reply, logs, and journals the exchange exactly once.
-struct AnswerWriter: Sendable {
+/// The one place a ``StageAnswer`` becomes an ``OutgoingResponse``: it waits out the answer's delay, makes
+/// the miss reply, logs, and journals the exchange exactly once. It writes nothing: ``ResponseWriter``
+/// does, on the connection.
+struct AnswerFinisher: Sendable {
     let journal: Journal
     /// The status of miss replies (`--miss-status`).
     let missStatus: Int
@@ -13,9 +14,9 @@ struct AnswerWriter: Sendable {
     /// Waits out delays on the server's own event loops.
     let timer: LoopTimer
 
-    /// The reply to `request` once `answer` is known and its delay has passed: at once when both are
+    /// The outgoing response to `request` once `answer` is known and its delay has passed: at once when both are
     /// (no task), else as work for a task.
-    func reply(_ answer: Staged<Answer>, for request: ChainRequest) -> Staged<ServerReply> {
+    func reply(_ answer: Staged<StageAnswer>, for request: ChainRequest) -> Staged<OutgoingResponse> {
         switch answer {
         case .now(let answer):
             guard let delay = answer.delay, delay > .zero else { return .now(write(answer, for: request)) }
@@ -28,7 +29,7 @@ struct AnswerWriter: Sendable {
     /// `answer` once its delay (a track's or a mapping's) has passed, or the cancelled answer when the
     /// exchange is cancelled meanwhile (the shutdown timeout passed, the client left): a stopping server
     /// must not wait out a long delay.
-    private func waitedOut(_ answer: Answer) async -> Answer {
+    private func waitedOut(_ answer: StageAnswer) async -> StageAnswer {
         guard let delay = answer.delay, delay > .zero else { return answer }
         do {
             try await timer.sleep(for: delay)
@@ -38,19 +39,23 @@ struct AnswerWriter: Sendable {
         return answer
     }
 
-    /// The reply for `answer`, logged and journaled.
-    private func write(_ answer: Answer, for request: ChainRequest) -> ServerReply {
+    /// The outgoing response for `answer`, logged and journaled.
+    private func write(_ answer: StageAnswer, for request: ChainRequest) -> OutgoingResponse {
         if let line = answer.logLine { log(line) }
         switch answer.content {
         case .kept(let kept):
             if let journaled = answer.journaled { journal.append(entry(journaled, .kept(kept), answer, request)) }
-            return .kept(kept)
+            return OutgoingResponse(message: .kept(kept), ending: .keepAlive)
         case .response(let response):
             if let journaled = answer.journaled { journal.append(entry(journaled, .response(response), answer, request)) }
-            if let dribble = answer.dribble { return .dribbled(response, reasonPhrase: answer.reasonPhrase, dribble: dribble) }
-            if let reasonPhrase = answer.reasonPhrase { return .responseWithReason(response, reasonPhrase: reasonPhrase) }
-            if let encoded = answer.encoded { return .replayed(response, encoded: encoded) }
-            return .response(response)
+            guard let dribble = answer.dribble, !response.body.isEmpty else {
+                return OutgoingResponse(response, reasonPhrase: answer.reasonPhrase, keep: answer.encoded)
+            }
+            return OutgoingResponse(
+                message: .parts(
+                    OutgoingResponse.Head(status: response.status, reasonPhrase: answer.reasonPhrase, fields: response.headers),
+                    .dribbled(response.body, dribble), keep: nil),
+                ending: .keepAlive)
         case .fault(let error):
             if let journaled = answer.journaled { journal.append(entry(journaled, .response(nil), answer, request)) }
             return .fault(ConnectionFault(error))
@@ -62,15 +67,15 @@ struct AnswerWriter: Sendable {
             if let journaled = answer.journaled {
                 journal.append(entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: report))
             }
-            return .response(response)
+            return OutgoingResponse(response)
         case .tunnel(let host):
             // The tunnel itself is not an exchange: the requests inside it are journaled one by one.
-            return .tunnel(host)
+            return .tunnel(to: host)
         }
     }
 
     private func entry(
-        _ journaled: Request, _ response: JournalEntry.StoredResponse, _ answer: Answer, _ request: ChainRequest
+        _ journaled: Request, _ response: JournalEntry.StoredResponse, _ answer: StageAnswer, _ request: ChainRequest
     ) -> JournalEntry {
         var entry = JournalEntry(
             time: request.time, request: journaled, response: response, source: answer.source,

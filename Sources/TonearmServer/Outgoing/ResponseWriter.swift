@@ -1,0 +1,199 @@
+import NIOCore
+import NIOPosix
+import NIOHTTP1
+import Tonearm
+
+/// One answer on its way to the writer: the value, and the request it answers.
+///
+/// Kept within the 24 bytes `NIOAny` holds inline, so that writing it through the pipeline allocates
+/// nothing (``OutgoingResponse`` says how; a test checks the size).
+struct ResponseWrite: Sendable {
+    var response: OutgoingResponse
+    var request: RequestFraming
+}
+
+/// The only writer of response bytes: turns each ``ResponseWrite`` into bytes (``ResponseEncoding``),
+/// writes them, and ends the exchange as the answer says: keeps the connection, closes it once the
+/// answer is written, plays a fault, or leaves it to the tunnel. A dribbled body is written in its
+/// parts on the event loop's clock; the write's promise completes once the whole answer is written, so
+/// the connection knows when the exchange is over.
+///
+/// It sits where NIO's HTTP response encoder would (``HTTPPipeline``), beneath the request decoder and
+/// above TLS, and nothing else in the pipeline writes: there is one encoder, and so one framing.
+final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = ResponseWrite
+    typealias OutboundOut = IOData
+
+    /// How long a closing answer may wait for the client to read it before the connection closes anyway.
+    static let finalAnswerGrace = TimeAmount.seconds(2)
+
+    private let log: @Sendable (String) -> Void
+    /// Set once an answer closes the connection: what is written after it is dropped.
+    private var closing = false
+
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let write = unwrapOutboundIn(data)
+        guard !closing else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        let response = write.response
+        let request = write.request
+        if case .fault(let fault) = response.ending {
+            return play(fault, version: request.version, promise: promise, context: context)
+        }
+        switch response.message {
+        case .kept(let kept):
+            if response.ending == .keepAlive && request.takesKeptEncoding {
+                context.write(wrapOutboundOut(.byteBuffer(kept.bytes)), promise: promise)
+                context.flush()
+                return
+            }
+            // Only responses are kept, so there is one to read; its track is decoded here.
+            let answer = kept.response ?? Response(status: 500)
+            send(
+                OutgoingResponse.Head(status: answer.status, fields: answer.headers), body: answer.body, keep: nil,
+                ending: response.ending, request: request, promise: promise, context: context)
+        case .parts(let head, .dribbled(let bytes, let dribble), _):
+            sendDribbling(head, body: bytes, dribble: dribble, ending: response.ending, request: request, promise: promise, context: context)
+        case .parts(let head, let body, let keep):
+            send(head, body: body.bytes, keep: keep, ending: response.ending, request: request, promise: promise, context: context)
+        }
+    }
+
+    /// Writes `head` and `body` whole, then ends as `ending` says.
+    private func send(
+        _ head: OutgoingResponse.Head, body: [UInt8], keep: EncodedAnswers.Slot?, ending: OutgoingResponse.Ending,
+        request: RequestFraming, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
+    ) {
+        let keepAlive = ending == .keepAlive || ending == .interim
+        let framed = Self.isFramed(ending)
+        let allocator = context.channel.allocator
+        let encode = {
+            ResponseEncoding.encode(
+                head, bodyCount: body.count, body: body, request: request, keepAlive: keepAlive, framed: framed, allocator: allocator)
+        }
+        // What a slot keeps is the answer to the common request: HTTP/1.1, kept alive, not HEAD.
+        let bytes = if let keep, ending == .keepAlive, request.takesKeptEncoding { keep.buffer(encode: encode) } else { encode() }
+        guard let bytes else { return refuse(head, request: request, promise: promise, context: context) }
+        finish(bytes, ending: ending, promise: promise, context: context)
+    }
+
+    /// Writes `bytes`, a whole answer, and ends the exchange as `ending` says.
+    private func finish(_ bytes: ByteBuffer, ending: OutgoingResponse.Ending, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+        guard ending == .close else {
+            context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
+            context.flush()
+            return
+        }
+        closing = true
+        let channel = context.channel
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        if let promise { written.futureResult.cascade(to: promise) }
+        context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: written)
+        context.flush()
+        // A client that does not read its last answer does not hold the connection open.
+        context.eventLoop.scheduleTask(in: Self.finalAnswerGrace) { channel.close(promise: nil) }
+    }
+
+    /// Writes the head of `head` at once and `body` in the dribble's parts, a pause before each; the
+    /// promise completes after the last part. A connection that closes meanwhile stops it.
+    private func sendDribbling(
+        _ head: OutgoingResponse.Head, body: [UInt8], dribble: Dribble, ending: OutgoingResponse.Ending, request: RequestFraming,
+        promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
+    ) {
+        let pieces = ResponseEncoding.sendsBody(status: head.status, request: request) ? dribble.parts(of: body) : []
+        guard !pieces.isEmpty else {
+            return send(head, body: body, keep: nil, ending: ending, request: request, promise: promise, context: context)
+        }
+        let keepAlive = ending == .keepAlive
+        guard let first = ResponseEncoding.encode(
+            head, bodyCount: body.count, body: nil, request: request, keepAlive: keepAlive, framed: true, allocator: context.channel.allocator)
+        else {
+            return refuse(head, request: request, promise: promise, context: context)
+        }
+        if !keepAlive { closing = true }
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(first)), promise: nil)
+        let pause = TimeAmount.nanoseconds(TonearmServer.nanoseconds(dribble.total / pieces.count))
+        writePiece(0, of: pieces.map { ByteBuffer(bytes: $0) }, pause: pause, keepAlive: keepAlive, promise: promise, context: context)
+    }
+
+    private func writePiece(
+        _ index: Int, of pieces: [ByteBuffer], pause: TimeAmount, keepAlive: Bool, promise: EventLoopPromise<Void>?,
+        context: ChannelHandlerContext
+    ) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: pause) {
+            let (handler, context) = bound.value
+            guard context.channel.isActive else {
+                promise?.fail(ChannelError.ioOnClosedChannel)
+                return
+            }
+            guard index + 1 == pieces.count else {
+                context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: nil)
+                return handler.writePiece(index + 1, of: pieces, pause: pause, keepAlive: keepAlive, promise: promise, context: context)
+            }
+            guard keepAlive else {
+                let channel = context.channel
+                let written = context.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+                if let promise { written.futureResult.cascade(to: promise) }
+                context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: written)
+                return
+            }
+            context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: promise)
+        }
+    }
+
+    /// An answer that cannot be sent as it is (a field HTTP cannot carry): the client is answered 500
+    /// saying so, and the connection closes, rather than sent a head no parser would accept.
+    private func refuse(_ head: OutgoingResponse.Head, request: RequestFraming, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+        let names = head.fields.filter { !ResponseEncoding.isValidName($0.name) || !ResponseEncoding.isValidValue($0.value) }.map(\.name)
+        let message = "tonearm cannot send this answer: HTTP cannot carry its header field(s) \(names.map { "'\($0)'" }.joined(separator: ", ")) "
+            + "(a name must be a token, a value must have no control character)"
+        log("tonearm: \(message)")
+        let refusal = ServerCore.plainText(500, message)
+        guard let bytes = ResponseEncoding.encode(
+            OutgoingResponse.Head(status: 500, fields: refusal.headers), bodyCount: refusal.body.count, body: refusal.body,
+            request: request, keepAlive: false, framed: true, allocator: context.channel.allocator)
+        else {
+            closing = true
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return context.close(promise: nil)
+        }
+        finish(bytes, ending: .close, promise: promise, context: context)
+    }
+
+    /// Fails the connection as `fault` says; the promise completes once it is done.
+    private func play(_ fault: ConnectionFault, version: HTTPVersion, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+        closing = true
+        let channel = context.channel
+        switch fault {
+        case .close:
+            context.close(promise: promise)
+        case .reset:
+            // SO_LINGER 0 makes close send RST instead of FIN.
+            guard let socket = channel as? any SocketOptionProvider else { return channel.close(promise: promise) }
+            socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: promise) }
+        case .garbageThenClose, .malformedChunk:
+            let text = fault == .garbageThenClose ? ResponseEncoding.garbage : ResponseEncoding.malformedChunk(version: version)
+            context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer(string: text)))).whenComplete { _ in
+                channel.close(promise: promise)
+            }
+        }
+    }
+
+    /// Whether an answer ending so is framed (`Content-Length`, `Connection`): not an interim head, nor
+    /// a tunnel's 200, which carry their fields as they are.
+    private static func isFramed(_ ending: OutgoingResponse.Ending) -> Bool {
+        switch ending {
+        case .interim, .tunnel: false
+        case .keepAlive, .close, .fault: true
+        }
+    }
+}

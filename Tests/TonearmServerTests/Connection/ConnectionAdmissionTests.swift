@@ -1,0 +1,76 @@
+import NIOCore
+import NIOEmbedded
+import Testing
+import Tonearm
+@testable import TonearmServer
+
+/// What becomes of a connection between its accept and its pipeline: counted, shed for a newer one, or
+/// refused. Driven on `EmbeddedChannel`s, so the order of events is the test's, not a loaded runner's.
+@Suite("Server: admitting and shedding connections")
+struct ConnectionAdmissionTests {
+    /// A server core, a registry of at most `maximum` connections and the pipeline the listener sets up.
+    /// (Its upstream client must be shut down: ``ServerCore/upstreamClient``.)
+    private func pipeline(maximum: Int) throws -> (HTTPPipeline, ConnectionRegistry, ServerCore) {
+        let loop = EmbeddedEventLoop()
+        let core = try ServerCore(configuration: ServerConfiguration(log: { _ in }), group: loop)
+        let registry = ConnectionRegistry(maximumConnections: maximum)
+        return (HTTPPipeline(core: core, connections: registry, idleTimeout: .seconds(60)), registry, core)
+    }
+
+    private func written(_ channel: EmbeddedChannel) throws -> String {
+        var text = ""
+        while let part = try channel.readOutbound(as: IOData.self) {
+            if case .byteBuffer(let buffer) = part { text += String(buffer: buffer) }
+        }
+        return text
+    }
+
+    @Test("A connection shed before its pipeline existed is answered 503 and closed once it is set up, not closed without a word")
+    func shedBeforeItsPipeline() async throws {
+        let (pipeline, registry, core) = try pipeline(maximum: 1)
+        let older = EmbeddedChannel()
+        try older.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40001)).wait()
+        let newer = EmbeddedChannel()
+        try newer.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40002)).wait()
+        // Both accepted before either's initializer ran (its event loop was busy): the newer one takes the
+        // older one's place, which is waiting for its head.
+        registry.admit(older)
+        registry.admit(newer)
+        guard case .shed = registry.admission(ofNew: older), case .admitted = registry.admission(ofNew: newer) else {
+            Issue.record("the older connection was not the one shed")
+            return
+        }
+        try pipeline.configureAccepted(older, tls: nil).wait()
+        older.embeddedEventLoop.run()
+        let answer = try written(older)
+        #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(answer)")
+        #expect(answer.contains("Connection: close\r\n"))
+        #expect(answer.contains("--max-connections"))
+        #expect(!older.isActive)
+
+        try pipeline.configureAccepted(newer, tls: nil).wait()
+        // The newer one is served as usual (nothing is loaded: a miss).
+        try newer.writeInbound(ByteBuffer(string: "GET /v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+        newer.embeddedEventLoop.run()
+        let miss = try written(newer)
+        #expect(miss.hasPrefix("HTTP/1.1 404 Not Found\r\n"), "\(miss)")
+        #expect(newer.isActive)
+        await core.upstreamClient.shutdown()
+    }
+
+    @Test("A connection accepted while the server stops is refused: closed by its initializer")
+    func refusedWhileStopping() async throws {
+        let (pipeline, registry, core) = try pipeline(maximum: 4)
+        _ = registry.stop()
+        let channel = EmbeddedChannel()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40003)).wait()
+        registry.admit(channel)
+        guard case .refused = registry.admission(ofNew: channel) else {
+            Issue.record("a connection was admitted to a stopping server")
+            return
+        }
+        try pipeline.configureAccepted(channel, tls: nil).wait()
+        #expect(!channel.isActive)
+        await core.upstreamClient.shutdown()
+    }
+}

@@ -45,6 +45,8 @@ need test curl has_command curl                 # a real client of `tonearm serv
 need ci python3-venv has_python_venv            # .ci/run's venv for WireMock's Python client
 need ci openjdk-17-jre-headless has_command java # WireMock itself, the oracle of scripts/wiremock-diff.py
 need ci binutils has_command strip              # scripts/package.sh strips the binary it ships
+need ci valgrind has_command valgrind           # scripts/server-instructions.sh --check counts instructions (callgrind)
+need ci heaptrack has_command heaptrack_print   # ... and allocations
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup-system.sh: swift is not on PATH; install Swift 6.1 or later (https://www.swift.org/install/)." >&2

@@ -318,13 +318,15 @@ final class ConnectionLifecycleHandler: ChannelDuplexHandler, RemovableChannelHa
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         var write = unwrapOutboundIn(data)
         guard write.response.isFinal else { return context.write(data, promise: promise) }
+        let ending = write.response.ending
         if closeAfterResponse && awaitingResponses <= 1 && write.response.ending == .keepAlive {
             // The last answer awaited says `Connection: close`, and nothing read after it is answered.
             write.response.ending = .close
             closing = true
         }
         guard case .parts(_, .dribbled, _) = write.response.message else {
-            context.write(wrapOutboundOut(write), promise: promise)
+            // The value as it came when unchanged: boxing it again costs a copy on every answer.
+            context.write(write.response.ending == ending ? data : wrapOutboundOut(write), promise: promise)
             return answerEnded(context: context)
         }
         // A dribbled answer ends with its last part: until then the server holds the client.

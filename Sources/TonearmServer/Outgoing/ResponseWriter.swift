@@ -13,7 +13,7 @@ struct ResponseWrite: Sendable {
 }
 
 /// The only writer of response bytes: turns each ``ResponseWrite`` into bytes (``ResponseEncoding``),
-/// writes them, and ends the exchange as the answer says: keeps the connection, closes it once the
+/// writes them (the caller flushes: `writeAndFlush`), and ends the exchange as the answer says: keeps the connection, closes it once the
 /// answer is written, plays a fault, or leaves it to the tunnel. A dribbled body is written in its
 /// parts on the event loop's clock; the write's promise completes once the whole answer is written, so
 /// the connection knows when the exchange is over.
@@ -49,9 +49,8 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
         switch response.message {
         case .kept(let kept):
             if response.ending == .keepAlive && request.takesKeptEncoding {
-                context.write(wrapOutboundOut(.byteBuffer(kept.bytes)), promise: promise)
-                context.flush()
-                return
+                // Flushed by the caller's `writeAndFlush`, as every answer kept alive is.
+                return context.write(wrapOutboundOut(.byteBuffer(kept.bytes)), promise: promise)
             }
             // Only responses are kept, so there is one to read; its track is decoded here.
             let answer = kept.response ?? Response(status: 500)
@@ -86,9 +85,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
     /// Writes `bytes`, a whole answer, and ends the exchange as `ending` says.
     private func finish(_ bytes: ByteBuffer, ending: OutgoingResponse.Ending, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
         guard ending == .close else {
-            context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
-            context.flush()
-            return
+            return context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
         }
         closing = true
         let channel = context.channel

@@ -29,9 +29,9 @@ struct ConnectionAdmissionTests {
     func shedBeforeItsPipeline() async throws {
         let (pipeline, registry, core) = try pipeline(maximum: 1)
         let older = EmbeddedChannel()
-        try older.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40001)).wait()
+        try await older.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40001)).get()
         let newer = EmbeddedChannel()
-        try newer.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40002)).wait()
+        try await newer.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40002)).get()
         // Both accepted before either's initializer ran (its event loop was busy): the newer one takes the
         // older one's place, which is waiting for its head.
         registry.admit(older)
@@ -40,7 +40,7 @@ struct ConnectionAdmissionTests {
             Issue.record("the older connection was not the one shed")
             return
         }
-        try pipeline.configureAccepted(older, tls: nil).wait()
+        try await pipeline.configureAccepted(older, tls: nil).get()
         older.embeddedEventLoop.run()
         let answer = try written(older)
         #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(answer)")
@@ -48,7 +48,7 @@ struct ConnectionAdmissionTests {
         #expect(answer.contains("--max-connections"))
         #expect(!older.isActive)
 
-        try pipeline.configureAccepted(newer, tls: nil).wait()
+        try await pipeline.configureAccepted(newer, tls: nil).get()
         // The newer one is served as usual (nothing is loaded: a miss).
         try newer.writeInbound(ByteBuffer(string: "GET /v1/users HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
         newer.embeddedEventLoop.run()
@@ -63,13 +63,13 @@ struct ConnectionAdmissionTests {
         let (pipeline, registry, core) = try pipeline(maximum: 4)
         _ = registry.stop()
         let channel = EmbeddedChannel()
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40003)).wait()
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40003)).get()
         registry.admit(channel)
         guard case .refused = registry.admission(ofNew: channel) else {
             Issue.record("a connection was admitted to a stopping server")
             return
         }
-        try pipeline.configureAccepted(channel, tls: nil).wait()
+        try await pipeline.configureAccepted(channel, tls: nil).get()
         #expect(!channel.isActive)
         await core.upstreamClient.shutdown()
     }

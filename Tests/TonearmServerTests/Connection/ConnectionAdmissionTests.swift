@@ -73,4 +73,35 @@ struct ConnectionAdmissionTests {
         #expect(!channel.isActive)
         await core.upstreamClient.shutdown()
     }
+
+    @Test("At the cap, the registry sheds the connection idle longest, then the slow head waiting longest, never a busy one")
+    func sheddingOrder() throws {
+        let registry = ConnectionRegistry(maximumConnections: 3)
+        let channels = (0..<6).map { _ in EmbeddedChannel() }
+        func admission(_ index: Int) -> String {
+            switch registry.admission(ofNew: channels[index]) {
+            case .admitted: "admitted"
+            case .shed: "shed"
+            case .refused: "refused"
+            }
+        }
+        // Three connections waiting for their heads, in this order; then the second goes idle and the
+        // third busy (a request being answered).
+        for index in 0..<3 { registry.admit(channels[index]) }
+        for (index, phase) in [(1, ConnectionActivity.Phase.idle), (2, .busy)] {
+            guard case .admitted(let activity) = registry.admission(ofNew: channels[index]) else {
+                Issue.record("connection \(index) was not admitted")
+                return
+            }
+            registry.noteSheddable(activity, word: activity.enter(phase))
+        }
+        // A fourth takes the idle one's place; a fifth the slow head's; a sixth finds only busy ones.
+        registry.admit(channels[3])
+        #expect((0..<4).map(admission) == ["admitted", "shed", "admitted", "admitted"])
+        registry.admit(channels[4])
+        #expect((0..<5).map(admission) == ["shed", "shed", "admitted", "admitted", "admitted"])
+        // Connections 3 and 4 are waiting for their heads: the older of them goes for the sixth.
+        registry.admit(channels[5])
+        #expect((3..<6).map(admission) == ["shed", "admitted", "admitted"])
+    }
 }

@@ -9,7 +9,7 @@ import NIOHTTP1
 /// Events go in (a request's parts, the end of a read, an answer written and ended, the channel's
 /// writability, the idle timeout, the server stopping, the connection being shed, the clock), each with
 /// the time it happened where time matters; what to do comes out as an ``Action``, and ``deadline``
-/// says when the clock that applies runs out. ``ConnectionLifecycleHandler`` only executes it: it
+/// says when the clock that applies runs out. ``HTTPConnectionHandler`` only executes it: it
 /// schedules a wake-up at ``deadline`` and reports ``deadlinePassed(now:isWritable:)``. A wake-up for a
 /// deadline moved since (a timer the event loop had already taken into the batch it runs when it was
 /// cancelled) finds the deadline in the future and does nothing, so no generation counter is needed.

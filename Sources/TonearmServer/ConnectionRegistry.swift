@@ -9,13 +9,6 @@ struct ServerStopping: Sendable {}
 /// Sent to a connection chosen to make room for a new one when the server is at its connection limit.
 struct ShedConnection: Sendable {}
 
-/// Asks ``HTTPConnectionHandler`` to write `response` with `Connection: close` and close: how a slow
-/// client, or one shed for a new one, is told why it is being closed.
-struct AnswerAndClose {
-    var response: Response
-    var version: HTTPVersion
-}
-
 /// The open connections, so stopping can close the idle ones and let busy ones finish their exchange,
 /// and so a new connection past ``ServerConfiguration/maximumConnections`` can take an idle one's place.
 ///

@@ -29,8 +29,8 @@ struct HTTPPipeline: Sendable {
         try pipeline.addHandler(CustomMethodRewriter(rewrites: rewrites))
         try pipeline.addHandler(ResponseWriter(log: core.configuration.log))
         try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-        try pipeline.addHandler(ConnectionLifecycleHandler(configuration: core.configuration, activity: activity, registry: connections))
-        try pipeline.addHandler(HTTPConnectionHandler(core: core, pipeline: self, activity: activity, origin: origin, rewrites: rewrites))
+        try pipeline.addHandler(HTTPConnectionHandler(
+            core: core, pipeline: self, activity: activity, registry: connections, origin: origin, rewrites: rewrites))
     }
 
     /// Sets up a newly accepted `channel` as ``ConnectionRegistry/admission(ofNew:)`` says: its handlers
@@ -63,7 +63,6 @@ struct HTTPPipeline: Sendable {
             let context = try interception.context(for: host.hostName)
             let pipeline = channel.pipeline.syncOperations
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPConnectionHandler.self))
-            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ConnectionLifecycleHandler.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: CustomMethodRewriter.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ResponseWriter.self))

@@ -17,6 +17,13 @@ import Tonearm
 /// that does not read them), or a request is answered in a task, the requests already read wait in
 /// ``queued`` and the handler withholds the channel's next read (`read(context:)` is not passed on), so
 /// what one connection holds is bounded by one read and one answer, not by what it sends.
+///
+/// It also executes the connection's ``ConnectionLifecycle`` (when it closes: deadlines, the body rate,
+/// idle, stopping, shedding): feeds it what it reads and writes with the event loop's time, does what it
+/// decides, keeps one wake-up at its deadline and tells the registry its phase. One handler rather than
+/// one more in the pipeline: every request part and every answer crossing a handler of its own cost
+/// about 1,000 instructions a request (docs/benchmarks.md, "CI: the request path's instruction and
+/// allocation limits").
 final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = ResponseWrite
@@ -59,10 +66,26 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The methods the parser could not have read, to put back on their heads.
     private let rewrites: MethodRewrites
 
+    // The lifecycle's state is `@exclusivity(unchecked)`: the runtime's exclusivity check on each access
+    // cost about 900 instructions a request (docs/benchmarks.md, "CI: the request path's instruction and
+    // allocation limits"). It cannot be violated: only this handler's methods touch these properties, on
+    // the channel's event loop, and each access is a call to the lifecycle's own methods or a plain read
+    // or write, which call nothing outside it; what the handler then does (fire, write, close) happens
+    // after the access has ended.
+    @exclusivity(unchecked) private var lifecycle: ConnectionLifecycle?
+    private let limits: ConnectionLifecycle.Limits
+    private let registry: ConnectionRegistry
+    /// The wake-up scheduled for the lifecycle's deadline, and that deadline.
+    @exclusivity(unchecked) private var wakeUp: (deadline: NIODeadline, task: Scheduled<Void>)?
+    @exclusivity(unchecked) private var published: ConnectionActivity.Phase = .awaitingHead
+
     init(
-        core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, origin: UpstreamHost?, rewrites: MethodRewrites
+        core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, registry: ConnectionRegistry, origin: UpstreamHost?,
+        rewrites: MethodRewrites
     ) {
         self.rewrites = rewrites
+        self.registry = registry
+        limits = ConnectionLifecycle.Limits(core.configuration)
         self.core = core
         self.pipeline = pipeline
         self.activity = activity
@@ -70,8 +93,28 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         limit = core.configuration.maximumBodySize
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        // For the first request the head deadline counts from accept.
+        lifecycle = ConnectionLifecycle(limits: limits, acceptedAt: context.eventLoop.now)
+        followDeadline(context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancelWakeUp()
+        lifecycle = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var part = unwrapInboundIn(data)
+        let passes: Bool
+        switch part {
+        case .head(let head): passes = lifecycle?.headReceived(version: head.version) ?? false
+        case .body(let chunk): passes = lifecycle?.bodyReceived(count: chunk.readableBytes) ?? false
+        case .end: passes = lifecycle?.requestEnded() ?? false
+        }
+        // A connection answered 408 or 503, or closing after its last answer, reads nothing more.
+        guard passes else { return }
+        settle(context: context)
         if case .head(var head) = part {
             rewrites.restore(&head)
             part = .head(head)
@@ -88,13 +131,22 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        lifecycle?.readCompleted(now: context.eventLoop.now)
+        settle(context: context)
+        context.fireChannelReadComplete()
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        lifecycle?.writabilityChanged(isWritable: context.channel.isWritable, now: context.eventLoop.now)
+        settle(context: context)
         if context.channel.isWritable { handleQueued(version: .http1_1, context: context) }
         updateReading(context: context)
         context.fireChannelWritabilityChanged()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        cancelWakeUp()
         state = .closing
         // Everything held for this client goes with it.
         queued.removeAll()
@@ -112,12 +164,83 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                 state = .closing
                 context.close(promise: nil)
             }
-        case let answer as AnswerAndClose:
-            if case .closing = state { return }
-            close(after: answer.response, request: RequestFraming(version: answer.version, method: methodReading), context: context)
+        case is IdleStateHandler.IdleStateEvent:
+            perform(lifecycle?.idleTimedOut(isWritable: context.channel.isWritable) ?? .none, context: context)
+        case is ServerStopping:
+            perform(lifecycle?.serverStopping() ?? .none, context: context)
+        case is ShedConnection:
+            perform(lifecycle?.shed() ?? .none, context: context)
         default:
             context.fireUserInboundEventTriggered(event)
         }
+    }
+
+    // MARK: - The lifecycle
+
+    /// Does what the lifecycle decided, then follows its deadline and publishes its phase.
+    private func perform(_ action: ConnectionLifecycle.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none:
+            break
+        case .close:
+            state = .closing
+            context.close(promise: nil)
+        case .answerAndClose(let status, let message, let version):
+            // How a slow client, or one shed for a new one, is told why it is being closed.
+            if case .closing = state { break }
+            close(after: ServerCore.plainText(status, message), request: RequestFraming(version: version, method: methodReading), context: context)
+        }
+        settle(context: context)
+    }
+
+    /// After any event: the wake-up follows the lifecycle's deadline, and the registry its phase.
+    private func settle(context: ChannelHandlerContext) {
+        followDeadline(context: context)
+        guard let phase = lifecycle?.phase, phase != published else { return }
+        published = phase
+        let word = activity.enter(phase)
+        if phase != .busy { registry.noteSheddable(activity, word: word) }
+    }
+
+    private func followDeadline(context: ChannelHandlerContext) {
+        let deadline = lifecycle?.deadline
+        guard deadline != wakeUp?.deadline else { return }
+        cancelWakeUp()
+        guard let deadline else { return }
+        let task = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            if wakeUp?.deadline == deadline { wakeUp = nil }
+            perform(lifecycle?.deadlinePassed(now: context.eventLoop.now, isWritable: context.channel.isWritable) ?? .none, context: context)
+        }
+        wakeUp = (deadline, task)
+    }
+
+    private func cancelWakeUp() {
+        wakeUp?.task.cancel()
+        wakeUp = nil
+    }
+
+    /// Writes a final answer: made closing when the lifecycle says it is the last one awaited of a
+    /// connection that closes after them; the lifecycle told when it ended (written, or its last
+    /// dribbled part).
+    private func emit(_ response: OutgoingResponse, request: RequestFraming, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+        var response = response
+        if lifecycle?.answerWritten(keepsAlive: response.ending == .keepAlive) == true {
+            response.ending = .close
+            state = .closing
+            queued.removeAll()
+        }
+        guard case .parts(_, .dribbled, _) = response.message else {
+            context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: promise)
+            return answerEnded(context: context)
+        }
+        let written = promise ?? context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenComplete { [self] _ in answerEnded(context: context) }
+        context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: written)
+    }
+
+    private func answerEnded(context: ChannelHandlerContext) {
+        lifecycle?.answerEnded(now: context.eventLoop.now)
+        settle(context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -271,13 +394,11 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .interim:
             break
         }
-        guard case .parts(_, .dribbled, _) = response.message else {
-            return context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: nil)
-        }
+        guard case .parts(_, .dribbled, _) = response.message else { return emit(response, request: request, promise: nil, context: context) }
         state = .answering
         dribbling = true
         let written = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: written)
+        emit(response, request: request, promise: written, context: context)
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         written.futureResult.whenSuccess {
             let (handler, context) = bound.value
@@ -295,7 +416,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         queued.removeAll()
         brokenStream = nil
         if response.ending == .keepAlive { response.ending = .close }
-        context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: nil)
+        emit(response, request: request, promise: nil, context: context)
     }
 
     /// Writes `response` with `Connection: close`, then closes the connection: once written, or after
@@ -316,7 +437,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         state = .closing
         queued.removeAll()
         let written = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: .tunnel(to: host), request: request)), promise: written)
+        emit(.tunnel(to: host), request: request, promise: written, context: context)
         let channel = context.channel, pipeline = pipeline, activity = activity
         written.futureResult.whenComplete { result in
             guard case .success = result else { return channel.close(promise: nil) }

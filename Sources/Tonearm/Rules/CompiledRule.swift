@@ -12,6 +12,8 @@ final class CompiledRule: Sendable {
     let literalPrefix: String
     /// Literal text every match contains, beyond the prefix; empty when none is known.
     let requiredLiteral: [UInt8]
+    /// Every run of literal text every match contains (``RequiredLiteral/runs(of:)``), for ``RuleShard``.
+    let literalRuns: [[UInt8]]
     let queryConditions: [CompiledTextCondition]
     let headerConditions: [CompiledTextCondition]
     let cookieConditions: [CompiledTextCondition]
@@ -37,8 +39,9 @@ final class CompiledRule: Sendable {
         pattern = try compile(rule.pattern)
         uppercasedMethod = rule.method?.asciiUppercased
         literalPrefix = LiteralPrefix.of(pattern.syntax)
-        let literal = RequiredLiteral.of(pattern.syntax)
-        requiredLiteral = literal.utf8.count > literalPrefix.utf8.count ? Array(literal.utf8) : []
+        literalRuns = RequiredLiteral.runs(of: pattern.syntax)
+        let longest = literalRuns.max { $0.count < $1.count } ?? []
+        requiredLiteral = longest.count > literalPrefix.utf8.count ? longest : []
         var queryConditions: [CompiledTextCondition] = []
         for condition in rule.query { queryConditions.append(try compileCondition(condition.condition)) }
         self.queryConditions = queryConditions
@@ -67,9 +70,20 @@ final class CompiledRule: Sendable {
 
     /// Whether the rule answers `request`, whose pattern target is `target`.
     func matches(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
-        if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
+        hasLiterals(in: target) && matchesGivenLiterals(request, target: target, parts: &parts)
+    }
+
+    /// Whether `target` starts with the rule's literal prefix and contains its required literal: the
+    /// byte comparisons that rule out most rules before their pattern runs.
+    func hasLiterals(in target: String) -> Bool {
         if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
         if !requiredLiteral.isEmpty, !ByteSearch.contains(requiredLiteral, in: target) { return false }
+        return true
+    }
+
+    /// ``matches(_:target:parts:)`` for a `target` known to pass ``hasLiterals(in:)``.
+    func matchesGivenLiterals(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
+        if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
         guard pattern.matches(target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }

@@ -40,7 +40,8 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         MissReason(.sequenceFinished(trackCount: trackCount))
     }
 
-    /// No regex rule matched; `rulesTried` of `ruleCount` survived the method and prefix filters.
+    /// No regex rule matched; `rulesTried` of `ruleCount` survived the prefilter (their required literal
+    /// text occurs in the request).
     public static func noRuleMatched(ruleCount: Int, rulesTried: Int) -> MissReason {
         MissReason(.noRuleMatched(ruleCount: ruleCount, rulesTried: rulesTried))
     }

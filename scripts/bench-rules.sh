@@ -1,0 +1,14 @@
+#!/bin/sh
+# Rule-set scale (issue 33): per-request CPU at 100 / 1,000 / 10,000 rules of the issue's shape against an
+# exact replay hit, load time and resident memory. Compiles scripts/bench-rules/main.swift with the core's
+# sources as one optimised module (the portable XXH3, so no SwiftPM build and no libxxhash needed).
+# Usage: scripts/bench-rules.sh [issue|middle ...]
+# SOURCES=<dir> compiles another checkout's Sources/Tonearm (e.g. `git archive fd2b5f2 Sources/Tonearm | tar -x -C /tmp/base`
+# then SOURCES=/tmp/base/Sources/Tonearm) with the same driver, for a before/after pair.
+set -eu
+cd "$(dirname "$0")/.."
+out="${TMPDIR:-/tmp}/tonearm-bench-rules-$$"
+find "${SOURCES:-Sources/Tonearm}" -name '*.swift' > "$out.sources"
+swiftc -O -wmo -D TONEARM_PORTABLE_XXH3 -module-name TonearmRuleBench -package-name Tonearm \
+    $(cat "$out.sources") scripts/bench-rules/main.swift -o "$out" 2>&1 | grep -E "error" || true
+"$out" "$@"

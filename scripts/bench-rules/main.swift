@@ -1,0 +1,105 @@
+// Rule-set scale driver (issue 33): per-request CPU of rule matching at 100 / 1,000 / 10,000 rules of the
+// issue's shape, against an exact replay hit, plus the time and resident memory loading the rules takes.
+// Compiled together with Sources/Tonearm by scripts/bench-rules.sh (one optimised module, no SwiftPM).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Nanoseconds on the monotonic clock.
+func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Process CPU time (user + system) in nanoseconds.
+func cpu() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Resident set size in bytes, from /proc/self/statm.
+func residentBytes() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0, resident = 0
+    withUnsafeMutablePointer(to: &size) { sizePointer in
+        withUnsafeMutablePointer(to: &resident) { residentPointer in
+            _ = withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
+        }
+    }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// The issue's shape: one literal prefix, differing after it.
+func issueRule(_ number: Int) -> Rule {
+    Rule(name: "res\(number)", method: "GET", pattern: "^https://api\\.example\\.com/v1/res\(number)/[0-9]+/items$",
+         response: Response(status: 200, body: "{\"rule\":\(number)}"))
+}
+
+/// Ids in the middle: every rule shares the long prefix; the part that tells them apart comes after a class.
+func middleRule(_ number: Int) -> Rule {
+    Rule(name: "mid\(number)", method: "GET", pattern: "^https://api\\.example\\.com/v1/users/[0-9]+/res\(number)$",
+         response: Response(status: 200, body: "{\"rule\":\(number)}"))
+}
+
+func requests(count: Int, shape: String) -> [Request] {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    return (0..<4_096).map { _ in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        let number = Int((state >> 33) % UInt64(count))
+        let id = Int((state >> 13) % 100_000)
+        switch shape {
+        case "middle": return Request(method: "GET", url: "https://api.example.com/v1/users/\(id)/res\(number)")
+        default: return Request(method: "GET", url: "https://api.example.com/v1/res\(number)/\(id)/items")
+        }
+    }
+}
+
+/// CPU nanoseconds per call of `body` over `requests`, best of `rounds`.
+func perRequest(_ requests: [Request], rounds: Int = 5, _ body: (Request) -> Bool) -> Double {
+    var best = Double.infinity
+    var misses = 0
+    for _ in 0..<rounds {
+        let start = cpu()
+        var passes = 0
+        while cpu() - start < 200_000_000 || passes == 0 {
+            for request in requests where !body(request) { misses += 1 }
+            passes += 1
+        }
+        best = min(best, Double(cpu() - start) / Double(passes * requests.count))
+    }
+    if misses > 0 { print("  (\(misses) misses!)") }
+    return best
+}
+
+setvbuf(stdout, nil, _IOLBF, 0)
+let arguments = CommandLine.arguments.dropFirst()
+let shapes = arguments.isEmpty ? ["issue", "middle"] : Array(arguments)
+let exactTracks = (0..<1_000).map { Track(request: Request(method: "GET", url: "https://api.example.com/v1/t\($0)/items"), response: Response(status: 200, body: "{}")) }
+let exactEngine = ReplayEngine(tracks: exactTracks)
+let exactRequests = (0..<4_096).map { exactTracks[$0 % exactTracks.count].request }
+let exact = perRequest(exactRequests) { exactEngine.match($0).hit != nil }
+print("exact replay hit (1,000 tracks): \(Int(exact)) ns/request")
+for shape in shapes {
+    for count in [100, 1_000, 10_000] {
+        let rules = (0..<count).map(shape == "middle" ? middleRule : issueRule)
+        let residentBefore = residentBytes()
+        let loadStart = now()
+        guard let engine = try? ReplayEngine(rules: rules) else { print("rules do not compile"); exit(1) }
+        let loadNanoseconds = now() - loadStart
+        let residentAfter = residentBytes()
+        let requests = requests(count: count, shape: shape)
+        let cost = perRequest(requests) { engine.match($0).hit != nil }
+        let line = "\(shape) \(count) rules: \(Int(cost)) ns/request (\(String(format1(cost / exact)))x exact), "
+            + "load \(loadNanoseconds / 1_000_000) ms, +\((residentAfter - residentBefore) / 1_048_576) MB resident"
+        print(line)
+        withExtendedLifetime(engine) {}
+    }
+}
+
+func format1(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+}

@@ -2,7 +2,8 @@
 # Rule-set scale (issue 33): per-request CPU at 100 / 1,000 / 10,000 rules of the issue's shape against an
 # exact replay hit, load time and resident memory. Compiles scripts/bench-rules/main.swift with the core's
 # sources as one optimised module (the portable XXH3, so no SwiftPM build and no libxxhash needed).
-# Usage: scripts/bench-rules.sh [issue|middle ...]
+# Usage: scripts/bench-rules.sh [issue|middle|load ...], or e.g. issue@100,10000 for those sizes only
+# (load: only load the issue-shaped rules).
 # SOURCES=<dir> compiles another checkout's Sources/Tonearm (e.g. `git archive fd2b5f2 Sources/Tonearm | tar -x -C /tmp/base`
 # then SOURCES=/tmp/base/Sources/Tonearm) with the same driver, for a before/after pair.
 set -eu

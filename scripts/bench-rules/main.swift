@@ -79,17 +79,25 @@ let arguments = CommandLine.arguments.dropFirst()
 let shapes = arguments.isEmpty ? ["issue", "middle"] : Array(arguments)
 let exactTracks = (0..<1_000).map { Track(request: Request(method: "GET", url: "https://api.example.com/v1/t\($0)/items"), response: Response(status: 200, body: "{}")) }
 let exactEngine = ReplayEngine(tracks: exactTracks)
-let exactRequests = (0..<4_096).map { exactTracks[$0 % exactTracks.count].request }
-let exact = perRequest(exactRequests) { exactEngine.match($0).hit != nil }
+let exactRequests = (0..<4_096).map { exactTracks[($0 &* 7_919) % exactTracks.count].request }
+let exact = shapes.allSatisfy { $0.hasPrefix("load") } ? 1 : perRequest(exactRequests) { exactEngine.match($0).hit != nil }
 print("exact replay hit (1,000 tracks): \(Int(exact)) ns/request")
-for shape in shapes {
-    for count in [100, 1_000, 10_000] {
+for argument in shapes {
+    // `issue` runs 100, 1,000 and 10,000 rules; `issue@500` only 500.
+    let parts = argument.split(separator: "@")
+    let shape = String(parts[0])
+    let counts = parts.count > 1 ? parts[1].split(separator: ",").compactMap { Int($0) } : [100, 1_000, 10_000]
+    for count in counts {
         let rules = (0..<count).map(shape == "middle" ? middleRule : issueRule)
         let residentBefore = residentBytes()
         let loadStart = now()
         guard let engine = try? ReplayEngine(rules: rules) else { print("rules do not compile"); exit(1) }
         let loadNanoseconds = now() - loadStart
         let residentAfter = residentBytes()
+        if shape == "load" {
+            print("load \(count) rules: \(loadNanoseconds / 1_000_000) ms, +\((residentAfter - residentBefore) / 1_048_576) MB resident")
+            continue
+        }
         let requests = requests(count: count, shape: shape)
         let cost = perRequest(requests) { engine.match($0).hit != nil }
         let line = "\(shape) \(count) rules: \(Int(cost)) ns/request (\(String(format1(cost / exact)))x exact), "

@@ -10,6 +10,9 @@ final class CompiledRule: Sendable {
     let pattern: LinearPattern
     let uppercasedMethod: String?
     let literalPrefix: String
+    /// The pattern's table state after `literalPrefix`, and the prefix's length in bytes: a target
+    /// already known to start with the prefix is matched from there.
+    let afterPrefix: (state: Int32, bytes: Int)?
     /// Literal text every match contains, beyond the prefix; empty when none is known.
     let requiredLiteral: [UInt8]
     /// Every run of literal text every match contains (``RequiredLiteral/runs(of:)``), for ``RuleShard``.
@@ -38,8 +41,11 @@ final class CompiledRule: Sendable {
         self.declaredIndex = declaredIndex
         pattern = try compile(rule.pattern)
         uppercasedMethod = rule.method?.asciiUppercased
-        literalPrefix = LiteralPrefix.of(pattern.syntax)
-        literalRuns = RequiredLiteral.runs(of: pattern.syntax)
+        let syntax = pattern.syntax
+        literalPrefix = LiteralPrefix.of(syntax)
+        let prefixBytes = literalPrefix.utf8.count
+        afterPrefix = prefixBytes == 0 ? nil : pattern.tableState(after: literalPrefix).map { ($0, prefixBytes) }
+        literalRuns = RequiredLiteral.runs(of: syntax)
         let longest = literalRuns.max { $0.count < $1.count } ?? []
         requiredLiteral = longest.count > literalPrefix.utf8.count ? longest : []
         var queryConditions: [CompiledTextCondition] = []
@@ -84,7 +90,7 @@ final class CompiledRule: Sendable {
     /// ``matches(_:target:parts:)`` for a `target` known to pass ``hasLiterals(in:)``.
     func matchesGivenLiterals(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
         if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
-        guard pattern.matches(target) else { return false }
+        guard afterPrefix.map({ pattern.matches(target, startingAt: $0) }) ?? pattern.matches(target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }
         if !rule.cookies.isEmpty {

@@ -56,14 +56,16 @@ struct OnePassRuleTests {
         return IncomingRequest(request: request, canonical: canonical, key: RequestKey(canonicalBytes: canonical.bytes))
     }
 
-    /// Every live rule in rank order, each checked in turn: the behaviour the selector must keep.
+    /// Every live rule in rank order, each checked in turn (method, then the whole pattern from the
+    /// start of its target, none of the literal shortcuts; the generated rules have no other
+    /// conditions): the behaviour the selector must keep.
     static func ruleByRule(_ store: LiveRules, _ request: IncomingRequest, priorityBelow bound: Int? = nil) -> [Int] {
-        var parts = LazyRequestParts(request)
         var answer: [Int] = []
         for rule in store.compiledInRankOrder {
             if let bound, (rule.rule.priority ?? Rule.defaultPriority) >= bound { break }
             let target = rule.rule.target.text(of: request.canonical.url)
-            guard rule.matches(request, target: target, parts: &parts) else { continue }
+            if let method = rule.uppercasedMethod, method != request.canonical.method { continue }
+            guard rule.pattern.matches(target) else { continue }
             answer.append(rule.declaredIndex)
             if rule.rule.scenario == nil { break }
         }

@@ -3,7 +3,7 @@
 # exact replay hit, load time and resident memory. Compiles scripts/bench-rules/main.swift with the core's
 # sources as one optimised module (the portable XXH3, so no SwiftPM build and no libxxhash needed).
 # Usage: scripts/bench-rules.sh [issue|middle|load ...], or e.g. issue@100,10000 for those sizes only
-# (load: only load the issue-shaped rules).
+# (load: only load the issue-shaped rules; live: add 4,096 and remove 1,000 one at a time after loading).
 # SOURCES=<dir> compiles another checkout's Sources/Tonearm (e.g. `git archive fd2b5f2 Sources/Tonearm | tar -x -C /tmp/base`
 # then SOURCES=/tmp/base/Sources/Tonearm) with the same driver, for a before/after pair.
 set -eu

@@ -89,11 +89,33 @@ for argument in shapes {
     let counts = parts.count > 1 ? parts[1].split(separator: ",").compactMap { Int($0) } : [100, 1_000, 10_000]
     for count in counts {
         let rules = (0..<count).map(shape == "middle" ? middleRule : issueRule)
+        let engine: ReplayEngine
         let residentBefore = residentBytes()
         let loadStart = now()
-        guard let engine = try? ReplayEngine(rules: rules) else { print("rules do not compile"); exit(1) }
+        do { engine = try ReplayEngine(rules: rules) } catch { print("rules do not compile: \(error)"); exit(1) }
         let loadNanoseconds = now() - loadStart
         let residentAfter = residentBytes()
+        if shape == "live" {
+            // Rules added and removed one at a time on a loaded engine: each add compiles one rule and
+            // builds the blocks it completes.
+            var slowest: UInt64 = 0, total: UInt64 = 0
+            var ids: [ReplayEngine.EntryID] = []
+            for number in count..<(count + 4_096) {
+                let start = now()
+                guard let id = try? engine.add(issueRule(number)) else { exit(1) }
+                let spent = now() - start
+                total += spent
+                slowest = max(slowest, spent)
+                ids.append(id)
+            }
+            let removeStart = now()
+            for id in ids.prefix(1_000) { _ = engine.remove(id) }
+            let removeNanoseconds = (now() - removeStart) / 1_000
+            let cost = perRequest(requests(count: count, shape: "issue")) { engine.match($0).hit != nil }
+            print("live \(count) rules + 4,096 added one at a time: add mean \(total / 4_096 / 1_000) µs, slowest "
+                + "\(slowest / 1_000_000) ms; remove \(removeNanoseconds) ns each; then \(Int(cost)) ns/request")
+            continue
+        }
         if shape == "load" {
             print("load \(count) rules: \(loadNanoseconds / 1_000_000) ms, +\((residentAfter - residentBefore) / 1_048_576) MB resident")
             continue

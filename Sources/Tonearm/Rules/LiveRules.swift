@@ -45,9 +45,10 @@ final class LiveRules: Sendable {
     /// Per size, per block number: the index in `shards` of the published block, plus one.
     private let shardSlots: [AtomicSlots]
 
-    /// The block sizes engines use. A set loaded at once is covered by blocks of the largest size (the
-    /// last one partly filled), so a request reads one block per 16,384 rules loaded; rules added one at
-    /// a time add a block per 16, merged into blocks of 256, 4,096 and 16,384 as they complete.
+    /// The block sizes engines use: a request reads one block per 16,384 rules, and at most one more of
+    /// each smaller size. One add in 16 builds the block of 16 it completes and the partly filled block
+    /// of 256 it extends; one in 256 a block of 256 and one of up to 4,096; one in 4,096 a block of
+    /// 4,096 and one of up to 16,384: about 20 rules' literals per add on average.
     static let defaultShardSizes = [16, 256, 4_096, 16_384]
 
     /// What only the writer reads.
@@ -118,37 +119,50 @@ final class LiveRules: Sendable {
         return sequence
     }
 
-    /// Builds and publishes every block that rule `end - 1` completes.
+    /// Builds and publishes every block that rule `end - 1` completes, and the block of the next size up
+    /// filled so far: a partly filled block of one size always ends on a boundary of the size below, so
+    /// a request reads at most one block per size after the full ones.
     private func publishCompletedShards(endingAt end: Int) {
         for (level, size) in shardSizes.enumerated() where end % size == 0 {
-            publishShard(level: level, start: end - size)
+            publishShard(level: level, start: end - size, count: size)
+        }
+        if end % shardSizes[0] == 0, let level = shardSizes.indices.first(where: { end % shardSizes[$0] != 0 }) {
+            let start = end / shardSizes[level] * shardSizes[level]
+            publishShard(level: level, start: start, count: end - start)
         }
     }
 
-    /// Publishes blocks over rules `start ..< end`: from the first boundary of the smallest size, at each
-    /// point the largest size whose boundary it is, filled as far as the rules go (to a whole number of
-    /// the smallest size; the rest waits for later adds). A later add that completes a partly filled
-    /// block replaces it.
+    /// Publishes blocks over rules `start ..< end` as adding them one at a time would leave them, each
+    /// built once: from the first boundary of the smallest size, at each point the largest block whose
+    /// boundary it is, full when the rules reach its end, else filled to the last boundary of the size
+    /// below (or a smaller block there, when that is none). Fewer rules than the smallest size are
+    /// left to later adds.
     private func publishCovering(from start: Int, to end: Int) {
-        let smallest = shardSizes[0]
         var position = start
         // Up to the first boundary of the smallest size, blocks complete as single adds complete them.
-        while position % smallest != 0, position < end {
+        while position % shardSizes[0] != 0, position < end {
             position += 1
             publishCompletedShards(endingAt: position)
         }
-        while end - position >= smallest, let level = shardSizes.indices.last(where: { position % shardSizes[$0] == 0 }) {
-            let count = min(shardSizes[level], (end - position) / smallest * smallest)
-            publishShard(level: level, start: position, count: count)
-            position += count
+        covering: while position < end {
+            for level in shardSizes.indices.reversed() where position % shardSizes[level] == 0 {
+                let size = shardSizes[level]
+                let below = level > 0 ? shardSizes[level - 1] : size
+                let count = position + size <= end ? size : (end - position) / below * below
+                guard count > 0, level > 0 || count == size else { continue }
+                publishShard(level: level, start: position, count: count)
+                position += count
+                continue covering
+            }
+            break
         }
     }
 
-    /// Builds the block of size `shardSizes[level]` from `start`, holding its first `count` rules (all of
-    /// them unless given), then makes it visible to readers.
-    private func publishShard(level: Int, start: Int, count: Int? = nil) {
+    /// Builds the block of size `shardSizes[level]` from `start`, holding its first `count` rules, then
+    /// makes it visible to readers (in place of the block there before, which readers may still hold).
+    private func publishShard(level: Int, start: Int, count: Int) {
         let size = shardSizes[level]
-        let shard = RuleShard(start: start, rules: (start..<(start + (count ?? size))).map { entries[$0].compiled })
+        let shard = RuleShard(start: start, rules: (start..<(start + count)).map { entries[$0].compiled })
         let index = shards.append(shard)
         shardSlots[level].store(start / size, index + 1)
     }

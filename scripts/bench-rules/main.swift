@@ -82,12 +82,52 @@ let exactEngine = ReplayEngine(tracks: exactTracks)
 let exactRequests = (0..<4_096).map { exactTracks[($0 &* 7_919) % exactTracks.count].request }
 let exact = shapes.allSatisfy { $0.hasPrefix("load") } ? 1 : perRequest(exactRequests) { exactEngine.match($0).hit != nil }
 print("exact replay hit (1,000 tracks): \(Int(exact)) ns/request")
+/// `RuleWorkload`'s realistic sets (shared prefixes, ids in paths, path rules, unanchored rules, query
+/// conditions, priorities) through the rule stage alone, against `NaiveRuleMatcher` (every rule in turn,
+/// as WireMock and OHHTTPStubs match) on the same canonicalised stream; agreement is checked first.
+func workloadRun(_ count: Int) {
+    let workload = RuleWorkload(ruleCount: count)
+    let engine: ReplayEngine
+    do { engine = ReplayEngine(tracks: [], strategy: .rules(try RuleSet(workload.rules))) } catch { print("\(error)"); exit(1) }
+    let stream = workload.stream(count: 2_000, missShare: 0.1).map { engine.incomingRequest(for: $0.request) }
+    guard let naive = try? NaiveRuleMatcher(rules: workload.rules) else { print("naive does not compile"); exit(1) }
+    func engineAnswer(_ request: IncomingRequest) -> Int? {
+        guard case .hit(let hit) = engine.strategy.match(request), case .rule(_, let position) = hit.source else { return nil }
+        return position
+    }
+    let checked = stream.prefix(count >= 10_000 ? 200 : 2_000)
+    let disagreements = checked.filter { naive.firstMatch(for: $0) != engineAnswer($0) }.count
+    let engineCost = perRequestIncoming(stream) { _ = engine.strategy.match($0) }
+    let naiveCost = perRequestIncoming(Array(checked)) { _ = naive.firstMatch(for: $0) }
+    print("workload \(count) rules: engine \(Int(engineCost)) ns/request, naive \(Int(naiveCost)) ns/request "
+        + "(\(format1(naiveCost / engineCost))x), \(disagreements) disagreements in \(checked.count)")
+}
+
+/// CPU nanoseconds per call of `body` over `requests`, best of three rounds of at least 200 ms.
+func perRequestIncoming(_ requests: [IncomingRequest], _ body: (IncomingRequest) -> Void) -> Double {
+    var best = Double.infinity
+    for _ in 0..<3 {
+        let start = cpu()
+        var passes = 0
+        while cpu() - start < 200_000_000 || passes == 0 {
+            for request in requests { body(request) }
+            passes += 1
+        }
+        best = min(best, Double(cpu() - start) / Double(passes * requests.count))
+    }
+    return best
+}
+
 for argument in shapes {
     // `issue` runs 100, 1,000 and 10,000 rules; `issue@500` only 500.
     let parts = argument.split(separator: "@")
     let shape = String(parts[0])
     let counts = parts.count > 1 ? parts[1].split(separator: ",").compactMap { Int($0) } : [100, 1_000, 10_000]
     for count in counts {
+        if shape == "workload" {
+            workloadRun(count)
+            continue
+        }
         let rules = (0..<count).map(shape == "middle" ? middleRule : issueRule)
         let engine: ReplayEngine
         let residentBefore = residentBytes()

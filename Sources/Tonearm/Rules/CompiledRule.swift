@@ -76,7 +76,13 @@ final class CompiledRule: Sendable {
 
     /// Whether the rule answers `request`, whose pattern target is `target`.
     func matches(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
-        hasLiterals(in: target) && matchesGivenLiterals(request, target: target, parts: &parts)
+        accepts(method: request.canonical.method) && hasLiterals(in: target)
+            && matchesGivenLiterals(request, target: target, parts: &parts)
+    }
+
+    /// Whether the rule takes requests of `method` (canonical, upper case): any, when it names none.
+    func accepts(method: String) -> Bool {
+        uppercasedMethod.map { $0 == method } ?? true
     }
 
     /// Whether `target` starts with the rule's literal prefix and contains its required literal: the
@@ -87,9 +93,9 @@ final class CompiledRule: Sendable {
         return true
     }
 
-    /// ``matches(_:target:parts:)`` for a `target` known to pass ``hasLiterals(in:)``.
+    /// ``matches(_:target:parts:)`` for a request the rule ``accepts(method:)`` and a `target` known to
+    /// pass ``hasLiterals(in:)``.
     func matchesGivenLiterals(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
-        if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
         guard afterPrefix.map({ pattern.matches(target, startingAt: $0) }) ?? pattern.matches(target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }

@@ -257,7 +257,7 @@ final class LiveRules: Sendable {
     }
 
     /// The first live rule, by rank, whose conditions hold for `request`, with how many live rules
-    /// survived the literal prefilter; scenario states are not looked at.
+    /// survived the method and literal prefilters; scenario states are not looked at.
     func firstMatch(for request: IncomingRequest) -> (rule: CompiledRule?, tried: Int) {
         var found: CompiledRule?
         let tried = forEachMatch(for: request) { rule in
@@ -282,8 +282,8 @@ final class LiveRules: Sendable {
 
     /// Calls `body` with each live rule, by rank, whose conditions hold for `request`, while it returns
     /// `true`, stopping at the first whose priority is not below `bound`; returns how many live rules
-    /// survived the literal prefilters (a candidate of its block, or after the last block, whose target
-    /// has its literal prefix and required literal).
+    /// survived the method and literal prefilters (a candidate of its block, or after the last block,
+    /// for the request's method, whose target has its literal prefix and required literal).
     private func forEachMatch(for request: IncomingRequest, priorityBelow bound: Int? = nil, _ body: (CompiledRule) -> Bool) -> Int {
         let url = request.canonical.url
         let path = url.path
@@ -312,6 +312,8 @@ final class LiveRules: Sendable {
             if let bound, entries[position].rank.priority >= bound { break }
             guard removed.relaxedLoad(position) == 0 else { continue }
             let rule = entries[position].compiled
+            // A set may hold the same pattern for several methods: the method is the cheaper test.
+            guard rule.accepts(method: request.canonical.method) else { continue }
             let target: String
             switch rule.rule.target {
             case .path:
@@ -397,7 +399,7 @@ struct RuleCandidates {
     var first: CompiledRule?
     /// The others, by rank (only when the first has a scenario).
     var later: [CompiledRule] = []
-    /// How many live rules survived the literal prefilter.
+    /// How many live rules survived the method and literal prefilters.
     var tried = 0
 
     /// All of them, by rank.

@@ -13,8 +13,10 @@
 /// Built once and never changed (``LiveRules`` publishes it whole), so readers share it without a lock.
 final class RuleShard: Sendable {
     /// Only the last bytes of a long literal are searched: they keep the states of the search bounded
-    /// (rules × this), and in URL rule sets the bytes that tell rules apart come last.
-    static let literalWindow = 16
+    /// (rules × this). In URL rule sets the bytes that tell rules apart come last, and 32 keeps the host
+    /// of most literal prefixes too (`api7.example.com:8443/v1/users/`): with 16, the rules of fifty
+    /// hosts sharing a route were all candidates for each of them.
+    static let literalWindow = 32
     /// Literal runs shorter than this occur in nearly every URL (`/`, `.`), so a longer run is chosen
     /// over them whatever their counts.
     static let selectiveLength = 4

@@ -40,8 +40,7 @@ public struct MissReason: Sendable, Hashable, CustomStringConvertible {
         MissReason(.sequenceFinished(trackCount: trackCount))
     }
 
-    /// No regex rule matched; `rulesTried` of `ruleCount` survived the prefilter (their required literal
-    /// text occurs in the request).
+    /// No regex rule matched; `rulesTried` of `ruleCount` survived the method and prefix filters.
     public static func noRuleMatched(ruleCount: Int, rulesTried: Int) -> MissReason {
         MissReason(.noRuleMatched(ruleCount: ruleCount, rulesTried: rulesTried))
     }

@@ -138,6 +138,7 @@ for argument in shapes {
         if shape == "live" {
             // Rules added and removed one at a time on a loaded engine: each add compiles one rule and
             // builds the blocks it completes.
+            let residentBeforeAdds = residentBytes()
             var slowest: UInt64 = 0, total: UInt64 = 0
             var ids: [ReplayEngine.EntryID] = []
             for number in count..<(count + 4_096) {
@@ -148,12 +149,13 @@ for argument in shapes {
                 slowest = max(slowest, spent)
                 ids.append(id)
             }
+            let residentAfterAdds = residentBytes()
             let removeStart = now()
             for id in ids.prefix(1_000) { _ = engine.remove(id) }
             let removeNanoseconds = (now() - removeStart) / 1_000
             let cost = perRequest(requests(count: count, shape: "issue")) { engine.match($0).hit != nil }
             print("live \(count) rules + 4,096 added one at a time: add mean \(total / 4_096 / 1_000) µs, slowest "
-                + "\(slowest / 1_000_000) ms; remove \(removeNanoseconds) ns each; then \(Int(cost)) ns/request")
+                + "\(slowest / 1_000_000) ms, +\((residentAfterAdds - residentBeforeAdds) / 1_048_576) MB resident; remove \(removeNanoseconds) ns each; then \(Int(cost)) ns/request")
             continue
         }
         if shape == "load" {

@@ -10,6 +10,8 @@ final class CompiledRule: Sendable {
     let pattern: LinearPattern
     let uppercasedMethod: String?
     let literalPrefix: String
+    /// `literalPrefix` as UTF-8, for the byte comparison.
+    let literalPrefixBytes: [UInt8]
     /// The pattern's table state after `literalPrefix`, and the prefix's length in bytes: a target
     /// already known to start with the prefix is matched from there.
     let afterPrefix: (state: Int32, bytes: Int)?
@@ -43,7 +45,8 @@ final class CompiledRule: Sendable {
         uppercasedMethod = rule.method?.asciiUppercased
         let syntax = pattern.syntax
         literalPrefix = LiteralPrefix.of(syntax)
-        let prefixBytes = literalPrefix.utf8.count
+        literalPrefixBytes = Array(literalPrefix.utf8)
+        let prefixBytes = literalPrefixBytes.count
         afterPrefix = prefixBytes == 0 ? nil : pattern.tableState(after: literalPrefix).map { ($0, prefixBytes) }
         literalRuns = RequiredLiteral.runs(of: syntax)
         let longest = literalRuns.max { $0.count < $1.count } ?? []
@@ -88,7 +91,7 @@ final class CompiledRule: Sendable {
     /// Whether `target` starts with the rule's literal prefix and contains its required literal: the
     /// byte comparisons that rule out most rules before their pattern runs.
     func hasLiterals(in target: String) -> Bool {
-        if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
+        if !literalPrefixBytes.isEmpty, !ByteSearch.hasPrefix(literalPrefixBytes, in: target) { return false }
         if !requiredLiteral.isEmpty, !ByteSearch.contains(requiredLiteral, in: target) { return false }
         return true
     }

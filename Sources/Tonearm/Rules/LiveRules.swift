@@ -11,13 +11,16 @@ import Synchronization
 /// Matching does not walk those lists: rules are also grouped, by sequence number, into blocks
 /// (``RuleShard``) that read the request's URL once for all their rules and name the few whose
 /// required literal it contains. Blocks come in a few sizes (``defaultShardSizes``, each a multiple of
-/// the last); block `j` of size `n` holds rules from `j × n`, up to `n` of them. When an added rule
-/// completes a block of any size, that block is built (from at most `n` rules, so adding one rule never
-/// rebuilds the whole set) and published, superseding the smaller blocks it covers; a set added at once
-/// gets the largest blocks that fit (``add(contentsOf:)``). A request reads the largest published block
-/// at each point from rule 0, then checks the few rules after the last block (fewer than the smallest
-/// size) one by one. The candidates are sorted by rank, so rules are still tried in priority
-/// then added order. The lists serve the near-miss report, which reads them.
+/// the last); block `j` of size `n` holds rules from `j × n`, up to `n` of them. Each time added rules
+/// reach a boundary of the smallest size, one block is rebuilt to cover them (a block of at most the
+/// largest size, so adding one rule never rebuilds the whole set) and published in place of the one
+/// before; a set added at once gets the largest blocks that fit (``add(contentsOf:)``). A request reads
+/// the largest published block at each point from rule 0, then checks the few rules after the last
+/// block (fewer than the smallest size) one by one. The candidates are sorted by rank, so rules are
+/// still tried in priority then added order. The lists serve the near-miss report, which reads them.
+///
+/// A replaced block stays allocated (a reader may hold it; `shards` never frees), so a live set pays
+/// memory for about 20 rules' literals per rule added one at a time, on top of the current blocks.
 final class LiveRules: Sendable {
     struct Entry: Sendable {
         let compiled: CompiledRule
@@ -46,9 +49,9 @@ final class LiveRules: Sendable {
     private let shardSlots: [AtomicSlots]
 
     /// The block sizes engines use: a request reads one block per 16,384 rules, and at most one more of
-    /// each smaller size. One add in 16 builds the block of 16 it completes and the partly filled block
-    /// of 256 it extends; one in 256 a block of 256 and one of up to 4,096; one in 4,096 a block of
-    /// 4,096 and one of up to 16,384: about 20 rules' literals per add on average.
+    /// each smaller size. One add in 16 builds a block: the partly filled block of 256 it extends, or
+    /// one in 256 a block of up to 4,096, one in 4,096 one of up to 16,384: about 20 rules' literals
+    /// per add on average.
     static let defaultShardSizes = [16, 256, 4_096, 16_384]
 
     /// What only the writer reads.
@@ -119,17 +122,19 @@ final class LiveRules: Sendable {
         return sequence
     }
 
-    /// Builds and publishes every block that rule `end - 1` completes, and the block of the next size up
-    /// filled so far: a partly filled block of one size always ends on a boundary of the size below, so
-    /// a request reads at most one block per size after the full ones.
+    /// Builds and publishes the block that rule `end - 1` completes, when it completes one: of the
+    /// largest size whose boundary `end` is, that block full when it is the largest size, else the
+    /// block of the next size up filled so far (which covers it, so readers would never read it).
+    /// A partly filled block thus always ends on a boundary of the size below, and a request reads at
+    /// most one block per size after the full ones.
     private func publishCompletedShards(endingAt end: Int) {
-        for (level, size) in shardSizes.enumerated() where end % size == 0 {
-            publishShard(level: level, start: end - size, count: size)
+        guard let level = shardSizes.indices.last(where: { end % shardSizes[$0] == 0 }) else { return }
+        guard level + 1 < shardSizes.count else {
+            publishShard(level: level, start: end - shardSizes[level], count: shardSizes[level])
+            return
         }
-        if end % shardSizes[0] == 0, let level = shardSizes.indices.first(where: { end % shardSizes[$0] != 0 }) {
-            let start = end / shardSizes[level] * shardSizes[level]
-            publishShard(level: level, start: start, count: end - start)
-        }
+        let start = end / shardSizes[level + 1] * shardSizes[level + 1]
+        publishShard(level: level + 1, start: start, count: end - start)
     }
 
     /// Publishes blocks over rules `start ..< end` as adding them one at a time would leave them, each

@@ -18,7 +18,7 @@ final class CompiledRule: Sendable {
     /// Literal text every match contains, beyond the prefix; empty when none is known.
     let requiredLiteral: [UInt8]
     /// Every run of literal text every match contains (``RequiredLiteral/runs(of:)``), for ``RuleShard``.
-    let literalRuns: [[UInt8]]
+    let literalRuns: [LiteralRun]
     let queryConditions: [CompiledTextCondition]
     let headerConditions: [CompiledTextCondition]
     let cookieConditions: [CompiledTextCondition]
@@ -49,7 +49,7 @@ final class CompiledRule: Sendable {
         let prefixBytes = literalPrefixBytes.count
         afterPrefix = prefixBytes == 0 ? nil : pattern.tableState(after: literalPrefix).map { ($0, prefixBytes) }
         literalRuns = RequiredLiteral.runs(of: syntax)
-        let longest = literalRuns.max { $0.count < $1.count } ?? []
+        let longest = literalRuns.map(\.bytes).max { $0.count < $1.count } ?? []
         requiredLiteral = longest.count > literalPrefix.utf8.count ? longest : []
         var queryConditions: [CompiledTextCondition] = []
         for condition in rule.query { queryConditions.append(try compileCondition(condition.condition)) }

@@ -96,17 +96,17 @@ struct LiteralAutomaton: Sendable {
         self.outputs = outputs
     }
 
-    /// Calls `found` with the index of each literal occurring in `text`, once per occurrence (so a
-    /// literal may be reported more than once).
-    func forEachMatch(in text: UnsafeBufferPointer<UInt8>, _ found: (Int) -> Void) {
+    /// Calls `found` with the index of each literal occurring in `text` and the offset just past that
+    /// occurrence, once per occurrence (so a literal may be reported more than once).
+    func forEachMatch(in text: UnsafeBufferPointer<UInt8>, _ found: (_ literal: Int, _ end: Int) -> Void) {
         transitions.withUnsafeBufferPointer { table in
             column.withUnsafeBufferPointer { column in
                 firstOutput.withUnsafeBufferPointer { firstOutput in
                     var state = 0
-                    if firstOutput[0] >= 0 { reportOutputs(from: 0, found) }
-                    for byte in text {
+                    if firstOutput[0] >= 0 { reportOutputs(from: 0, end: 0, found) }
+                    for (offset, byte) in text.enumerated() {
                         state = Int(table[state &* columns &+ Int(column[Int(byte)])])
-                        if firstOutput[state] >= 0 { reportOutputs(from: Int(firstOutput[state]), found) }
+                        if firstOutput[state] >= 0 { reportOutputs(from: Int(firstOutput[state]), end: offset + 1, found) }
                     }
                 }
             }
@@ -114,10 +114,10 @@ struct LiteralAutomaton: Sendable {
     }
 
     /// Reports every literal ending at `state` and at the states down its output chain.
-    private func reportOutputs(from state: Int, _ found: (Int) -> Void) {
+    private func reportOutputs(from state: Int, end: Int, _ found: (Int, Int) -> Void) {
         var current = state
         while current >= 0 {
-            for offset in Int(outputStart[current])..<Int(outputStart[current + 1]) { found(Int(outputs[offset])) }
+            for offset in Int(outputStart[current])..<Int(outputStart[current + 1]) { found(Int(outputs[offset]), end) }
             current = Int(nextOutput[current])
         }
     }

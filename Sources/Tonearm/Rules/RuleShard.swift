@@ -24,39 +24,76 @@ final class RuleShard: Sendable {
     /// The first rule's sequence number; the block holds `count` rules from there.
     let start: Int
     let count: Int
-    /// The search over URL rules' literals, and the sequence number each literal stands for.
+    /// The search over URL rules' literals, and per literal the rule it stands for.
     private let urlSearch: LiteralAutomaton?
-    private let urlRules: [Int32]
+    private let urlRules: [Filed]
     private let pathSearch: LiteralAutomaton?
-    private let pathRules: [Int32]
+    private let pathRules: [Filed]
     /// Rules with no required literal, in sequence order: candidates for every request.
     private let unfiltered: [Int32]
+
+    /// A rule filed under a literal, and where an occurrence of the literal must end for the rule to
+    /// be a candidate (the pattern may pin its literal to the start or the end of the text).
+    private struct Filed {
+        var sequence: Int32
+        /// An offset from the start; or ``anywhere``, ``atEnd``, ``atEndOrBeforeFinalNewline``.
+        var end: Int32
+
+        static let anywhere: Int32 = -1
+        static let atEnd: Int32 = -2
+        static let atEndOrBeforeFinalNewline: Int32 = -3
+
+        init(sequence: Int, run: LiteralRun) {
+            self.sequence = Int32(truncatingIfNeeded: sequence)
+            switch run.place {
+            case .anywhere: end = Self.anywhere
+            // The searched window is the run's last bytes, so it ends where the run does.
+            case .atStart: end = Int32(truncatingIfNeeded: run.bytes.count)
+            case .atEnd: end = Self.atEnd
+            case .atEndOrBeforeFinalNewline: end = Self.atEndOrBeforeFinalNewline
+            }
+        }
+
+        /// Whether an occurrence ending at `found` in `text` is where the rule needs it.
+        @inline(__always)
+        func admits(end found: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+            switch end {
+            case Self.anywhere: return true
+            case Self.atEnd: return found == text.count
+            case Self.atEndOrBeforeFinalNewline: return found == text.count || (found == text.count - 1 && text[found] == 10)
+            default: return found == Int(end)
+            }
+        }
+    }
 
     /// A block of `rules`, whose sequence numbers run from `start`.
     init(start: Int, rules: [CompiledRule]) {
         self.start = start
         count = rules.count
-        var urlLiterals: [[UInt8]] = [], urlRules: [Int32] = []
-        var pathLiterals: [[UInt8]] = [], pathRules: [Int32] = []
+        var urlLiterals: [[UInt8]] = [], urlRules: [Filed] = []
+        var pathLiterals: [[UInt8]] = [], pathRules: [Filed] = []
         var unfiltered: [Int32] = []
-        let windowed = rules.map { rule in rule.literalRuns.map { Array($0.suffix(Self.literalWindow)) } }
+        let windowed = rules.map { rule in
+            rule.literalRuns.map { LiteralRun(bytes: Array($0.bytes.suffix(Self.literalWindow)), place: $0.place) }
+        }
         var shared: [[UInt8]: Int] = [:]
         for runs in windowed {
-            for run in Set(runs) { shared[run, default: 0] += 1 }
+            for bytes in Set(runs.map(\.bytes)) { shared[bytes, default: 0] += 1 }
         }
         for (offset, rule) in rules.enumerated() {
-            let sequence = Int32(start + offset)
-            guard let literal = Self.mostSelective(windowed[offset], shared: shared) else {
-                unfiltered.append(sequence)
+            let sequence = start + offset
+            guard let run = Self.mostSelective(windowed[offset], shared: shared) else {
+                unfiltered.append(Int32(truncatingIfNeeded: sequence))
                 continue
             }
+            let original = rule.literalRuns[windowed[offset].firstIndex(of: run) ?? 0]
             switch rule.rule.target {
             case .url:
-                urlLiterals.append(literal)
-                urlRules.append(sequence)
+                urlLiterals.append(run.bytes)
+                urlRules.append(Filed(sequence: sequence, run: original))
             case .path:
-                pathLiterals.append(literal)
-                pathRules.append(sequence)
+                pathLiterals.append(run.bytes)
+                pathRules.append(Filed(sequence: sequence, run: original))
             }
         }
         urlSearch = urlLiterals.isEmpty ? nil : LiteralAutomaton(urlLiterals)
@@ -66,15 +103,17 @@ final class RuleShard: Sendable {
         self.unfiltered = unfiltered
     }
 
-    /// The run to search for: long enough to be selective, then shared by the fewest rules, then the
-    /// longest; `nil` when there is none.
-    private static func mostSelective(_ runs: [[UInt8]], shared: [[UInt8]: Int]) -> [UInt8]? {
+    /// The run to search for: long enough to be selective, then pinned to a place in the text, then
+    /// shared by the fewest rules, then the longest; `nil` when there is none.
+    private static func mostSelective(_ runs: [LiteralRun], shared: [[UInt8]: Int]) -> LiteralRun? {
         runs.min { left, right in
-            let leftSelective = left.count >= selectiveLength, rightSelective = right.count >= selectiveLength
+            let leftSelective = left.bytes.count >= selectiveLength, rightSelective = right.bytes.count >= selectiveLength
             if leftSelective != rightSelective { return leftSelective }
-            let leftShared = shared[left] ?? 0, rightShared = shared[right] ?? 0
+            let leftShared = shared[left.bytes] ?? 0, rightShared = shared[right.bytes] ?? 0
             if leftShared != rightShared { return leftShared < rightShared }
-            return left.count > right.count
+            let leftPinned = left.place != .anywhere, rightPinned = right.place != .anywhere
+            if leftPinned != rightPinned { return leftPinned }
+            return left.bytes.count > right.bytes.count
         }
     }
 
@@ -82,19 +121,26 @@ final class RuleShard: Sendable {
     var hasURLRules: Bool { urlSearch != nil }
 
     /// Appends to `candidates` the sequence numbers of the rules that may match: those whose literal
-    /// occurs in `url` (for URL rules) or `path` (for path rules), and those without one. A rule may be
-    /// appended more than once.
+    /// occurs in `url` (for URL rules) or `path` (for path rules) where their pattern needs it, and
+    /// those without one. A rule may be appended more than once.
     func collectCandidates(url: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>, into candidates: inout [Int]) {
         if let urlSearch, let url {
-            urlRules.withUnsafeBufferPointer { rules in
-                urlSearch.forEachMatch(in: url) { candidates.append(Int(rules[$0])) }
-            }
+            Self.collect(urlSearch, urlRules, in: url, into: &candidates)
         }
         if let pathSearch {
-            pathRules.withUnsafeBufferPointer { rules in
-                pathSearch.forEachMatch(in: path) { candidates.append(Int(rules[$0])) }
-            }
+            Self.collect(pathSearch, pathRules, in: path, into: &candidates)
         }
         for sequence in unfiltered { candidates.append(Int(sequence)) }
+    }
+
+    private static func collect(
+        _ search: LiteralAutomaton, _ filed: [Filed], in text: UnsafeBufferPointer<UInt8>, into candidates: inout [Int]
+    ) {
+        filed.withUnsafeBufferPointer { filed in
+            search.forEachMatch(in: text) { literal, end in
+                let rule = filed[literal]
+                if rule.admits(end: end, in: text) { candidates.append(Int(rule.sequence)) }
+            }
+        }
     }
 }

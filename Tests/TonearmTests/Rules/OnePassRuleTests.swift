@@ -130,18 +130,26 @@ struct OnePassRuleTests {
         }
     }
 
-    @Test("a request lacking a rule's required text does not try it; one containing it does")
+    @Test("a request lacking a rule's required text, where its pattern pins it, does not try the rule")
     func prefilterSkipsRules() throws {
-        let rules = (0..<100).map { number in
-            Rule(name: "res\(number)", pattern: "^https://api\\.example\\.com/v1/res\(number)/[0-9]+/items$", response: Response())
+        func firstMatch(_ set: RuleSet, _ url: String) -> (rule: CompiledRule?, tried: Int) {
+            let request = Request(url: url)
+            let canonical = RequestCanonicalizer().canonicalize(request)
+            return set.firstMatch(for: IncomingRequest(request: request, canonical: canonical, key: RequestKey(canonicalBytes: canonical.bytes)))
         }
-        let set = try RuleSet(rules)
-        let request = Request(url: "https://api.example.com/v1/res42/7/items")
-        let canonical = RequestCanonicalizer().canonicalize(request)
-        let incoming = IncomingRequest(request: request, canonical: canonical, key: RequestKey(canonicalBytes: canonical.bytes))
-        let found = set.firstMatch(for: incoming)
+        let prefixed = try RuleSet((0..<100).map { number in
+            Rule(name: "res\(number)", pattern: "^https://api\\.example\\.com/v1/res\(number)/[0-9]+/items$", response: Response())
+        })
+        let found = firstMatch(prefixed, "https://api.example.com/v1/res42/7/items")
         #expect(found.rule?.rule.name == "res42")
         #expect(found.tried == 1, "only the rule whose literal the URL contains is checked")
+        // `/res4` occurs in `/res42`, but the pattern needs it at the end of the URL.
+        let suffixed = try RuleSet((0..<100).map { number in
+            Rule(name: "res\(number)", pattern: "^https://api\\.example\\.com/v1/users/[0-9]+/res\(number)$", response: Response())
+        })
+        let atEnd = firstMatch(suffixed, "https://api.example.com/v1/users/7/res42")
+        #expect(atEnd.rule?.rule.name == "res42")
+        #expect(atEnd.tried == 1)
     }
 
     @Test("literal search reports every occurrence of every literal, overlapping ones included")
@@ -155,15 +163,15 @@ struct OnePassRuleTests {
             let literals = (0..<Int.random(in: 1...8, using: &random)).map { _ in word(1...4) }
             let text = word(0...24)
             let search = LiteralAutomaton(literals)
-            var found: [Int] = []
-            text.withUnsafeBufferPointer { bytes in search.forEachMatch(in: bytes) { found.append($0) } }
-            var expected: [Int] = []
+            var found: [[Int]] = []
+            text.withUnsafeBufferPointer { bytes in search.forEachMatch(in: bytes) { found.append([$0, $1]) } }
+            var expected: [[Int]] = []
             for end in 0...text.count {
                 for (index, literal) in literals.enumerated() where literal.count <= end && Array(text[(end - literal.count)..<end]) == literal {
-                    expected.append(index)
+                    expected.append([index, end])
                 }
             }
-            #expect(found.sorted() == expected.sorted(), "\(literals) in \(text)")
+            #expect(found.sorted { $0.lexicographicallyPrecedes($1) } == expected.sorted { $0.lexicographicallyPrecedes($1) }, "\(literals) in \(text)")
         }
     }
 }

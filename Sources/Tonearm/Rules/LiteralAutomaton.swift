@@ -10,7 +10,9 @@ struct LiteralAutomaton: Sendable {
     /// The column of each byte value; 0 for a byte no literal uses.
     private let column: [UInt16]
     private let columns: Int
-    /// `transitions[state * columns + column]`: the state after reading a byte of that column.
+    /// `transitions[state * columns + column]`: the state after reading a byte of that column, as its
+    /// number when no literal ends there, else as the number's complement (negative): the search learns
+    /// from the cell it reads anyway whether to look for outputs, not from another array.
     private let transitions: [Int32]
     /// Per state, the first state on its suffix chain (itself included) where a literal ends; -1 when none.
     private let firstOutput: [Int32]
@@ -80,6 +82,9 @@ struct LiteralAutomaton: Sendable {
                 }
             }
         }
+        for cell in transitions.indices where firstOutput[Int(transitions[cell])] >= 0 {
+            transitions[cell] = ~transitions[cell]
+        }
         var outputStart: [Int32] = [0]
         outputStart.reserveCapacity(stateCount + 1)
         var outputs: [Int32] = []
@@ -105,8 +110,13 @@ struct LiteralAutomaton: Sendable {
                     var state = 0
                     if firstOutput[0] >= 0 { reportOutputs(from: 0, end: 0, found) }
                     for (offset, byte) in text.enumerated() {
-                        state = Int(table[state &* columns &+ Int(column[Int(byte)])])
-                        if firstOutput[state] >= 0 { reportOutputs(from: Int(firstOutput[state]), end: offset + 1, found) }
+                        let next = table[state &* columns &+ Int(column[Int(byte)])]
+                        if next >= 0 {
+                            state = Int(next)
+                        } else {
+                            state = Int(~next)
+                            reportOutputs(from: Int(firstOutput[state]), end: offset + 1, found)
+                        }
                     }
                 }
             }

@@ -101,7 +101,7 @@ struct PatternDFA: Sendable {
         }
         if isComplete {
             // Matching never leaves a complete table, and only a match that leaves it reads the states'
-            // threads and the index: a rule set of thousands keeps tables alone (a tenth of the memory).
+            // threads and the index: a rule set of thousands keeps its tables alone.
             threads = []
             index = [:]
         }

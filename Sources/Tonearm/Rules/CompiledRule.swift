@@ -77,12 +77,6 @@ final class CompiledRule: Sendable {
         worstVisitsPerScalar = ([pattern] + conditionPatterns).map(\.worstVisitsPerScalar).max() ?? 0
     }
 
-    /// Whether the rule answers `request`, whose pattern target is `target`.
-    func matches(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
-        accepts(method: request.canonical.method) && hasLiterals(in: target)
-            && matchesGivenLiterals(request, target: target, parts: &parts)
-    }
-
     /// Whether the rule takes requests of `method` (canonical, upper case): any, when it names none.
     func accepts(method: String) -> Bool {
         uppercasedMethod.map { $0 == method } ?? true
@@ -96,8 +90,9 @@ final class CompiledRule: Sendable {
         return true
     }
 
-    /// ``matches(_:target:parts:)`` for a request the rule ``accepts(method:)`` and a `target` known to
-    /// pass ``hasLiterals(in:)``.
+    /// Whether the rule answers `request`, whose pattern target is `target`, for a request the rule
+    /// ``accepts(method:)`` and a `target` known to pass ``hasLiterals(in:)`` (the cheaper tests, which
+    /// ``LiveRules`` runs first).
     func matchesGivenLiterals(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
         guard afterPrefix.map({ pattern.matches(target, startingAt: $0) }) ?? pattern.matches(target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }

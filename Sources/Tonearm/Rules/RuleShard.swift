@@ -1,14 +1,15 @@
 /// A block of consecutive rules with one literal search over all of them: a request's URL (and path) is
 /// read once for the whole block, and only the rules whose chosen literal occurs in it are then checked
-/// one by one (``CompiledRule/matches(_:target:parts:)``). The prefilter idea of RE2's and
-/// regex-automata's literal optimisations, applied across a rule set as Hyperscan factors literals out of
-/// many patterns.
+/// one by one (``CompiledRule/matchesGivenLiterals(_:target:parts:)`` and the cheaper tests before it).
+/// The prefilter idea of RE2's and regex-automata's literal optimisations, applied across a rule set as
+/// Hyperscan factors literals out of many patterns.
 ///
 /// Each rule is filed under one run of literal text that every match of its pattern contains
 /// (``RequiredLiteral/runs(of:)``), the run fewest other rules of the block share, so rules with a
-/// common prefix (`https://api.example.com/v1/`) are told apart by the text that differs. A rule whose
-/// pattern has no required literal is a candidate for every request. Since the literal is required, a
-/// rule that is not a candidate cannot match: the block never hides a match, it only skips rules.
+/// common prefix (`https://api.example.com/v1/`) are told apart by the text that differs; an occurrence
+/// counts only where the pattern pins the run (right after `^`, right before `$` or `\z`). A rule whose
+/// pattern has no required literal is a candidate for every request. Since the literal is required
+/// there, a rule that is not a candidate cannot match: the block never hides a match, it only skips rules.
 ///
 /// Built once and never changed (``LiveRules`` publishes it whole), so readers share it without a lock.
 final class RuleShard: Sendable {

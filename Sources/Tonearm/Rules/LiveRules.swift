@@ -168,6 +168,8 @@ final class LiveRules: Sendable {
     private func publishShard(level: Int, start: Int, count: Int) {
         let size = shardSizes[level]
         let shard = RuleShard(start: start, rules: (start..<(start + count)).map { entries[$0].compiled })
+        // The block is written and appended before its slot is stored with releasing order, so a reader
+        // that loads the slot (acquiring) sees the block whole; its rules were published before it.
         let index = shards.append(shard)
         shardSlots[level].store(start / size, index + 1)
     }

@@ -66,7 +66,7 @@ public final class ReplayEngine: Sendable {
         configuration: MatchingConfiguration = .default
     ) throws(RuleError) {
         let ruleStage = LiveRules()
-        for rule in rules { _ = try ruleStage.add(rule) }
+        try ruleStage.add(contentsOf: rules)
         self.init(tracks: tracks, ruleStage: ruleStage, strategy: strategy, configuration: configuration)
     }
 

@@ -11,17 +11,22 @@
 package struct LinearPattern: Sendable {
     /// The pattern as written.
     package let source: String
-    /// The parsed pattern, for the rule prefilters.
-    let syntax: PatternNode
     let automaton: PatternAutomaton
     let dfa: PatternDFA
 
     /// Compiles `pattern`, or says why it cannot be used (with the offset of the problem).
     package init(_ pattern: String) throws(PatternProblem) {
         source = pattern
-        syntax = try PatternParser.parse(pattern)
+        let syntax = try PatternParser.parse(pattern)
         automaton = PatternAutomaton(try PatternProgram(compiling: syntax, pattern: pattern))
         dfa = PatternDFA(automaton)
+    }
+
+    /// The parsed pattern, for the rule prefilters: parsed again when asked (at load), since keeping the
+    /// tree of every pattern in a set of thousands would cost more than its tables.
+    var syntax: PatternNode {
+        // `init` parsed the same text, so this cannot fail; the empty tree only satisfies the type.
+        (try? PatternParser.parse(source)) ?? PatternNode(kind: .empty, offset: 0)
     }
 
     /// A bound on the instruction visits one scalar of text can cost: 0 when the pattern's whole table
@@ -37,26 +42,57 @@ package struct LinearPattern: Sendable {
         return matches(text, usingTable: true, visits: &visits)
     }
 
+    /// The table state reached from the start over `prefix`, when the whole walk stays on the table:
+    /// matching a text known to start with `prefix` (a rule's literal prefix, already compared) can
+    /// start there (``matches(_:startingAt:)``) instead of reading the prefix again. `nil` when the walk
+    /// leaves the table, ends in a dead state, or crosses a `\n` (whose column depends on what follows).
+    func tableState(after prefix: String) -> Int32? {
+        var state: Int32 = 0
+        for scalar in prefix.unicodeScalars {
+            guard scalar.value != 10 else { return nil }
+            let target = dfa.target(Int(state) * dfa.columns + automaton.classes.classOf(scalar.value))
+            guard target >= 0, !dfa.isDead[Int(target)] else { return nil }
+            state = target
+        }
+        return state
+    }
+
+    /// `matches(_:)` for a text that starts with a prefix of `start.bytes` UTF-8 bytes whose table state
+    /// is `start.state` (``tableState(after:)``).
+    func matches(_ text: String, startingAt start: (state: Int32, bytes: Int)) -> Bool {
+        var visits = 0
+        return matches(text, usingTable: true, visits: &visits, start: start)
+    }
+
     /// `matches(_:)`, counting the work done; `usingTable: false` runs the automaton alone (the worst case).
     /// `ownCells` sizes the match's own table (smaller in tests, to reach its clearing).
-    func matches(_ text: String, usingTable: Bool, visits: inout Int, ownCells: Int = LazyStates.maximumCells) -> Bool {
+    func matches(
+        _ text: String, usingTable: Bool, visits: inout Int, ownCells: Int = LazyStates.maximumCells,
+        start: (state: Int32, bytes: Int) = (0, 0)
+    ) -> Bool {
         var utf8 = text.utf8
-        if let found = utf8.withContiguousStorageIfAvailable({ run($0, usingTable: usingTable, visits: &visits, ownCells: ownCells) }) {
+        if let found = utf8.withContiguousStorageIfAvailable({
+            run($0, usingTable: usingTable, visits: &visits, ownCells: ownCells, start: start)
+        }) {
             return found
         }
         var copy = text
         copy.makeContiguousUTF8()
         utf8 = copy.utf8
-        return utf8.withContiguousStorageIfAvailable { run($0, usingTable: usingTable, visits: &visits, ownCells: ownCells) } ?? false
+        return utf8.withContiguousStorageIfAvailable {
+            run($0, usingTable: usingTable, visits: &visits, ownCells: ownCells, start: start)
+        } ?? false
     }
 
-    private func run(_ bytes: UnsafeBufferPointer<UInt8>, usingTable: Bool, visits: inout Int, ownCells: Int) -> Bool {
+    private func run(
+        _ bytes: UnsafeBufferPointer<UInt8>, usingTable: Bool, visits: inout Int, ownCells: Int, start: (state: Int32, bytes: Int)
+    ) -> Bool {
         let classes = automaton.classes
         let columns = dfa.columns
         let count = bytes.count
         // Exactly one of these is in use: a state of the shared table, a state of this match's own
         // table, or (both negative) the bare automaton on `threads`.
-        var state: Int32 = usingTable ? 0 : PatternDFA.unknown
+        var state: Int32 = usingTable ? start.state : PatternDFA.unknown
         var lazyState: Int32 = PatternDFA.unknown
         // Built only when the match first leaves the shared table: a match that stays on it allocates nothing.
         var lazy: LazyStates?
@@ -76,7 +112,7 @@ package struct LinearPattern: Sendable {
             threads = automaton.startThreads(&workspace)
             following = SparseSet(capacity: automaton.size)
         }
-        var position = 0
+        var position = usingTable ? min(start.bytes, count) : 0
         while position < count {
             let (value, length) = Self.decode(bytes, at: position)
             var column = classes.classOf(value)
@@ -85,7 +121,7 @@ package struct LinearPattern: Sendable {
             var origin = LazyStates.Origin.none
             if state >= 0 {
                 visits += 1
-                let target = dfa.transitions[Int(state) * columns + column]
+                let target = dfa.target(Int(state) * columns + column)
                 if target >= 0 {
                     state = target
                     if dfa.isDead[Int(target)] { return false }

@@ -19,8 +19,12 @@ struct PatternAutomaton: Sendable {
     var columnCount: Int { classes.count + 1 }
 
     init(_ program: PatternProgram) {
-        self.program = program
         classes = InputClasses(sets: program.sets)
+        // Matching reads the sets through `classes` alone; a rule set of thousands of patterns would
+        // otherwise keep an array per consuming instruction.
+        var program = program
+        program.sets = []
+        self.program = program
     }
 
     var size: Int { program.instructions.count }
@@ -98,6 +102,41 @@ struct PatternAutomaton: Sendable {
                 break
             }
         }
+    }
+
+    /// Per column, whether some thread of `threads` could consume a scalar of it: the consuming
+    /// instructions reachable through splits, jumps and assertions (whether or not the assertions would
+    /// hold). A step over any other column consumes nothing, so its result depends only on the column's
+    /// ``assertionContext(ofColumn:)``: the DFA build works it out once per context.
+    func consumableColumns(from threads: [Int], _ workspace: inout Workspace) -> [Bool] {
+        var consumable = [Bool](repeating: false, count: columnCount)
+        workspace.expanded.removeAll()
+        workspace.stack.append(contentsOf: threads)
+        while let current = workspace.stack.popLast() {
+            guard workspace.expanded.insert(current) else { continue }
+            switch program.instructions[current] {
+            case .split(let first, let second):
+                workspace.stack.append(second)
+                workspace.stack.append(first)
+            case .jump(let target):
+                workspace.stack.append(target)
+            case .assert:
+                workspace.stack.append(current + 1)
+            case .consume(let set):
+                for column in 0..<classes.count where classes.set(set, contains: column) { consumable[column] = true }
+            case .match:
+                break
+            }
+        }
+        consumable[finalNewlineColumn] = consumable[classes.classOf(10)]
+        return consumable
+    }
+
+    /// What the assertions can tell about a scalar of `column` (word, newline, other, or the final
+    /// newline), as a number below 4: two columns with the same context that no thread consumes step
+    /// alike.
+    func assertionContext(ofColumn column: Int) -> Int {
+        column == finalNewlineColumn ? 3 : Int(classes.kinds[column].rawValue)
     }
 
     /// The threads at the start of the text.

@@ -30,7 +30,10 @@ struct PatternDFA: Sendable {
     }
 
     let columns: Int
-    private(set) var transitions: [Int32] = []
+    /// Per cell, the state it leads to, or ``unknown`` or ``matched``: 16 bits, since the cell cap keeps
+    /// state numbers below 2^15 (at least two columns) and the build refuses a state past that anyway;
+    /// half the memory of a rule set of thousands of patterns.
+    private(set) var transitions: [Int16] = []
     private(set) var acceptsAtEnd: [Bool] = []
     /// States with no threads left in an anchored pattern: no match can follow.
     private(set) var isDead: [Bool] = []
@@ -67,25 +70,54 @@ struct PatternDFA: Sendable {
             current.removeAll()
             for thread in threads[state] { _ = current.insert(thread) }
             let context = previous[state]
+            // Most columns of a URL pattern's state lead nowhere (or back to the start): those no thread
+            // consumes are stepped once per assertion context, not once each.
+            let consumable = automaton.consumableColumns(from: threads[state], &workspace)
+            var unconsumedTarget = [Int32](repeating: Self.unknown, count: 4)
             for column in 0..<columns {
                 let cell = state * columns + column
-                if automaton.step(current, previous: context, column: column, into: &following, &workspace) {
-                    transitions[cell] = Self.matched
+                let assertionContext = automaton.assertionContext(ofColumn: column)
+                if !consumable[column], unconsumedTarget[assertionContext] != Self.unknown {
+                    transitions[cell] = Self.cellValue(unconsumedTarget[assertionContext])
                     continue
                 }
-                let key = Key(threads: following.elements.sorted(), previous: automaton.previous(afterColumn: column))
-                if let known = index[key] {
-                    transitions[cell] = known
-                } else if (threads.count + 1) * columns <= Self.maximumCells {
-                    transitions[cell] = add(key, automaton: automaton, &scratch)
-                    workspace.visits &+= scratch.workspace.visits
-                    scratch.workspace.visits = 0
+                if automaton.step(current, previous: context, column: column, into: &following, &workspace) {
+                    transitions[cell] = Self.cellValue(Self.matched)
                 } else {
-                    isComplete = false
+                    let key = Key(threads: following.elements.sorted(), previous: automaton.previous(afterColumn: column))
+                    if let known = index[key] {
+                        transitions[cell] = Self.cellValue(known)
+                    } else if (threads.count + 1) * columns <= Self.maximumCells, threads.count < Int(Int16.max) {
+                        transitions[cell] = Self.cellValue(add(key, automaton: automaton, &scratch))
+                        workspace.visits &+= scratch.workspace.visits
+                        scratch.workspace.visits = 0
+                    } else {
+                        isComplete = false
+                    }
                 }
+                if !consumable[column] { unconsumedTarget[assertionContext] = Int32(transitions[cell]) }
             }
             state += 1
         }
+        if isComplete {
+            // Matching never leaves a complete table, and only a match that leaves it reads the states'
+            // threads and the index: a rule set of thousands keeps its tables alone.
+            threads = []
+            index = [:]
+        }
+        // Exactly sized: appending a row at a time leaves up to twice the room.
+        transitions = transitions.withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// `value` (a state number below `Int16.max`, as the build guarantees, or a negative marker) as stored.
+    private static func cellValue(_ value: Int32) -> Int16 {
+        Int16(truncatingIfNeeded: value)
+    }
+
+    /// The state (or marker) cell `cell` leads to.
+    @inline(__always)
+    func target(_ cell: Int) -> Int32 {
+        Int32(transitions[cell])
     }
 
     private mutating func add(_ key: Key, automaton: PatternAutomaton, _ scratch: inout Scratch) -> Int32 {
@@ -99,7 +131,7 @@ struct PatternDFA: Sendable {
         acceptsAtEnd.append(automaton.step(
             scratch.threads, previous: key.previous, column: nil, into: &scratch.following, &scratch.workspace))
         isDead.append(key.threads.isEmpty && automaton.program.isAnchoredAtStart)
-        transitions.append(contentsOf: repeatElement(Self.unknown, count: columns))
+        transitions.append(contentsOf: repeatElement(Self.cellValue(Self.unknown), count: columns))
         index[key] = id
         return id
     }

@@ -17,6 +17,8 @@ struct PatternProgram: Sendable {
     }
 
     var instructions: [Instruction] = []
+    /// The consuming instructions' sets; emptied once ``PatternAutomaton`` has folded them into its
+    /// ``InputClasses`` (membership bits), which is all matching reads.
     var sets: [ScalarRanges] = []
     /// Every match starts at the beginning of the text (each branch begins with `^` or `\A`), so the
     /// search never restarts at later positions.

@@ -21,6 +21,20 @@ enum ByteSearch {
         }
     }
 
+    /// Whether the UTF-8 bytes of `text` start with `prefix`.
+    static func hasPrefix(_ prefix: [UInt8], in text: String) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ hasPrefix(prefix, in: $0) }) { return found }
+        return Array(text.utf8).withUnsafeBufferPointer { hasPrefix(prefix, in: $0) }
+    }
+
+    private static func hasPrefix(_ prefix: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard prefix.count <= text.count else { return false }
+        return prefix.withUnsafeBufferPointer { prefix in
+            for offset in prefix.indices where text[offset] != prefix[offset] { return false }
+            return true
+        }
+    }
+
     private static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
         haystack.withUnsafeBufferPointer { contains(needle, in: $0) }
     }

@@ -10,8 +10,15 @@ final class CompiledRule: Sendable {
     let pattern: LinearPattern
     let uppercasedMethod: String?
     let literalPrefix: String
+    /// `literalPrefix` as UTF-8, for the byte comparison.
+    let literalPrefixBytes: [UInt8]
+    /// The pattern's table state after `literalPrefix`, and the prefix's length in bytes: a target
+    /// already known to start with the prefix is matched from there.
+    let afterPrefix: (state: Int32, bytes: Int)?
     /// Literal text every match contains, beyond the prefix; empty when none is known.
     let requiredLiteral: [UInt8]
+    /// Every run of literal text every match contains (``RequiredLiteral/runs(of:)``), for ``RuleShard``.
+    let literalRuns: [LiteralRun]
     let queryConditions: [CompiledTextCondition]
     let headerConditions: [CompiledTextCondition]
     let cookieConditions: [CompiledTextCondition]
@@ -36,9 +43,14 @@ final class CompiledRule: Sendable {
         self.declaredIndex = declaredIndex
         pattern = try compile(rule.pattern)
         uppercasedMethod = rule.method?.asciiUppercased
-        literalPrefix = LiteralPrefix.of(pattern.syntax)
-        let literal = RequiredLiteral.of(pattern.syntax)
-        requiredLiteral = literal.utf8.count > literalPrefix.utf8.count ? Array(literal.utf8) : []
+        let syntax = pattern.syntax
+        literalPrefix = LiteralPrefix.of(syntax)
+        literalPrefixBytes = Array(literalPrefix.utf8)
+        let prefixBytes = literalPrefixBytes.count
+        afterPrefix = prefixBytes == 0 ? nil : pattern.tableState(after: literalPrefix).map { ($0, prefixBytes) }
+        literalRuns = RequiredLiteral.runs(of: syntax)
+        let longest = literalRuns.map(\.bytes).max { $0.count < $1.count } ?? []
+        requiredLiteral = longest.count > literalPrefix.utf8.count ? longest : []
         var queryConditions: [CompiledTextCondition] = []
         for condition in rule.query { queryConditions.append(try compileCondition(condition.condition)) }
         self.queryConditions = queryConditions
@@ -65,12 +77,24 @@ final class CompiledRule: Sendable {
         worstVisitsPerScalar = ([pattern] + conditionPatterns).map(\.worstVisitsPerScalar).max() ?? 0
     }
 
-    /// Whether the rule answers `request`, whose pattern target is `target`.
-    func matches(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
-        if let uppercasedMethod, uppercasedMethod != request.canonical.method { return false }
-        if !literalPrefix.isEmpty, !target.utf8.starts(with: literalPrefix.utf8) { return false }
+    /// Whether the rule takes requests of `method` (canonical, upper case): any, when it names none.
+    func accepts(method: String) -> Bool {
+        uppercasedMethod.map { $0 == method } ?? true
+    }
+
+    /// Whether `target` starts with the rule's literal prefix and contains its required literal: the
+    /// byte comparisons that rule out most rules before their pattern runs.
+    func hasLiterals(in target: String) -> Bool {
+        if !literalPrefixBytes.isEmpty, !ByteSearch.hasPrefix(literalPrefixBytes, in: target) { return false }
         if !requiredLiteral.isEmpty, !ByteSearch.contains(requiredLiteral, in: target) { return false }
-        guard pattern.matches(target) else { return false }
+        return true
+    }
+
+    /// Whether the rule answers `request`, whose pattern target is `target`, for a request the rule
+    /// ``accepts(method:)`` and a `target` known to pass ``hasLiterals(in:)`` (the cheaper tests, which
+    /// ``LiveRules`` runs first).
+    func matchesGivenLiterals(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
+        guard afterPrefix.map({ pattern.matches(target, startingAt: $0) }) ?? pattern.matches(target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }
         if !rule.cookies.isEmpty {

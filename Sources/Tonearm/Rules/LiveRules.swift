@@ -6,9 +6,21 @@ import Synchronization
 /// Each rule's literal prefix files it in one list (see ``RuleBucket``): one per origin, one per first
 /// path segment, one for rules with no usable prefix. Each list is singly linked in ``RuleRank``
 /// order; the writer inserts a rule by storing its link with releasing order, so a reader sees each
-/// list before or after the insert, never in between. A request walks its origin's list, its first
-/// segment's list and the unbucketed list, merged by rank, so rules are still tried in priority then
-/// added order. Removal marks the rule; readers skip it.
+/// list before or after the insert, never in between. Removal marks the rule; readers skip it.
+///
+/// Matching does not walk those lists: rules are also grouped, by sequence number, into blocks
+/// (``RuleShard``) that read the request's URL once for all their rules and name the few whose
+/// required literal it contains. Blocks come in a few sizes (``defaultShardSizes``, each a multiple of
+/// the last); block `j` of size `n` holds rules from `j × n`, up to `n` of them. Each time added rules
+/// reach a boundary of the smallest size, one block is rebuilt to cover them (a block of at most the
+/// largest size, so adding one rule never rebuilds the whole set) and published in place of the one
+/// before; a set added at once gets the largest blocks that fit (``add(contentsOf:)``). A request reads
+/// the largest published block at each point from rule 0, then checks the few rules after the last
+/// block (fewer than the smallest size) one by one. The candidates are sorted by rank, so rules are
+/// still tried in priority then added order. The lists serve the near-miss report, which reads them.
+///
+/// A replaced block stays allocated (a reader may hold it; `shards` never frees), so a live set pays
+/// memory for about 20 rules' literals per rule added one at a time, on top of the current blocks.
 final class LiveRules: Sendable {
     struct Entry: Sendable {
         let compiled: CompiledRule
@@ -29,6 +41,18 @@ final class LiveRules: Sendable {
     /// The sum of the live rules' ``CompiledRule/worstVisitsPerScalar``.
     private let slowVisits = Atomic<Int>(0)
     private let writer = Mutex(Writer())
+    /// Block sizes, smallest first, each a multiple of the one before.
+    private let shardSizes: [Int]
+    /// Every block built, in the order built (superseded ones included: readers may still hold them).
+    private let shards = GrowOnlyArray<RuleShard>()
+    /// Per size, per block number: the index in `shards` of the published block, plus one.
+    private let shardSlots: [AtomicSlots]
+
+    /// The block sizes engines use: a request reads one block per 16,384 rules, and at most one more of
+    /// each smaller size. One add in 16 builds a block: the partly filled block of 256 it extends, or
+    /// one in 256 a block of up to 4,096, one in 4,096 one of up to 16,384: about 20 rules' literals
+    /// per add on average.
+    static let defaultShardSizes = [16, 256, 4_096, 16_384]
 
     /// What only the writer reads.
     private struct Writer {
@@ -36,7 +60,10 @@ final class LiveRules: Sendable {
         var tails: [Int] = [-1]
     }
 
-    init() {
+    /// An empty rule store whose blocks have `shardSizes` (smallest first, each a multiple of the last).
+    init(shardSizes: [Int] = LiveRules.defaultShardSizes) {
+        self.shardSizes = shardSizes
+        shardSlots = shardSizes.map { _ in AtomicSlots() }
         listNames.append("")
     }
 
@@ -51,30 +78,123 @@ final class LiveRules: Sendable {
     /// sequence number.
     func add(_ rule: Rule) throws(RuleError) -> Int {
         try writer.withLock { (writer: inout Writer) throws(RuleError) -> Int in
-            let sequence = entries.count
-            var rule = rule
-            if rule.name.isEmpty { rule.name = "rule \(sequence + 1)" }
-            let compiled = try CompiledRule(rule, declaredIndex: sequence)
-            let list = self.list(for: RuleBucket(compiled), writer: &writer)
-            let rank = RuleRank(rule, sequence: sequence)
-            entries.append(Entry(compiled: compiled, rank: rank))
-            let tail = writer.tails[list]
-            if tail < 0 || entries[tail].rank < rank {
-                link(sequence, after: tail, in: list)
-                writer.tails[list] = sequence
-            } else {
-                var previous = -1
-                var candidate = firstRule(inList: list)
-                while let current = candidate, entries[current].rank < rank {
-                    previous = current
-                    candidate = following(current)
-                }
-                link(sequence, after: previous, in: list)
-            }
-            liveCount.add(1, ordering: .relaxed)
-            slowVisits.add(compiled.worstVisitsPerScalar, ordering: .relaxed)
+            let sequence = try file(rule, writer: &writer)
+            publishCompletedShards(endingAt: sequence + 1)
             return sequence
         }
+    }
+
+    /// Compiles and files `rules` in order, as ``add(_:)`` does one at a time, but builds each of their
+    /// blocks once: from the first, the largest block size that fits, so loading a set builds no block
+    /// it then supersedes. Stops at the first rule that does not compile (the rules before it stay).
+    func add(contentsOf rules: [Rule]) throws(RuleError) {
+        try writer.withLock { (writer: inout Writer) throws(RuleError) in
+            let first = entries.count
+            defer { publishCovering(from: first, to: entries.count) }
+            for rule in rules { _ = try file(rule, writer: &writer) }
+        }
+    }
+
+    /// Compiles `rule` and links it into its list; its blocks are the caller's to build.
+    private func file(_ rule: Rule, writer: inout Writer) throws(RuleError) -> Int {
+        let sequence = entries.count
+        var rule = rule
+        if rule.name.isEmpty { rule.name = "rule \(sequence + 1)" }
+        let compiled = try CompiledRule(rule, declaredIndex: sequence)
+        let list = self.list(for: RuleBucket(compiled), writer: &writer)
+        let rank = RuleRank(rule, sequence: sequence)
+        entries.append(Entry(compiled: compiled, rank: rank))
+        let tail = writer.tails[list]
+        if tail < 0 || entries[tail].rank < rank {
+            link(sequence, after: tail, in: list)
+            writer.tails[list] = sequence
+        } else {
+            var previous = -1
+            var candidate = firstRule(inList: list)
+            while let current = candidate, entries[current].rank < rank {
+                previous = current
+                candidate = following(current)
+            }
+            link(sequence, after: previous, in: list)
+        }
+        liveCount.add(1, ordering: .relaxed)
+        slowVisits.add(compiled.worstVisitsPerScalar, ordering: .relaxed)
+        return sequence
+    }
+
+    /// Builds and publishes the block that rule `end - 1` completes, when it completes one: of the
+    /// largest size whose boundary `end` is, that block full when it is the largest size, else the
+    /// block of the next size up filled so far (which covers it, so readers would never read it).
+    /// A partly filled block thus always ends on a boundary of the size below, and a request reads at
+    /// most one block per size after the full ones.
+    private func publishCompletedShards(endingAt end: Int) {
+        guard let level = shardSizes.indices.last(where: { end % shardSizes[$0] == 0 }) else { return }
+        guard level + 1 < shardSizes.count else {
+            publishShard(level: level, start: end - shardSizes[level], count: shardSizes[level])
+            return
+        }
+        let start = end / shardSizes[level + 1] * shardSizes[level + 1]
+        publishShard(level: level + 1, start: start, count: end - start)
+    }
+
+    /// Publishes blocks over rules `start ..< end` as adding them one at a time would leave them, each
+    /// built once: from the first boundary of the smallest size, at each point the largest block whose
+    /// boundary it is, full when the rules reach its end, else filled to the last boundary of the size
+    /// below (or a smaller block there, when that is none). Fewer rules than the smallest size are
+    /// left to later adds.
+    private func publishCovering(from start: Int, to end: Int) {
+        var position = start
+        // Up to the first boundary of the smallest size, blocks complete as single adds complete them.
+        while position % shardSizes[0] != 0, position < end {
+            position += 1
+            publishCompletedShards(endingAt: position)
+        }
+        covering: while position < end {
+            for level in shardSizes.indices.reversed() where position % shardSizes[level] == 0 {
+                let size = shardSizes[level]
+                let below = level > 0 ? shardSizes[level - 1] : size
+                let count = position + size <= end ? size : (end - position) / below * below
+                guard count > 0, level > 0 || count == size else { continue }
+                publishShard(level: level, start: position, count: count)
+                position += count
+                continue covering
+            }
+            break
+        }
+    }
+
+    /// Builds the block of size `shardSizes[level]` from `start`, holding its first `count` rules, then
+    /// makes it visible to readers (in place of the block there before, which readers may still hold).
+    private func publishShard(level: Int, start: Int, count: Int) {
+        let size = shardSizes[level]
+        let shard = RuleShard(start: start, rules: (start..<(start + count)).map { entries[$0].compiled })
+        // The block is written and appended before its slot is stored with releasing order, so a reader
+        // that loads the slot (acquiring) sees the block whole; its rules were published before it.
+        let index = shards.append(shard)
+        shardSlots[level].store(start / size, index + 1)
+    }
+
+    /// Calls `body` with the published blocks that cover rules from 0 on, in order, the largest at each
+    /// point; returns the first rule no block covers.
+    @inline(__always)
+    private func forEachShard(_ body: (RuleShard) -> Void) -> Int {
+        var position = 0
+        var level = shardSizes.count - 1
+        while level >= 0 {
+            let size = shardSizes[level]
+            if position % size == 0 {
+                let slot = shardSlots[level].load(position / size)
+                if slot != 0 {
+                    let shard = shards[slot - 1]
+                    body(shard)
+                    position += shard.count
+                    level = shardSizes.count - 1
+                    continue
+                }
+            }
+            level -= 1
+        }
+        return position
     }
 
     /// Marks rule `sequence` removed; `false` when there is none or it already was.
@@ -144,7 +264,7 @@ final class LiveRules: Sendable {
     }
 
     /// The first live rule, by rank, whose conditions hold for `request`, with how many live rules
-    /// survived the bucket filter; scenario states are not looked at.
+    /// survived the method and literal prefilters; scenario states are not looked at.
     func firstMatch(for request: IncomingRequest) -> (rule: CompiledRule?, tried: Int) {
         var found: CompiledRule?
         let tried = forEachMatch(for: request) { rule in
@@ -156,7 +276,7 @@ final class LiveRules: Sendable {
 
     /// The rules that may answer `request` once scenario states are known: those whose conditions hold,
     /// by rank, up to and including the first without a scenario (which answers in any state, so no
-    /// later rule could). Allocates nothing when the first is without a scenario.
+    /// later rule could).
     /// With `priorityBelow`, only rules whose priority is lower than it are looked at.
     func candidates(for request: IncomingRequest, priorityBelow bound: Int? = nil) -> RuleCandidates {
         var candidates = RuleCandidates()
@@ -169,49 +289,58 @@ final class LiveRules: Sendable {
 
     /// Calls `body` with each live rule, by rank, whose conditions hold for `request`, while it returns
     /// `true`, stopping at the first whose priority is not below `bound`; returns how many live rules
-    /// survived the bucket filter.
+    /// survived the method and literal prefilters (a candidate of its block, or after the last block,
+    /// for the request's method, whose target has its literal prefix and required literal).
     private func forEachMatch(for request: IncomingRequest, priorityBelow bound: Int? = nil, _ body: (CompiledRule) -> Bool) -> Int {
         let url = request.canonical.url
-        var origin = list(named: url.origin, in: byOrigin).flatMap(firstRule(inList:))
-        var segment = list(named: RuleBucket.firstSegment(of: url.path), in: byFirstSegment)
-            .flatMap(firstRule(inList:))
-        var unbucketed = firstRule(inList: 0)
-        var tried = 0
+        let path = url.path
         var urlTarget: String?
+        var candidates: [Int] = []
+        let firstUncovered = forEachShard { shard in
+            if shard.hasURLRules, urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
+            Self.withUTF8(path) { pathBytes in
+                if let urlTarget {
+                    Self.withUTF8(urlTarget) { shard.collectCandidates(url: $0, path: pathBytes, into: &candidates) }
+                } else {
+                    shard.collectCandidates(url: nil, path: pathBytes, into: &candidates)
+                }
+            }
+        }
+        // Rules after the last block (fewer than the smallest block size) are each a candidate.
+        let total = entries.count
+        if firstUncovered < total { candidates.append(contentsOf: firstUncovered..<total) }
+        if candidates.count > 1 { candidates.sort { entries[$0].rank < entries[$1].rank } }
+        var tried = 0
         var parts = LazyRequestParts(request)
-        while true {
-            // The lowest-ranked head of the three lists is the next rule in priority order.
-            var pick = origin
-            if let candidate = segment, pick.map({ entries[candidate].rank < entries[$0].rank }) ?? true {
-                pick = candidate
-            }
-            if let candidate = unbucketed, pick.map({ entries[candidate].rank < entries[$0].rank }) ?? true {
-                pick = candidate
-            }
-            guard let position = pick else { break }
-            // The lists are merged in rank order, so every later rule's priority is at least this one's.
+        var previous = -1
+        for position in candidates where position != previous {
+            previous = position
+            // Candidates are in rank order, so every later rule's priority is at least this one's.
             if let bound, entries[position].rank.priority >= bound { break }
-            if position == origin {
-                origin = following(position)
-            } else if position == segment {
-                segment = following(position)
-            } else {
-                unbucketed = following(position)
-            }
             guard removed.relaxedLoad(position) == 0 else { continue }
-            tried += 1
             let rule = entries[position].compiled
+            // A set may hold the same pattern for several methods: the method is the cheaper test.
+            guard rule.accepts(method: request.canonical.method) else { continue }
             let target: String
             switch rule.rule.target {
             case .path:
-                target = url.path
+                target = path
             case .url:
                 if urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
                 target = urlTarget ?? ""
             }
-            if rule.matches(request, target: target, parts: &parts), !body(rule) { break }
+            guard rule.hasLiterals(in: target) else { continue }
+            tried += 1
+            if rule.matchesGivenLiterals(request, target: target, parts: &parts), !body(rule) { break }
         }
         return tried
+    }
+
+    /// Runs `body` on `text`'s UTF-8, in place when the string stores it contiguously (native strings do).
+    @inline(__always)
+    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// Up to `limit` live rules to compare with a request that missed, with their ranks: first those of
@@ -277,7 +406,7 @@ struct RuleCandidates {
     var first: CompiledRule?
     /// The others, by rank (only when the first has a scenario).
     var later: [CompiledRule] = []
-    /// How many live rules survived the bucket filter.
+    /// How many live rules survived the method and literal prefilters.
     var tried = 0
 
     /// All of them, by rank.

@@ -2,11 +2,10 @@
 /// ``Strategy/rules(_:)`` or to validate a rule file. Engines hold their own live rules
 /// (``ReplayEngine/init(tracks:rules:strategy:configuration:)``, ``ReplayEngine/add(_:)-(Rule)``).
 ///
-/// Evaluating every pattern for every request is what makes rule bundles slow at scale. Each rule's
-/// literal prefix (the text after `^` up to the first regex operator) places it in a bucket: by origin
-/// (`https://api.example.com`) for URL patterns, by first path segment (`/users`) for path patterns.
-/// A request looks only at the buckets for its own origin and first segment plus the rules with no
-/// usable prefix, checks method and prefix with byte comparisons, and runs the expression last.
+/// Evaluating every pattern for every request is what makes rule bundles slow at scale. Each rule is
+/// filed under literal text every match of its pattern contains, and a request's URL is searched once
+/// for all of those literals (``RuleShard``); only the rules whose literal it contains are then checked,
+/// method and prefix with byte comparisons first, the expression last.
 public struct RuleSet: Sendable {
     /// The rules in the order they are tried (see ``RuleRank``).
     public let rules: [Rule]
@@ -15,7 +14,7 @@ public struct RuleSet: Sendable {
     /// Compiles and indexes `rules`; fails on the first invalid pattern, naming the rule.
     public init(_ rules: [Rule]) throws(RuleError) {
         let store = LiveRules()
-        for rule in rules { _ = try store.add(rule) }
+        try store.add(contentsOf: rules)
         let named = store.rules
         self.store = store
         self.rules = Rule.triedOrder(named).map { named[$0] }

@@ -44,13 +44,8 @@ struct ControlPlaneGuard: Sendable, Equatable {
         }
     }
 
-    /// Whether `target` is a control or admin request, which the guard covers.
-    static func covers(_ target: String) -> Bool {
-        RequestRoute.isControl(target) || WireMockAdmin.route(target) != nil
-    }
-
-    /// The refusal for `request`, or `nil` when it may go through. Call it for targets the guard
-    /// ``covers(_:)``.
+    /// The refusal for `request`, or `nil` when it may go through. Call it for requests routed to the
+    /// control plane (``RequestRoute/isControlPlane``).
     func refusal(for request: ServerRequest) -> Refusal? {
         let hosts = request.headers.values(named: "Host")
         if hosts.count > 1 {

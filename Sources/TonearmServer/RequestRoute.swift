@@ -2,6 +2,9 @@
 enum RequestRoute: Sendable, Equatable {
     /// The control API; `path` is what follows `/__tonearm/` (without the query), `query` the query.
     case control(path: String, query: String)
+    /// WireMock's admin API; `path` is what follows `/__admin/` (without the query or trailing slashes),
+    /// `query` the query.
+    case admin(path: String, query: String)
     /// An upstream exchange: the URL the request stands for, and its host when the network may be used.
     case upstream(url: String, host: UpstreamHost?)
     /// A local request with no upstream (`/v1/users` on a stub server): rules and path-only tracks answer.
@@ -14,6 +17,17 @@ enum RequestRoute: Sendable, Equatable {
 
     /// The reserved prefix of the control API.
     static let controlPrefix = "/__tonearm"
+    /// The reserved prefix of WireMock's admin API.
+    static let adminPrefix = "/__admin"
+
+    /// Whether this is a call to the server's own APIs (the control API, WireMock's admin API), which
+    /// the control-plane guard covers and no traffic stage answers.
+    var isControlPlane: Bool {
+        switch self {
+        case .control, .admin: true
+        case .upstream, .local, .refused, .tunnel: false
+        }
+    }
 
     /// Routes `target` (the request line's target) for `method`.
     ///
@@ -50,6 +64,7 @@ enum RequestRoute: Sendable, Equatable {
             let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             return .control(path: String(parts.first ?? ""), query: parts.count > 1 ? String(parts[1]) : "")
         }
+        if let admin = adminCall(target) { return admin }
         let (component, rest) = firstComponent(of: target)
         if let host = allowed.first(where: { $0.authority == component }) {
             return .upstream(url: url(on: host, rest), host: host)
@@ -120,6 +135,18 @@ enum RequestRoute: Sendable, Equatable {
     static func isControl(_ target: String) -> Bool {
         mayBeReserved(target) && target.utf8.starts(with: controlPrefix.utf8)
             && (target == controlPrefix || target.hasPrefix(controlPrefix + "/") || target.hasPrefix(controlPrefix + "?"))
+    }
+
+    /// The WireMock admin call `target` makes (`/__admin`, `/__admin/…`, `/__admin?…`), if it is one.
+    static func adminCall(_ target: String) -> RequestRoute? {
+        guard mayBeReserved(target), target.hasPrefix(adminPrefix) else { return nil }
+        var rest = target.dropFirst(adminPrefix.count)
+        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
+        if rest.hasPrefix("/") { rest = rest.dropFirst() }
+        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var path = String(parts.first ?? "")
+        while path.hasSuffix("/") { path.removeLast() }
+        return .admin(path: path, query: parts.count > 1 ? String(parts[1]) : "")
     }
 
     /// Whether `target` begins `/__`, as the reserved paths (the control API's, WireMock's admin API's)

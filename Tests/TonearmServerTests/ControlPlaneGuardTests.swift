@@ -20,17 +20,22 @@ struct ControlPlaneGuardTests {
         request("GET", "/__tonearm/health", headers)
     }
 
-    @Test("covers the control and admin APIs only")
+    @Test("covers the control and admin APIs only: the one router says which requests are the control plane's")
     func covers() {
-        #expect(ControlPlaneGuard.covers("/__tonearm/stubs"))
-        #expect(ControlPlaneGuard.covers("/__tonearm"))
-        #expect(ControlPlaneGuard.covers("/__tonearm?x=1"))
-        #expect(ControlPlaneGuard.covers("/__admin/mappings"))
-        #expect(ControlPlaneGuard.covers("/__admin"))
-        #expect(!ControlPlaneGuard.covers("/__tonearmx"))
-        #expect(!ControlPlaneGuard.covers("/api.example.com/__admin/mappings"))
-        #expect(!ControlPlaneGuard.covers("/v1/users"))
-        #expect(!ControlPlaneGuard.covers("http://api.example.com/__tonearm/health"))
+        func covered(_ target: String) -> Bool {
+            RequestRoute.resolve(method: "GET", target: target, allowed: [], upstream: nil, replayOnly: true).isControlPlane
+        }
+        #expect(covered("/__tonearm/stubs"))
+        #expect(covered("/__tonearm"))
+        #expect(covered("/__tonearm?x=1"))
+        #expect(covered("/__admin/mappings"))
+        #expect(covered("/__admin"))
+        #expect(!covered("/__tonearmx"))
+        #expect(!covered("/__adminx"))
+        #expect(!covered("/api.example.com/__admin/mappings"))
+        #expect(!covered("/v1/users"))
+        #expect(RequestRoute.resolve(method: "GET", target: "/__admin/mappings/?limit=2", allowed: [], upstream: nil, replayOnly: true)
+            == .admin(path: "mappings", query: "limit=2"))
     }
 
     @Test("the server's own loopback names with its port pass; a missing Host (HTTP/1.0 tools) passes")

@@ -19,7 +19,7 @@ struct CassetteStage: ResponderStage {
             forwarded.url = url
             forwarded.headers = HopByHop.removing(from: forwarded.headers, also: HopByHop.andHost)
             host = upstream
-        case .control, .refused, .tunnel:
+        case .control, .admin, .refused, .tunnel:
             return nil
         }
         guard let host else {

@@ -12,8 +12,8 @@ struct ControlPlaneGuardStage: ResponderStage {
     let address: ServerAddress
 
     func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
+        guard request.route.isControlPlane else { return nil }
         let incoming = request.incoming
-        guard ControlPlaneGuard.covers(incoming.target) else { return nil }
         var checks = configured
         checks.port = address.port
         checks.httpsPort = address.httpsPort

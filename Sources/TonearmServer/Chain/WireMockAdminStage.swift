@@ -7,15 +7,15 @@ struct WireMockAdminStage: ResponderStage {
     let admin: WireMockAdmin
 
     func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
-        guard let route = WireMockAdmin.route(request.incoming.target) else { return nil }
+        guard case .admin(let path, let query) = request.route else { return nil }
         let incoming = request.incoming
         let answer = { @Sendable [admin] in
             StageAnswer(
-                content: .response(admin.answer(path: route.path, query: route.query, request: incoming)),
-                source: JournalEntry.Source(kind: .admin, detail: route.path))
+                content: .response(admin.answer(path: path, query: query, request: incoming)),
+                source: JournalEntry.Source(kind: .admin, detail: path))
         }
         // A readiness probe (Testcontainers polls `/__admin/health`) is answered at once.
-        let isHealthCheck = route.path == "health" && incoming.method.uppercased() == "GET"
+        let isHealthCheck = path == "health" && incoming.method.uppercased() == "GET"
         return isHealthCheck ? .now(answer()) : .onThreadPool(answer)
     }
 }

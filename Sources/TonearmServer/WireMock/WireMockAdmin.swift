@@ -31,21 +31,6 @@ struct WireMockAdmin: Sendable {
     /// What recorded mappings hide before they are kept or written: the server's redaction.
     var redaction = Redaction.default
 
-    /// The admin API's prefix.
-    static let prefix = "/__admin"
-
-    /// The path after `/__admin/` and the query, when `target` is an admin call.
-    static func route(_ target: String) -> (path: String, query: String)? {
-        guard RequestRoute.mayBeReserved(target), target.hasPrefix(prefix) else { return nil }
-        var rest = target.dropFirst(prefix.count)
-        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
-        if rest.hasPrefix("/") { rest = rest.dropFirst() }
-        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        var path = String(parts.first ?? "")
-        while path.hasSuffix("/") { path.removeLast() }
-        return (path, parts.count > 1 ? String(parts[1]) : "")
-    }
-
     /// The query's parameters, decoded (`+` and `%20` are spaces).
     static func parameters(_ query: String) -> [String: String] {
         var result: [String: String] = [:]

@@ -93,7 +93,7 @@ struct RobustnessTests {
         let rules = folder.file("rules.json")
         try Data(#"[{"path": "^/ping$", "body": "pong"}]"#.utf8).write(to: rules)
         let server = try await ServeProcess(["--rules", rules.path])
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/many_connections.py")
+        let script = packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/many_connections.py")
         // All 1,000 are open at once before any is read.
         let run = try await ProcessRun.run("/usr/bin/env", ["python3", script.path, String(server.port), "1000"], environment: nil)
         let ended = try await server.stop()

@@ -46,7 +46,7 @@ final class HTTPSUpstream: @unchecked Sendable {
     }
 
     static func script(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/\(name)").path
+        packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/\(name)").path
     }
 }
 

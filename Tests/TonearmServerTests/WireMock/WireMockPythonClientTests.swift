@@ -19,7 +19,7 @@ enum WireMockPython {
         "no Python with the wiremock client: run .ci/run once (it creates .build/python-venv) or set TONEARM_WIREMOCK_PYTHON"
 
     static func script(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python/\(name)").path
+        packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/\(name)").path
     }
 }
 

@@ -295,7 +295,7 @@ final class LiveRules: Sendable {
         let url = request.canonical.url
         let path = url.path
         var urlTarget: String?
-        var candidates: [Int] = []
+        var candidates = CandidateList()
         let firstUncovered = forEachShard { shard in
             if shard.hasURLRules, urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
             Self.withUTF8(path) { pathBytes in
@@ -309,18 +309,15 @@ final class LiveRules: Sendable {
         // Rules after the last block (fewer than the smallest block size) are each a candidate.
         let total = entries.count
         if firstUncovered < total { candidates.append(contentsOf: firstUncovered..<total) }
-        if candidates.count > 1 { candidates.sort { entries[$0].rank < entries[$1].rank } }
         var tried = 0
         var parts = LazyRequestParts(request)
-        var previous = -1
-        for position in candidates where position != previous {
-            previous = position
+        candidates.sortedForEach(by: { entries[$0].rank < entries[$1].rank }) { position in
             // Candidates are in rank order, so every later rule's priority is at least this one's.
-            if let bound, entries[position].rank.priority >= bound { break }
-            guard removed.relaxedLoad(position) == 0 else { continue }
+            if let bound, entries[position].rank.priority >= bound { return false }
+            guard removed.relaxedLoad(position) == 0 else { return true }
             let rule = entries[position].compiled
             // A set may hold the same pattern for several methods: the method is the cheaper test.
-            guard rule.accepts(method: request.canonical.method) else { continue }
+            guard rule.accepts(method: request.canonical.method) else { return true }
             let target: String
             switch rule.rule.target {
             case .path:
@@ -329,9 +326,9 @@ final class LiveRules: Sendable {
                 if urlTarget == nil { urlTarget = Rule.Target.url.text(of: url) }
                 target = urlTarget ?? ""
             }
-            guard rule.hasLiterals(in: target) else { continue }
+            guard rule.hasLiterals(in: target) else { return true }
             tried += 1
-            if rule.matchesGivenLiterals(request, target: target, parts: &parts), !body(rule) { break }
+            return !rule.matchesGivenLiterals(request, target: target, parts: &parts) || body(rule)
         }
         return tried
     }

@@ -124,7 +124,7 @@ final class RuleShard: Sendable {
     /// Appends to `candidates` the sequence numbers of the rules that may match: those whose literal
     /// occurs in `url` (for URL rules) or `path` (for path rules) where their pattern needs it, and
     /// those without one. A rule may be appended more than once.
-    func collectCandidates(url: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>, into candidates: inout [Int]) {
+    func collectCandidates(url: UnsafeBufferPointer<UInt8>?, path: UnsafeBufferPointer<UInt8>, into candidates: inout CandidateList) {
         if let urlSearch, let url {
             Self.collect(urlSearch, urlRules, in: url, into: &candidates)
         }
@@ -135,7 +135,7 @@ final class RuleShard: Sendable {
     }
 
     private static func collect(
-        _ search: LiteralAutomaton, _ filed: [Filed], in text: UnsafeBufferPointer<UInt8>, into candidates: inout [Int]
+        _ search: LiteralAutomaton, _ filed: [Filed], in text: UnsafeBufferPointer<UInt8>, into candidates: inout CandidateList
     ) {
         filed.withUnsafeBufferPointer { filed in
             search.forEachMatch(in: text) { literal, end in

@@ -22,22 +22,21 @@ struct ConnectionLifecycle {
     /// The limits a connection's client must keep to.
     struct Limits: Sendable {
         /// How long a request head may take to arrive, from accept or from its first byte.
-        var headerTimeout: TimeAmount
+        let headerTimeout: TimeAmount
         /// The window over which a body's rate is measured.
-        var bodyRateWindow: TimeAmount
+        let bodyRateWindow: TimeAmount
         /// The slowest body accepted, in bytes a second; 0 checks nothing.
-        var minimumBodyBytesPerSecond: Int
+        let minimumBodyBytesPerSecond: Int
 
         /// The fewest body bytes a window must bring; 0 checks nothing.
-        var minimumBodyBytesPerWindow: Int {
-            let windowSeconds = Double(bodyRateWindow.nanoseconds) / 1e9
-            return Int(min(Double(Int.max / 2), Double(max(0, minimumBodyBytesPerSecond)) * windowSeconds))
-        }
+        let minimumBodyBytesPerWindow: Int
 
         init(headerTimeout: TimeAmount, bodyRateWindow: TimeAmount, minimumBodyBytesPerSecond: Int) {
             self.headerTimeout = headerTimeout
             self.bodyRateWindow = bodyRateWindow
             self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+            let windowSeconds = Double(bodyRateWindow.nanoseconds) / 1e9
+            minimumBodyBytesPerWindow = Int(min(Double(Int.max / 2), Double(max(0, minimumBodyBytesPerSecond)) * windowSeconds))
         }
 
         init(_ configuration: ServerConfiguration) {

@@ -105,14 +105,6 @@ struct OutgoingResponse: Sendable {
         OutgoingResponse(message: .parts(Head(status: 0), .none, keep: nil), ending: .fault(fault))
     }
 
-    /// Whether the connection stays open for another request after this answer.
-    var keepsAlive: Bool {
-        switch ending {
-        case .interim, .keepAlive: true
-        case .close, .fault, .tunnel: false
-        }
-    }
-
     /// The response this sends, whole (a kept answer's read from its track); `nil` for a fault.
     var response: Response? {
         switch (message, ending) {
@@ -121,9 +113,6 @@ struct OutgoingResponse: Sendable {
         case (.parts(let head, let body, _), _): Response(status: head.status, headers: head.fields, body: body.bytes)
         }
     }
-
-    /// Whether this is a final answer to its request (not an interim head).
-    var isFinal: Bool { ending != .interim }
 }
 
 /// How a recorded transport error is played on a connection; the client sees a network failure. These

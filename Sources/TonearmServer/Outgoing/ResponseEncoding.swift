@@ -19,9 +19,6 @@ struct RequestFraming: Sendable, Equatable {
         self.method = method == .HEAD ? .head : method == .CONNECT ? .connect : .other
     }
 
-    /// An HTTP/1.1 `GET`'s framing: what an answer cut short before its request was read is framed for.
-    static let plain = RequestFraming(version: .http1_1, method: .GET)
-
     /// Whether an answer kept encoded (HTTP/1.1, kept alive, not `HEAD`) is written as it is.
     var takesKeptEncoding: Bool { version == .http1_1 && method == .other }
 }

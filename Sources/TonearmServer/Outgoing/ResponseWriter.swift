@@ -88,13 +88,17 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
             return context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: promise)
         }
         closing = true
+        writeThenClose(bytes, promise: promise, context: context)
+    }
+
+    /// Writes and flushes `bytes`, the last of an answer, then closes the connection: once they are
+    /// written, or after ``finalAnswerGrace`` for a client that does not read them.
+    private func writeThenClose(_ bytes: ByteBuffer, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
         let channel = context.channel
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenComplete { _ in channel.close(promise: nil) }
         if let promise { written.futureResult.cascade(to: promise) }
-        context.write(wrapOutboundOut(.byteBuffer(bytes)), promise: written)
-        context.flush()
-        // A client that does not read its last answer does not hold the connection open.
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(bytes)), promise: written)
         context.eventLoop.scheduleTask(in: Self.finalAnswerGrace) { channel.close(promise: nil) }
     }
 
@@ -135,14 +139,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
                 context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: nil)
                 return handler.writePiece(index + 1, of: pieces, pause: pause, keepAlive: keepAlive, promise: promise, context: context)
             }
-            guard keepAlive else {
-                let channel = context.channel
-                let written = context.eventLoop.makePromise(of: Void.self)
-                written.futureResult.whenComplete { _ in channel.close(promise: nil) }
-                if let promise { written.futureResult.cascade(to: promise) }
-                context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: written)
-                return
-            }
+            guard keepAlive else { return handler.writeThenClose(pieces[index], promise: promise, context: context) }
             context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: promise)
         }
     }

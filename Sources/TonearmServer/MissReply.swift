@@ -13,16 +13,32 @@ enum MissReply {
         return reason.identifier
     }
 
-    static func response(for report: MissReport, status: Int, acceptsJSON: Bool, source: String) -> Response {
-        let reason = token(report.reason)
+    /// The reply to a request `miss` and `alsoMissed` (in the chain's order) looked up in vain: the
+    /// first's reason and report, then the others' where any came near (a report naming no nearest
+    /// track or rule says nothing the first does not, so only where it was looked is named).
+    static func response(for miss: StageMiss, alsoMissed: [StageMiss], status: Int, acceptsJSON: Bool) -> Response {
+        let reason = token(miss.report.reason)
+        let telling = alsoMissed.filter { !$0.report.nearest.isEmpty || !$0.report.nearestRules.isEmpty }
         if acceptsJSON {
+            var document = document(for: miss.report, source: miss.lookedIn)
+            if !alsoMissed.isEmpty, case .object(var members) = document {
+                members.append(JSONMember(key: "alsoLookedIn", value: .array(alsoMissed.map { .string($0.lookedIn) })))
+                if !telling.isEmpty {
+                    members.append(JSONMember(key: "alsoMissed", value: .array(telling.map { Self.document(for: $0.report, source: $0.lookedIn) })))
+                }
+                document = .object(members)
+            }
             return Response(status: status, headers: [
                 HeaderField("Content-Type", "application/json"), HeaderField(reasonHeader, reason),
-            ], body: document(for: report, source: source).bytes)
+            ], body: document.bytes)
         }
+        var text = "Tonearm: no recorded answer in \(miss.lookedIn)"
+        for other in alsoMissed { text += ", nor in \(other.lookedIn)" }
+        text += "\n\(miss.report)\n"
+        for other in telling { text += "In \(other.lookedIn):\n\(other.report)\n" }
         return Response(status: status, headers: [
             HeaderField("Content-Type", "text/plain; charset=utf-8"), HeaderField(reasonHeader, reason),
-        ], body: "Tonearm: no recorded answer in \(source)\n\(report)\n")
+        ], body: text)
     }
 
     /// Whether the client asked for JSON.

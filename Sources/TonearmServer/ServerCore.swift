@@ -54,8 +54,7 @@ final class ServerCore: Sendable {
             TunnelStage(),
             MappingStage(stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.shutdownTimeout),
             RefusalStage(),
-            CassetteStage(answers: answers),
-            UpstreamStage(client: upstreamClient, answers: answers),
+            CassetteStage(answers: answers, client: upstreamClient),
         ])
         finisher = AnswerFinisher(
             journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.shutdownTimeout,
@@ -101,8 +100,8 @@ final class ServerCore: Sendable {
     }
 
     private func answer(_ request: ServerRequest, cassette: LoadedCassette) -> Staged<OutgoingResponse> {
-        var pending = ChainRequest(request, cassette: cassette, configuration: configuration)
-        let answer = chain.answer(&pending)
+        let pending = ChainRequest(request, cassette: cassette, configuration: configuration)
+        let answer = chain.answer(pending)
         return finisher.reply(answer, for: pending)
     }
 

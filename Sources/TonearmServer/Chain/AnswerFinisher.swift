@@ -59,13 +59,14 @@ struct AnswerFinisher: Sendable {
         case .fault(let error):
             if let journaled = answer.journaled { journal.append(entry(journaled, .response(nil), answer, request)) }
             return .fault(ConnectionFault(error))
-        case .miss(let report, let lookedIn):
+        case .miss(let miss, let alsoMissed):
             let missed = answer.journaled ?? request.asSent
-            log("tonearm: miss \(missed.method) \(missed.url): \(report.reason)")
+            log("tonearm: miss \(missed.method) \(missed.url): \(miss.report.reason)")
             let response = MissReply.response(
-                for: report, status: missStatus, acceptsJSON: MissReply.acceptsJSON(missed.headers), source: lookedIn)
+                for: miss, alsoMissed: alsoMissed, status: missStatus, acceptsJSON: MissReply.acceptsJSON(missed.headers))
             if let journaled = answer.journaled {
-                journal.append(entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: report))
+                journal.append(
+                    entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: miss.report))
             }
             return OutgoingResponse(response)
         case .tunnel(let host):

@@ -3,7 +3,8 @@ import TonearmReplay
 
 /// What the cassette's replay session decided, as a ``StageAnswer``: a replay (with its delay), a miss, or
 /// the network's response; responses with URLs rewritten when the server rewrites them. The cassette
-/// and upstream stages share it, as a fetch may end in a replay of what an identical request recorded.
+/// stage answers with it at once and after a fetch, which may end in a replay of what an identical
+/// request recorded.
 struct CassetteAnswers: Sendable {
     let configuration: ServerConfiguration
     let address: ServerAddress
@@ -28,12 +29,17 @@ struct CassetteAnswers: Sendable {
                     journaled: request, delay: track.delay)
             }
         case .missed(let report):
-            return .miss(report, lookedIn: loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules", request: request)
+            return .miss(StageMiss(report: report, lookedIn: lookedIn(loaded), request: request))
         case .fetched(let response):
             return StageAnswer(
                 content: .response(served(response, loaded: loaded)),
                 source: JournalEntry.Source(kind: .network, detail: host?.origin ?? "network"), journaled: request)
         }
+    }
+
+    /// What a miss in `loaded` looked in, as the miss reply names it.
+    func lookedIn(_ loaded: LoadedCassette) -> String {
+        loaded.url.map { "cassette \($0.path)" } ?? "the loaded rules"
     }
 
     /// The response as sent to the client: URLs rewritten when asked (cassettes keep the upstream's bytes).

@@ -1,13 +1,17 @@
 import Tonearm
+import TonearmReplay
 
-/// Answers from the cassette in force, deciding as its replay session does for URLSession: a replay, a
-/// miss, or (leaving a ``ChainRequest/PendingFetch`` for the ``UpstreamStage``) the network.
+/// Answers from the cassette in force, deciding as its replay session does for URLSession: a replay or
+/// a miss at once, or the network's answer in a task, fetched (and recorded when the mode records)
+/// through the session.
 struct CassetteStage: ResponderStage {
     static let name = "Cassette"
 
     let answers: CassetteAnswers
+    /// Sends on what the session sends to the network (the server's one upstream client).
+    let client: UpstreamClient
 
-    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
+    func respond(to request: ChainRequest) -> StageResult {
         let loaded = request.cassette
         var forwarded = request.asSent
         let host: UpstreamHost?
@@ -20,28 +24,56 @@ struct CassetteStage: ResponderStage {
             forwarded.headers = HopByHop.removing(from: forwarded.headers, also: HopByHop.andHost)
             host = upstream
         case .control, .admin, .refused, .tunnel:
-            return nil
+            return .passed
         }
         guard let host else {
             guard loaded.mode.replays else {
                 let message = "no upstream for \(forwarded.url): give the host as the first path component or start the server with --upstream"
-                return .now(StageAnswer(
+                return .answered(.now(StageAnswer(
                     content: .response(ServerCore.plainText(404, message)), source: JournalEntry.Source(kind: .refused, detail: message),
-                    journaled: forwarded))
+                    journaled: forwarded)))
             }
-            let answer = answers.answer(loaded.session.answerWithoutNetwork(to: forwarded), for: forwarded, host: nil, loaded: loaded)
-            // Nothing else answers a local path either: the mappings' report says what came closest.
-            if case .local = request.route, case .miss = answer.content, let mappingMiss = request.mappingMiss {
-                return .now(.miss(mappingMiss, lookedIn: "the stub mappings", request: forwarded))
-            }
-            return .now(answer)
+            return answered(loaded.session.answerWithoutNetwork(to: forwarded), for: forwarded, host: nil, loaded: loaded)
         }
         switch loaded.session.decide(forwarded) {
         case .answered(let answer):
-            return .now(answers.answer(answer, for: forwarded, host: host, loaded: loaded))
+            return answered(answer, for: forwarded, host: host, loaded: loaded)
         case .fetch(let report):
-            request.fetch = ChainRequest.PendingFetch(request: forwarded, host: host, report: report)
-            return nil
+            return .answered(fetched(forwarded, from: host, missed: report, loaded: loaded))
+        }
+    }
+
+    /// The session's answer: a miss goes to the chain, which makes the one miss reply.
+    private func answered(_ answer: SessionAnswer, for request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> StageResult {
+        if case .missed(let report) = answer {
+            return .missed(StageMiss(report: report, lookedIn: answers.lookedIn(loaded), request: request))
+        }
+        return .answered(.now(answers.answer(answer, for: request, host: host, loaded: loaded)))
+    }
+
+    /// `request` fetched from `host` through the cassette's session, in a task (`report` says why the
+    /// cassette missed, `nil` when the mode does not replay); a failure answered with the upstream's
+    /// status and why.
+    private func fetched(_ request: Request, from host: UpstreamHost, missed report: MissReport?, loaded: LoadedCassette) -> Staged<StageAnswer> {
+        .later { [client, answers] in
+            let answer: SessionAnswer
+            do {
+                answer = try await loaded.session.fetch(request, missed: report) { request in
+                    try await client.fetch(request)
+                }
+            } catch {
+                // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
+                if Task.isCancelled {
+                    return .cancelled(journaled: request, shutdownTimeout: answers.configuration.shutdownTimeout)
+                }
+                let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
+                return StageAnswer(
+                    content: .response(ServerCore.plainText(
+                        failure.status, failure.message, extra: [HeaderField("Tonearm-Upstream-Error", host.origin)])),
+                    source: JournalEntry.Source(kind: .upstreamError, detail: failure.message), journaled: request,
+                    logLine: "tonearm: \(request.method) \(request.url): \(failure.message)")
+            }
+            return answers.answer(answer, for: request, host: host, loaded: loaded)
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Tonearm
 
 /// A request on its way through the ``ResponderChain``: what arrived, the cassette in force when it
-/// did, where its target routes, and what earlier stages leave for later ones.
+/// did, and where its target routes. Stages read it and never change it: what they find they return
+/// (``StageResult``).
 struct ChainRequest: Sendable {
     /// The request as it arrived.
     let incoming: ServerRequest
@@ -14,19 +15,6 @@ struct ChainRequest: Sendable {
     let cassette: LoadedCassette
     /// Where the target routes, decided once from the target alone.
     let route: RequestRoute
-    /// Why no stub mapping answered, when mappings were asked: a local request nothing else answers is
-    /// told what came closest among them.
-    var mappingMiss: MissReport?
-    /// Left by the cassette stage for a request only the network can answer.
-    var fetch: PendingFetch?
-
-    /// A request that must go to the network: the request with the upstream URL, the allowed upstream,
-    /// and why the cassette missed (`nil` when the mode does not replay).
-    struct PendingFetch: Sendable {
-        var request: Request
-        var host: UpstreamHost
-        var report: MissReport?
-    }
 
     /// `incoming`, arriving now, routed by `configuration` with `cassette` in force.
     init(_ incoming: ServerRequest, cassette: LoadedCassette, configuration: ServerConfiguration) {

@@ -11,16 +11,16 @@ struct ControlPlaneGuardStage: ResponderStage {
     let configured: ControlPlaneGuard
     let address: ServerAddress
 
-    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
-        guard request.route.isControlPlane else { return nil }
+    func respond(to request: ChainRequest) -> StageResult {
+        guard request.route.isControlPlane else { return .passed }
         let incoming = request.incoming
         var checks = configured
         checks.port = address.port
         checks.httpsPort = address.httpsPort
-        guard let refusal = checks.refusal(for: incoming) else { return nil }
-        return .now(StageAnswer(
+        guard let refusal = checks.refusal(for: incoming) else { return .passed }
+        return .answered(.now(StageAnswer(
             content: .response(ServerCore.plainText(refusal.status, refusal.message, extra: refusal.headers)),
             source: JournalEntry.Source(kind: .refused, detail: refusal.message),
-            logLine: "tonearm: refused \(incoming.method) \(incoming.target): \(refusal.message)"))
+            logLine: "tonearm: refused \(incoming.method) \(incoming.target): \(refusal.message)")))
     }
 }

@@ -5,8 +5,8 @@ struct ControlStage: ResponderStage {
 
     let control: ControlAPI
 
-    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
-        guard case .control(let path, let query) = request.route else { return nil }
+    func respond(to request: ChainRequest) -> StageResult {
+        guard case .control(let path, let query) = request.route else { return .passed }
         let incoming = request.incoming
         let answer = { @Sendable [control] in
             StageAnswer(
@@ -14,6 +14,6 @@ struct ControlStage: ResponderStage {
                 source: JournalEntry.Source(kind: .control, detail: path))
         }
         // A health probe is answered at once, never queued behind a cassette being loaded.
-        return ControlAPI.isHealthCheck(method: incoming.method, path: path) ? .now(answer()) : .onThreadPool(answer)
+        return .answered(ControlAPI.isHealthCheck(method: incoming.method, path: path) ? .now(answer()) : .onThreadPool(answer))
     }
 }

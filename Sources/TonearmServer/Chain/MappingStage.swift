@@ -5,8 +5,8 @@ import TonearmReplay
 /// routing), after the mapping's delay (fixed, and drawn from its distribution) and the global fixed
 /// delay; a templated response is rendered for the request, a `statusMessage` sent as the reason
 /// phrase, a `chunkedDribbleDelay` body written in parts, and a `proxyBaseUrl` mapping's request sent on
-/// to its upstream in a task. A miss is noted for the cassette stage, which reports it for a local
-/// request nothing else answers.
+/// to its upstream in a task. A miss of a local request (a path, not an upstream's URL) goes to the
+/// chain, which reports it when nothing else answers.
 struct MappingStage: ResponderStage {
     static let name = "Stub mappings"
 
@@ -17,15 +17,17 @@ struct MappingStage: ResponderStage {
     /// `--shutdown-timeout`, named in the answer to a proxied exchange cancelled in flight.
     var shutdownTimeout: Duration = .seconds(5)
 
-    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
-        guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return nil }
+    func respond(to request: ChainRequest) -> StageResult {
+        guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return .passed }
         let asSent = request.asSent
         let engine = stubs.engine
         let result = engine.ruleCount > 0 ? Self.rankedMatch(asSent, in: engine, stubs: stubs) : engine.match(asSent)
         switch result {
         case .miss(let report):
-            request.mappingMiss = report
-            return nil
+            // A request for an upstream is the cassette's and the network's: only a local one's miss is
+            // worth reporting, ahead of the cassette's.
+            guard case .local = request.route else { return .passed }
+            return .missed(StageMiss(report: report, lookedIn: "the stub mappings", request: asSent))
         case .hit(let hit):
             let track = hit.track
             var delay = track.delay ?? .zero
@@ -36,9 +38,10 @@ struct MappingStage: ResponderStage {
             if let proxy = settings?.proxy, case .response(let held) = track.outcome {
                 guard let proxyClient else {
                     let refusal = ServerCore.plainText(502, "tonearm: this server has no upstream client for proxyBaseUrl mappings")
-                    return .now(StageAnswer(content: .response(refusal), source: JournalEntry.Source(kind: .mapping, detail: id), journaled: asSent))
+                    return .answered(.now(StageAnswer(
+                        content: .response(refusal), source: JournalEntry.Source(kind: .mapping, detail: id), journaled: asSent)))
                 }
-                return proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings)
+                return .answered(proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings))
             }
             let content: StageAnswer.Content
             switch track.outcome {
@@ -49,9 +52,9 @@ struct MappingStage: ResponderStage {
             case .transportError(let error):
                 content = .fault(error)
             }
-            return .now(StageAnswer(
+            return .answered(.now(StageAnswer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
-                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble))
+                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)))
         }
     }
 

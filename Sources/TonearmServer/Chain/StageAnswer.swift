@@ -19,8 +19,9 @@ final class StageAnswer: Sendable {
         case kept(EncodedAnswers.Kept)
         /// A replayed transport error, played as a closed or reset connection.
         case fault(TransportError)
-        /// Nothing answered: the miss reply (status, `Tonearm-Miss`, the report), naming where it looked.
-        indirect case miss(MissReport, lookedIn: String)
+        /// Nothing answered: the miss reply (status, `Tonearm-Miss`, the report) for the first miss the
+        /// chain collected, naming every place looked in (`alsoMissed`, in the chain's order).
+        indirect case miss(StageMiss, alsoMissed: [StageMiss])
         /// An intercepted `CONNECT`: answered 200, then TLS to `host` is terminated on the connection.
         case tunnel(UpstreamHost)
     }
@@ -71,10 +72,11 @@ final class StageAnswer: Sendable {
             journaled: journaled)
     }
 
-    /// The miss answer for `request`, which nothing among what `lookedIn` names answers.
-    static func miss(_ report: MissReport, lookedIn: String, request: Request) -> StageAnswer {
+    /// The miss answer: `miss` is the one journaled and reported first, `alsoMissed` where else the
+    /// request was looked up.
+    static func miss(_ miss: StageMiss, alsoMissed: [StageMiss] = []) -> StageAnswer {
         StageAnswer(
-            content: .miss(report, lookedIn: lookedIn), source: JournalEntry.Source(kind: .miss, detail: report.reason.description),
-            journaled: request)
+            content: .miss(miss, alsoMissed: alsoMissed), source: JournalEntry.Source(kind: .miss, detail: miss.report.reason.description),
+            journaled: miss.request)
     }
 }

@@ -3,9 +3,9 @@
 struct TunnelStage: ResponderStage {
     static let name = "Tunnel"
 
-    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
-        guard case .tunnel(let host) = request.route else { return nil }
-        return .now(StageAnswer(
-            content: .tunnel(host), source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: nil))
+    func respond(to request: ChainRequest) -> StageResult {
+        guard case .tunnel(let host) = request.route else { return .passed }
+        return .answered(.now(StageAnswer(
+            content: .tunnel(host), source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: nil)))
     }
 }

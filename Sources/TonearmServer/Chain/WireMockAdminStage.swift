@@ -6,8 +6,8 @@ struct WireMockAdminStage: ResponderStage {
 
     let admin: WireMockAdmin
 
-    func respond(to request: inout ChainRequest) -> Staged<StageAnswer>? {
-        guard case .admin(let path, let query) = request.route else { return nil }
+    func respond(to request: ChainRequest) -> StageResult {
+        guard case .admin(let path, let query) = request.route else { return .passed }
         let incoming = request.incoming
         let answer = { @Sendable [admin] in
             StageAnswer(
@@ -16,6 +16,6 @@ struct WireMockAdminStage: ResponderStage {
         }
         // A readiness probe (Testcontainers polls `/__admin/health`) is answered at once.
         let isHealthCheck = path == "health" && incoming.method.uppercased() == "GET"
-        return isHealthCheck ? .now(answer()) : .onThreadPool(answer)
+        return .answered(isHealthCheck ? .now(answer()) : .onThreadPool(answer))
     }
 }

@@ -27,9 +27,15 @@ struct ResponderChainTests {
     }
 
     /// The answer when the stage answers at once, else `nil`.
-    private static func now(_ staged: Staged<StageAnswer>?) -> StageAnswer? {
-        guard case .now(let answer)? = staged else { return nil }
+    private static func now(_ result: StageResult) -> StageAnswer? {
+        guard case .answered(.now(let answer)) = result else { return nil }
         return answer
+    }
+
+    /// Whether the stage passed the request on without looking it up.
+    private static func passes(_ result: StageResult) -> Bool {
+        guard case .passed = result else { return false }
+        return true
     }
 
     private static let usersStub = #"[{"name": "users", "path": "^/v1/users$", "status": 200, "body": "cassette"}]"#
@@ -39,12 +45,12 @@ struct ResponderChainTests {
         let stage = WireMockAdminStage(admin: WireMockAdmin(
             wireMock: try WireMockStubs(rootDirectory: nil), journal: Journal(limit: 10, maximumBytes: 1 << 20), address: ServerAddress()))
         let cassette = try Self.loaded()
-        var health = Self.request("/__admin/health", cassette: cassette)
-        guard let answer = Self.now(stage.respond(to: &health)) else { Issue.record("the stage did not answer at once"); return }
+        let health = Self.request("/__admin/health", cassette: cassette)
+        guard let answer = Self.now(stage.respond(to: health)) else { Issue.record("the stage did not answer at once"); return }
         #expect(answer.source.kind == .admin)
         #expect(answer.journaled == nil)
-        var other = Self.request("/__administrator", cassette: cassette)
-        #expect(stage.respond(to: &other) == nil)
+        let other = Self.request("/__administrator", cassette: cassette)
+        #expect(Self.passes(stage.respond(to: other)))
     }
 
     @Test("The control stage claims /__tonearm as a task (health at once) and passes everything else")
@@ -56,13 +62,13 @@ struct ResponderChainTests {
             cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: exchanges,
             address: ServerAddress()))
         let cassette = try Self.loaded()
-        var journal = Self.request("/__tonearm/journal", cassette: cassette)
-        guard case .later? = stage.respond(to: &journal) else { Issue.record("control call not answered in a task"); return }
+        let journal = Self.request("/__tonearm/journal", cassette: cassette)
+        guard case .answered(.later) = stage.respond(to: journal) else { Issue.record("control call not answered in a task"); return }
         // A health probe never waits behind a cassette being loaded.
-        var health = Self.request("/__tonearm/health", cassette: cassette)
-        #expect(Self.now(stage.respond(to: &health)) != nil, "health not answered at once")
-        var traffic = Self.request("/v1/users", cassette: cassette)
-        #expect(stage.respond(to: &traffic) == nil)
+        let health = Self.request("/__tonearm/health", cassette: cassette)
+        #expect(Self.now(stage.respond(to: health)) != nil, "health not answered at once")
+        let traffic = Self.request("/v1/users", cassette: cassette)
+        #expect(Self.passes(stage.respond(to: traffic)))
     }
 
     @Test("The control-plane guard refuses what it refuses on the admin and control routes, unjournaled, and passes the rest")
@@ -79,8 +85,8 @@ struct ResponderChainTests {
         let crossSite = [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Origin", "https://evil.example"),
                          HeaderField("Content-Type", "text/plain")]
         for target in ["/__admin/mappings", "/__tonearm/stubs"] {
-            var refused = request(target, crossSite)
-            guard let answer = Self.now(stage.respond(to: &refused)) else { Issue.record("\(target) not refused at once"); continue }
+            let refused = request(target, crossSite)
+            guard let answer = Self.now(stage.respond(to: refused)) else { Issue.record("\(target) not refused at once"); continue }
             guard case .response(let response) = answer.content else { Issue.record("not a response"); continue }
             #expect(response.status == 403)
             #expect(response.headers.first(named: "Tonearm-Refused")?.contains("Origin") == true)
@@ -88,65 +94,100 @@ struct ResponderChainTests {
             #expect(answer.logLine?.contains("refused POST \(target)") == true)
         }
         // The port the guard checks `Host` against is the bound one, read from the address.
-        var ownPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Content-Type", "application/json")])
-        #expect(stage.respond(to: &ownPort) == nil)
-        var otherPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:9090"), HeaderField("Content-Type", "application/json")])
-        #expect(stage.respond(to: &otherPort) != nil)
+        let ownPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Content-Type", "application/json")])
+        #expect(Self.passes(stage.respond(to: ownPort)))
+        let otherPort = request("/__tonearm/stubs", [HeaderField("Host", "127.0.0.1:9090"), HeaderField("Content-Type", "application/json")])
+        #expect(!Self.passes(stage.respond(to: otherPort)))
         // Traffic is never guarded: the app's own requests come from anywhere the app runs.
-        var traffic = request("/v1/users", crossSite)
-        #expect(stage.respond(to: &traffic) == nil)
+        let traffic = request("/v1/users", crossSite)
+        #expect(Self.passes(stage.respond(to: traffic)))
     }
 
-    @Test("The mapping stage answers a hit at once and leaves its miss report for later stages")
+    @Test("The mapping stage answers a hit at once and reports a local request's miss to the chain")
     func mappingStage() throws {
         let stubs = try WireMockStubs(rootDirectory: nil)
         try stubs.add(WireMockMapping.decode(
             Array(#"{"request": {"method": "GET", "url": "/v1/users"}, "response": {"status": 201}}"#.utf8), source: "test", reading: WireMockMappingReading()))
         let stage = MappingStage(stubs: stubs)
         let cassette = try Self.loaded()
-        var hit = Self.request("/v1/users", cassette: cassette)
-        guard let answer = Self.now(stage.respond(to: &hit)) else { Issue.record("the stage did not answer at once"); return }
+        let hit = Self.request("/v1/users", cassette: cassette)
+        guard let answer = Self.now(stage.respond(to: hit)) else { Issue.record("the stage did not answer at once"); return }
         #expect(answer.source.kind == .mapping)
         guard case .response(let response) = answer.content else { Issue.record("not a response"); return }
         #expect(response.status == 201)
-        var miss = Self.request("/v1/orders", cassette: cassette)
-        #expect(stage.respond(to: &miss) == nil)
-        #expect(miss.mappingMiss != nil)
+        let miss = Self.request("/v1/orders", cassette: cassette)
+        guard case .missed(let missed) = stage.respond(to: miss) else { Issue.record("the miss was not reported to the chain"); return }
+        #expect(missed.lookedIn == "the stub mappings")
+        #expect(missed.report.nearest.first?.track.request.url.hasSuffix("/v1/users") == true)
+        // A request for an upstream is not the mappings' to report.
+        let upstream = Self.request("/api.example.com/v1/orders", cassette: try Self.loaded(mode: .missing), hosts: ["api.example.com"])
+        #expect(Self.passes(stage.respond(to: upstream)))
     }
 
     @Test("The refusal stage answers refused routes with what to do, and passes the rest")
     func refusalStage() throws {
         let cassette = try Self.loaded(mode: .missing)
-        var connect = Self.request("api.example.com:443", method: "CONNECT", cassette: cassette)
-        guard let answer = Self.now(RefusalStage().respond(to: &connect)) else { Issue.record("the stage did not answer at once"); return }
+        let connect = Self.request("api.example.com:443", method: "CONNECT", cassette: cassette)
+        guard let answer = Self.now(RefusalStage().respond(to: connect)) else { Issue.record("the stage did not answer at once"); return }
         #expect(answer.source.kind == .refused)
         #expect(answer.logLine?.contains("refused CONNECT") == true)
-        var allowed = Self.request("/api.example.com/v1", cassette: cassette, hosts: ["api.example.com"])
-        #expect(RefusalStage().respond(to: &allowed) == nil)
+        let allowed = Self.request("/api.example.com/v1", cassette: cassette, hosts: ["api.example.com"])
+        #expect(Self.passes(RefusalStage().respond(to: allowed)))
     }
 
-    @Test("The cassette stage replays and misses at once, and leaves a network request for the upstream stage")
+    @Test("The cassette stage replays at once, reports a miss to the chain, and fetches from the network in a task")
     func cassetteStage() async throws {
-        let stage = CassetteStage(answers: CassetteAnswers(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()))
+        let client = UpstreamClient(group: NIOSingletons.posixEventLoopGroup, timeout: .seconds(1), maximumBodySize: 1024)
+        let stage = CassetteStage(
+            answers: CassetteAnswers(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()), client: client)
         let replaying = try Self.loaded(stubs: Self.usersStub)
-        var replay = Self.request("/v1/users", cassette: replaying)
-        guard let replayed = Self.now(stage.respond(to: &replay)) else { Issue.record("the stage did not answer at once"); return }
+        guard let replayed = Self.now(stage.respond(to: Self.request("/v1/users", cassette: replaying))) else {
+            Issue.record("the stage did not answer at once"); return
+        }
         #expect(replayed.source.kind == .stub)
-        var missing = Self.request("/v1/orders", cassette: replaying)
-        guard let missed = Self.now(stage.respond(to: &missing)) else { Issue.record("the stage did not answer at once"); return }
-        guard case .miss = missed.content else { Issue.record("not a miss"); return }
+        guard case .missed(let missed) = stage.respond(to: Self.request("/v1/orders", cassette: replaying)) else {
+            Issue.record("the miss was not reported to the chain"); return
+        }
+        #expect(missed.lookedIn == "the loaded rules")
+        #expect(missed.request.url == "/v1/orders")
 
         let recording = try Self.loaded(mode: .missing)
-        var network = Self.request("/api.example.com/v1/users", cassette: recording, hosts: ["api.example.com"])
-        #expect(stage.respond(to: &network) == nil)
-        #expect(network.fetch?.request.url == "https://api.example.com/v1/users")
-        let client = UpstreamClient(group: NIOSingletons.posixEventLoopGroup, timeout: .seconds(1), maximumBodySize: 1024)
-        let upstream = UpstreamStage(client: client, answers: stage.answers)
-        var replayedAgain = Self.request("/v1/users", cassette: replaying)
-        #expect(upstream.respond(to: &replayedAgain) == nil)
-        let fetching = upstream.respond(to: &network)
+        let fetching = stage.respond(to: Self.request("/api.example.com/v1/users", cassette: recording, hosts: ["api.example.com"]))
         await client.shutdown()
-        guard case .later? = fetching else { Issue.record("network exchange not a task"); return }
+        guard case .answered(.later) = fetching else { Issue.record("network exchange not a task"); return }
+    }
+
+    @Test("With no stage answering, the chain replies with the misses it collected: the first leads, the others are named after it")
+    func collectedMisses() async throws {
+        let stubs = try WireMockStubs(rootDirectory: nil)
+        try stubs.add(WireMockMapping.decode(
+            Array(#"{"request": {"method": "GET", "url": "/v1/users"}, "response": {"status": 201}}"#.utf8), source: "test", reading: WireMockMappingReading()))
+        let client = UpstreamClient(group: NIOSingletons.posixEventLoopGroup, timeout: .seconds(1), maximumBodySize: 1024)
+        let chain = ResponderChain(stages: [
+            MappingStage(stubs: stubs),
+            CassetteStage(answers: CassetteAnswers(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()), client: client),
+        ])
+        let request = Self.request("/v1/user", cassette: try Self.loaded(stubs: Self.usersStub))
+        let result = chain.answer(request)
+        await client.shutdown()
+        guard case .now(let answer) = result, case .miss(let first, let others) = answer.content else {
+            Issue.record("not one miss reply"); return
+        }
+        #expect(first.lookedIn == "the stub mappings")
+        #expect(others.map(\.lookedIn) == ["the loaded rules"])
+        #expect(answer.source.kind == .miss)
+        let text = String(decoding: MissReply.response(for: first, alsoMissed: others, status: 404, acceptsJSON: false).body, as: UTF8.self)
+        #expect(text.hasPrefix("Tonearm: no recorded answer in the stub mappings, nor in the loaded rules\n"))
+        // Both came near: each report is there, the mappings' first.
+        let mappings = try #require(text.range(of: "/v1/users"))
+        let rules = try #require(text.range(of: "In the loaded rules:\n"))
+        #expect(mappings.lowerBound < rules.lowerBound)
+        let json = MissReply.response(for: first, alsoMissed: others, status: 404, acceptsJSON: true)
+        let document = try JSONValue(parsing: json.body)
+        #expect(document[member: "source"] == .string("the stub mappings"))
+        #expect(document[member: "alsoLookedIn"] == .array([.string("the loaded rules")]))
+        guard case .array(let alsoMissed)? = document[member: "alsoMissed"] else { Issue.record("no alsoMissed"); return }
+        #expect(alsoMissed.first?[member: "source"] == .string("the loaded rules"))
     }
 
     @Test("A delay cancelled while waited out is answered 503 and journaled once as cancelled")
@@ -181,7 +222,7 @@ struct ResponderChainTests {
         }
     }
 
-    @Test("The server's chain: guard, admin, control, tunnel, mappings, refusal, cassette, upstream; replays and mapping hits need no task")
+    @Test("The server's chain: guard, admin, control, tunnel, mappings, refusal, cassette; replays and mapping hits need no task")
     func order() async throws {
         let server = try await TonearmServer.start(ServerConfiguration(log: { _ in }))
         try server.addStubs(Self.usersStub)
@@ -192,7 +233,6 @@ struct ResponderChainTests {
         let stages = core.chain.stages.map { String(describing: type(of: $0)) }
         #expect(stages == [
             "ControlPlaneGuardStage", "WireMockAdminStage", "ControlStage", "TunnelStage", "MappingStage", "RefusalStage", "CassetteStage",
-            "UpstreamStage",
         ])
 
         // The cassette answers before any mapping exists, at once and journaled once (a replay carries

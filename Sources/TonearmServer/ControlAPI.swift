@@ -66,9 +66,9 @@ struct ControlAPI: Sendable {
             return Response(status: 204)
         case ("GET", "misses"):
             let misses = journal.misses
-            if MissReply.acceptsJSON(request.headers) || !request.headers.values(named: "Accept").contains(where: { $0.contains("text/plain") }) {
+            if MissResponse.acceptsJSON(request.headers) || !request.headers.values(named: "Accept").contains(where: { $0.contains("text/plain") }) {
                 let source = cassettes.current.url?.path ?? "the loaded rules"
-                return .adminJSON(.array(misses.map { MissReply.document(for: $0.report, source: source) }))
+                return .adminJSON(.array(misses.map { MissResponse.document(for: $0.report, source: source) }))
             }
             return ServerCore.plainText(200, misses.map(\.report.description).joined(separator: "\n\n"))
         default:

@@ -55,8 +55,8 @@ public struct JournalEntry: Sendable {
         case response(Response?)
         /// A replayed answer the cassette keeps encoded: its response is read from its track when the
         /// entry is read, so journaling a replay never decodes the track. (Its body is never cut: a kept
-        /// answer is at most ``EncodedAnswers/maximumAnswerBytes``, under the journal's limit.)
-        case kept(EncodedAnswers.Kept)
+        /// answer is at most ``EncodedResponseCache/maximumAnswerBytes``, under the journal's limit.)
+        case kept(EncodedResponseCache.Kept)
     }
 
     /// An entry for an exchange that arrived at `time` and was answered with `response`.

@@ -14,13 +14,13 @@ final class LoadedCassette: Sendable {
     /// Replays, records and saves.
     let session: ReplaySession
     /// Names what answered, and takes stubs at runtime.
-    let engine: ServerEngine
+    let engine: CassetteEngine
     /// The strategy in force, for health and messages.
     let strategyName: String
     /// Hosts of the cassette's tracks, whose schemes replay mode uses for a host in the path.
     let trackHosts: [UpstreamHost]
     /// Its tracks' and rules' answers, encoded once for the common request.
-    let encodedAnswers: EncodedAnswers
+    let encodedResponses: EncodedResponseCache
 
     /// What the server does with the network while this cassette is loaded.
     var mode: RecordMode { session.mode }
@@ -68,8 +68,8 @@ final class LoadedCassette: Sendable {
                 redaction: redaction, logger: nil, keepsMisses: false)
         }
         self.url = url
-        engine = ServerEngine(session.engine)
-        encodedAnswers = EncodedAnswers(trackCount: engine.loadedTrackCount, ruleCount: engine.fileRuleCount)
+        engine = CassetteEngine(session.engine)
+        encodedResponses = EncodedResponseCache(trackCount: engine.loadedTrackCount, ruleCount: engine.fileRuleCount)
         strategyName = (strategy ?? session.cassetteStrategy ?? .repeat).rawValue
         trackHosts = Self.hosts(of: session.engine.index, before: engine.loadedTrackCount - ruleFileTracks.count)
     }

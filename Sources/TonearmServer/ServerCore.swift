@@ -38,7 +38,7 @@ final class ServerCore: Sendable {
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize,
             tls: tls.upstream)
-        let answers = CassetteAnswers(configuration: configuration, address: address)
+        let converter = SessionAnswerConverter(configuration: configuration, address: address)
         let controlPlane = ControlPlaneGuard(
             port: configuration.port, bindAddress: configuration.bindAddress,
             token: configuration.adminToken.flatMap { $0.isEmpty ? nil : $0 })
@@ -54,7 +54,7 @@ final class ServerCore: Sendable {
             TunnelStage(),
             MappingStage(stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.shutdownTimeout),
             RefusalStage(),
-            CassetteStage(answers: answers, client: upstreamClient),
+            CassetteStage(converter: converter, client: upstreamClient),
         ])
         finisher = AnswerFinisher(
             journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.shutdownTimeout,

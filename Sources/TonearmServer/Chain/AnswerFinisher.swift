@@ -62,8 +62,8 @@ struct AnswerFinisher: Sendable {
         case .miss(let miss, let alsoMissed):
             let missed = answer.journaled ?? request.asSent
             log("tonearm: miss \(missed.method) \(missed.url): \(miss.report.reason)")
-            let response = MissReply.response(
-                for: miss, alsoMissed: alsoMissed, status: missStatus, acceptsJSON: MissReply.acceptsJSON(missed.headers))
+            let response = MissResponse.response(
+                for: miss, alsoMissed: alsoMissed, status: missStatus, acceptsJSON: MissResponse.acceptsJSON(missed.headers))
             if let journaled = answer.journaled {
                 journal.append(
                     entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: miss.report))

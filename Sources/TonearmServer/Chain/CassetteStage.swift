@@ -7,7 +7,7 @@ import TonearmReplay
 struct CassetteStage: ResponderStage {
     static let name = "Cassette"
 
-    let answers: CassetteAnswers
+    let converter: SessionAnswerConverter
     /// Sends on what the session sends to the network (the server's one upstream client).
     let client: UpstreamClient
 
@@ -46,16 +46,16 @@ struct CassetteStage: ResponderStage {
     /// The session's answer: a miss goes to the chain, which makes the one miss reply.
     private func answered(_ answer: SessionAnswer, for request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> StageResult {
         if case .missed(let report) = answer {
-            return .missed(StageMiss(report: report, lookedIn: answers.lookedIn(loaded), request: request))
+            return .missed(StageMiss(report: report, lookedIn: converter.lookedIn(loaded), request: request))
         }
-        return .answered(.now(answers.answer(answer, for: request, host: host, loaded: loaded)))
+        return .answered(.now(converter.answer(answer, for: request, host: host, loaded: loaded)))
     }
 
     /// `request` fetched from `host` through the cassette's session, in a task (`report` says why the
     /// cassette missed, `nil` when the mode does not replay); a failure answered with the upstream's
     /// status and why.
     private func fetched(_ request: Request, from host: UpstreamHost, missed report: MissReport?, loaded: LoadedCassette) -> Staged<StageAnswer> {
-        .later { [client, answers] in
+        .later { [client, converter] in
             let answer: SessionAnswer
             do {
                 answer = try await loaded.session.fetch(request, missed: report) { request in
@@ -64,7 +64,7 @@ struct CassetteStage: ResponderStage {
             } catch {
                 // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
                 if Task.isCancelled {
-                    return .cancelled(journaled: request, shutdownTimeout: answers.configuration.shutdownTimeout)
+                    return .cancelled(journaled: request, shutdownTimeout: converter.configuration.shutdownTimeout)
                 }
                 let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
                 return StageAnswer(
@@ -73,7 +73,7 @@ struct CassetteStage: ResponderStage {
                     source: JournalEntry.Source(kind: .upstreamError, detail: failure.message), journaled: request,
                     logLine: "tonearm: \(request.method) \(request.url): \(failure.message)")
             }
-            return answers.answer(answer, for: request, host: host, loaded: loaded)
+            return converter.answer(answer, for: request, host: host, loaded: loaded)
         }
     }
 }

@@ -16,7 +16,7 @@ final class StageAnswer: Sendable {
         /// bytes, the response itself read from its track only where something needs it (a `HEAD`, an
         /// HTTP/1.0 or closing connection, the journal when it is read), as reading it may decode the
         /// track.
-        case kept(EncodedAnswers.Kept)
+        case kept(EncodedResponseCache.Kept)
         /// A replayed transport error, played as a closed or reset connection.
         case fault(TransportError)
         /// Nothing answered: the miss reply (status, `Tonearm-Miss`, the report) for the first miss the
@@ -44,11 +44,11 @@ final class StageAnswer: Sendable {
     /// an upstream's answer through a proxy mapping, which WireMock's recorder may turn into a mapping.
     let keepsWholeBodies: Bool
     /// Where the answer's encoding is kept, when it is the same each time (a replayed track or rule).
-    let encoded: EncodedAnswers.Slot?
+    let encoded: EncodedResponseCache.Slot?
 
     init(
         content: Content, source: JournalEntry.Source, journaled: Request? = nil, delay: Duration? = nil, logLine: String? = nil,
-        reasonPhrase: String? = nil, dribble: Dribble? = nil, keepsWholeBodies: Bool = false, encoded: EncodedAnswers.Slot? = nil
+        reasonPhrase: String? = nil, dribble: Dribble? = nil, keepsWholeBodies: Bool = false, encoded: EncodedResponseCache.Slot? = nil
     ) {
         self.content = content
         self.source = source

@@ -18,11 +18,11 @@ struct OutgoingResponse: Sendable {
         /// A head and a body, framed by the writer for the request they answer; `keep` is where their
         /// encoding for the common request is kept once written (a replayed track's or rule's answer,
         /// the same each time), `nil` when it is not to be kept.
-        indirect case parts(Head, Body, keep: EncodedAnswers.Slot?)
+        indirect case parts(Head, Body, keep: EncodedResponseCache.Slot?)
         /// A replayed answer whose encoding for the common request (HTTP/1.1, kept alive, not `HEAD`)
         /// the cassette keeps: written as those bytes, or framed anew from its track's response for
         /// any other request.
-        case kept(EncodedAnswers.Kept)
+        case kept(EncodedResponseCache.Kept)
     }
 
     /// The status line and the header fields as the answer has them, before framing.
@@ -78,7 +78,7 @@ struct OutgoingResponse: Sendable {
     var ending: Ending
 
     /// `response` as it is sent, kept alive unless `ending` says otherwise.
-    init(_ response: Response, reasonPhrase: String? = nil, ending: Ending = .keepAlive, keep: EncodedAnswers.Slot? = nil) {
+    init(_ response: Response, reasonPhrase: String? = nil, ending: Ending = .keepAlive, keep: EncodedResponseCache.Slot? = nil) {
         message = .parts(
             Head(status: response.status, reasonPhrase: reasonPhrase, fields: response.headers),
             response.body.isEmpty ? .none : .bytes(response.body), keep: keep)

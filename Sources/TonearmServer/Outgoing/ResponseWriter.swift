@@ -66,7 +66,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
 
     /// Writes `head` and `body` whole, then ends as `ending` says.
     private func send(
-        _ head: OutgoingResponse.Head, body: [UInt8], keep: EncodedAnswers.Slot?, ending: OutgoingResponse.Ending,
+        _ head: OutgoingResponse.Head, body: [UInt8], keep: EncodedResponseCache.Slot?, ending: OutgoingResponse.Ending,
         request: RequestFraming, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
     ) {
         let keepAlive = ending == .keepAlive || ending == .interim

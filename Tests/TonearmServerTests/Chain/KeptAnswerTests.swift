@@ -81,7 +81,7 @@ struct KeptAnswerTests {
 
     @Test("The cache keeps each answer once, finds loaded tracks and rules by position and later ones by key, and stops at its byte cap")
     func cacheBounds() {
-        let answers = EncodedAnswers(trackCount: 2, ruleCount: 1)
+        let answers = EncodedResponseCache(trackCount: 2, ruleCount: 1)
         func keep(_ source: Hit.Source, _ text: String) -> String? {
             let hit = Hit(track: Track(request: Request(url: "https://a.example/"), response: Response(status: 200, body: text)), source: source)
             return answers.slot(for: hit, delay: nil, source: Self.source)?.buffer { .init(string: text) }.map { String(buffer: $0) }
@@ -99,8 +99,8 @@ struct KeptAnswerTests {
         #expect(answers.kept(for: .track(position: 0)) == nil)
         #expect(keep(.custom("mine"), "custom") == nil)
 
-        let large = EncodedAnswers(trackCount: 4, ruleCount: 0)
-        let tooLarge = String(repeating: "x", count: EncodedAnswers.maximumAnswerBytes + 1)
+        let large = EncodedResponseCache(trackCount: 4, ruleCount: 0)
+        let tooLarge = String(repeating: "x", count: EncodedResponseCache.maximumAnswerBytes + 1)
         let hit = Hit(track: Track(request: Request(url: "https://a.example/"), response: Response(status: 200, body: tooLarge)), source: .track(position: 0))
         #expect(large.slot(for: hit, delay: nil, source: Self.source)?.buffer { .init(string: tooLarge) }?.readableBytes == tooLarge.utf8.count)
         #expect(large.kept(for: .track(position: 0)) == nil)

@@ -139,7 +139,7 @@ struct ResponderChainTests {
     func cassetteStage() async throws {
         let client = UpstreamClient(group: NIOSingletons.posixEventLoopGroup, timeout: .seconds(1), maximumBodySize: 1024)
         let stage = CassetteStage(
-            answers: CassetteAnswers(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()), client: client)
+            converter: SessionAnswerConverter(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()), client: client)
         let replaying = try Self.loaded(stubs: Self.usersStub)
         guard let replayed = Self.now(stage.respond(to: Self.request("/v1/users", cassette: replaying))) else {
             Issue.record("the stage did not answer at once"); return
@@ -165,7 +165,7 @@ struct ResponderChainTests {
         let client = UpstreamClient(group: NIOSingletons.posixEventLoopGroup, timeout: .seconds(1), maximumBodySize: 1024)
         let chain = ResponderChain(stages: [
             MappingStage(stubs: stubs),
-            CassetteStage(answers: CassetteAnswers(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()), client: client),
+            CassetteStage(converter: SessionAnswerConverter(configuration: ServerConfiguration(log: { _ in }), address: ServerAddress()), client: client),
         ])
         let request = Self.request("/v1/user", cassette: try Self.loaded(stubs: Self.usersStub))
         let result = chain.answer(request)
@@ -176,13 +176,13 @@ struct ResponderChainTests {
         #expect(first.lookedIn == "the stub mappings")
         #expect(others.map(\.lookedIn) == ["the loaded rules"])
         #expect(answer.source.kind == .miss)
-        let text = String(decoding: MissReply.response(for: first, alsoMissed: others, status: 404, acceptsJSON: false).body, as: UTF8.self)
+        let text = String(decoding: MissResponse.response(for: first, alsoMissed: others, status: 404, acceptsJSON: false).body, as: UTF8.self)
         #expect(text.hasPrefix("Tonearm: no recorded answer in the stub mappings, nor in the loaded rules\n"))
         // Both came near: each report is there, the mappings' first.
         let mappings = try #require(text.range(of: "/v1/users"))
         let rules = try #require(text.range(of: "In the loaded rules:\n"))
         #expect(mappings.lowerBound < rules.lowerBound)
-        let json = MissReply.response(for: first, alsoMissed: others, status: 404, acceptsJSON: true)
+        let json = MissResponse.response(for: first, alsoMissed: others, status: 404, acceptsJSON: true)
         let document = try JSONValue(parsing: json.body)
         #expect(document[member: "source"] == .string("the stub mappings"))
         #expect(document[member: "alsoLookedIn"] == .array([.string("the loaded rules")]))

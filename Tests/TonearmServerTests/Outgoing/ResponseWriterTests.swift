@@ -179,7 +179,7 @@ struct ResponseWriterTests {
             Issue.record("the track did not answer")
             return
         }
-        let answers = EncodedAnswers(trackCount: 1, ruleCount: 0)
+        let answers = EncodedResponseCache(trackCount: 1, ruleCount: 0)
         let source = JournalEntry.Source(kind: .track, detail: "track #0")
         let slot = try #require(answers.slot(for: hit, delay: nil, source: source))
         // The first answer is encoded from its parts and kept by its slot.
@@ -199,7 +199,7 @@ struct ResponseWriterTests {
             try write(OutgoingResponse(message: .kept(kept), ending: .close))
                 == ("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 4\r\nConnection: close\r\n\r\nkept", false))
         // What is kept is only the common request's answer: a HEAD through the slot keeps nothing new.
-        let other = EncodedAnswers(trackCount: 1, ruleCount: 0)
+        let other = EncodedResponseCache(trackCount: 1, ruleCount: 0)
         let otherSlot = try #require(other.slot(for: hit, delay: nil, source: source))
         _ = try write(OutgoingResponse(Response(status: 200, body: "kept"), keep: otherSlot), to: RequestFraming(version: .http1_1, method: .HEAD))
         #expect(other.kept(for: hit.source) == nil)

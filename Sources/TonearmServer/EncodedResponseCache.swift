@@ -22,7 +22,7 @@ import Tonearm
 /// loads with acquiring order and sees the answer fully built); a slot's answer is never replaced or
 /// released before `deinit`, when no other reference to the tables exists; the dictionary is behind
 /// its `Mutex`, and the byte count is an `Atomic`.
-final class EncodedAnswers: @unchecked Sendable {
+final class EncodedResponseCache: @unchecked Sendable {
     /// One answer as kept: its bytes, what playing it needs besides, and the hit it came from, so that
     /// answering and journaling it need nothing of its track (``Tonearm/Hit/track`` may decode the
     /// track each time it is read), and one reference carries all of it.
@@ -65,7 +65,7 @@ final class EncodedAnswers: @unchecked Sendable {
     /// encodes it. A class: it is made once per answer (until the answer is kept) but rides in every
     /// ``StageAnswer`` and ``OutgoingResponse``, which would otherwise carry its hit's bytes by value.
     final class Slot: Sendable {
-        let answers: EncodedAnswers
+        let cache: EncodedResponseCache
         let key: Key
         /// The track's delay, kept with its bytes.
         let delay: Duration?
@@ -74,8 +74,8 @@ final class EncodedAnswers: @unchecked Sendable {
         /// What answered, as the journal names it.
         let source: JournalEntry.Source
 
-        init(answers: EncodedAnswers, key: Key, delay: Duration?, hit: Hit, source: JournalEntry.Source) {
-            self.answers = answers
+        init(cache: EncodedResponseCache, key: Key, delay: Duration?, hit: Hit, source: JournalEntry.Source) {
+            self.cache = cache
             self.key = key
             self.delay = delay
             self.hit = hit
@@ -84,7 +84,7 @@ final class EncodedAnswers: @unchecked Sendable {
 
         /// The answer's bytes, encoded by `encode` the first time.
         func buffer(encode: () -> ByteBuffer?) -> ByteBuffer? {
-            answers.buffer(for: key, encode: { encode().map { Kept(bytes: $0, delay: delay, hit: hit, source: source) } })
+            cache.buffer(for: key, encode: { encode().map { Kept(bytes: $0, delay: delay, hit: hit, source: source) } })
         }
     }
 
@@ -138,7 +138,7 @@ final class EncodedAnswers: @unchecked Sendable {
     /// Where the answer of `hit`, whose track has `delay` and which the journal names `source`, is to be
     /// kept; `nil` for a custom strategy's.
     func slot(for hit: Hit, delay: Duration?, source: JournalEntry.Source) -> Slot? {
-        Key(hit.source).map { Slot(answers: self, key: $0, delay: delay, hit: hit, source: source) }
+        Key(hit.source).map { Slot(cache: self, key: $0, delay: delay, hit: hit, source: source) }
     }
 
     private func tableSlot(for key: Key) -> UnsafeMutablePointer<Atomic<UInt>>? {
@@ -182,7 +182,7 @@ final class EncodedAnswers: @unchecked Sendable {
     }
 }
 
-extension EncodedAnswers.Key {
+extension EncodedResponseCache.Key {
     /// The key of the answer `source` names; `nil` for a custom strategy's, which may vary.
     init?(_ source: Hit.Source) {
         switch source {

@@ -5,7 +5,7 @@ import TonearmReplay
 /// the network's response; responses with URLs rewritten when the server rewrites them. The cassette
 /// stage answers with it at once and after a fetch, which may end in a replay of what an identical
 /// request recorded.
-struct CassetteAnswers: Sendable {
+struct SessionAnswerConverter: Sendable {
     let configuration: ServerConfiguration
     let address: ServerAddress
 
@@ -13,7 +13,7 @@ struct CassetteAnswers: Sendable {
         switch answer {
         case .replayed(let hit):
             // A rewritten answer depends on more than what answered, so its encoding is not kept.
-            if !configuration.rewritesURLs, let kept = loaded.encodedAnswers.kept(for: hit.source) {
+            if !configuration.rewritesURLs, let kept = loaded.encodedResponses.kept(for: hit.source) {
                 return StageAnswer(content: .kept(kept), source: kept.source, journaled: request, delay: kept.delay)
             }
             let source = loaded.engine.source(of: hit)
@@ -22,7 +22,7 @@ struct CassetteAnswers: Sendable {
             case .response(let response):
                 return StageAnswer(
                     content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: track.delay,
-                    encoded: configuration.rewritesURLs ? nil : loaded.encodedAnswers.slot(for: hit, delay: track.delay, source: source))
+                    encoded: configuration.rewritesURLs ? nil : loaded.encodedResponses.slot(for: hit, delay: track.delay, source: source))
             case .transportError(let error):
                 return StageAnswer(
                     content: .fault(error), source: JournalEntry.Source(kind: .fault, detail: "\(source.detail): \(error)"),

@@ -2,7 +2,7 @@ import Tonearm
 
 /// How a miss is told to the client: a status (404 by default), a `Tonearm-Miss` header naming the
 /// reason, and the miss report as the body, as text or, for `Accept: application/json`, as JSON.
-enum MissReply {
+enum MissResponse {
     /// The header naming why nothing answered.
     static let reasonHeader = "Tonearm-Miss"
 

@@ -7,7 +7,7 @@ import TonearmCassettes
 ///
 /// It keeps what the server reports about an answer (a cassette track, a track recorded since loading,
 /// a rule file's rule, a runtime stub) and the all-or-nothing addition of a batch of stubs.
-final class ServerEngine: Sendable {
+final class CassetteEngine: Sendable {
     /// Tracks, then rules by priority; grows while serving.
     let engine: ReplayEngine
     /// How many tracks the engine had once loaded (the cassette's, then the rule files' exact stubs):

@@ -101,8 +101,8 @@ struct RequestPipeline {
     }
 
     private mutating func handle(_ part: HTTPServerRequestPart) -> Action {
-        switch (part, phase) {
-        case (.head(let head), _):
+        switch part {
+        case .head(let head):
             version = head.version
             if let declared = head.headers.first(name: "content-length").flatMap(Int.init), declared > maximumBodySize {
                 return close(after: tooLarge, framing: RequestFraming(version: head.version, method: head.method))
@@ -112,7 +112,8 @@ struct RequestPipeline {
                 return .writeContinue(RequestFraming(version: head.version, method: head.method))
             }
             return .none
-        case (.body(var chunk), .reading(let head, var body)):
+        case .body(var chunk):
+            guard case .reading(let head, var body) = phase else { return .none }  // the rest of a request already refused
             guard (body?.readableBytes ?? 0) + chunk.readableBytes <= maximumBodySize else {
                 return close(after: tooLarge, framing: RequestFraming(version: head.version, method: head.method))
             }
@@ -126,11 +127,10 @@ struct RequestPipeline {
             }
             phase = .reading(head, body: body)
             return .none
-        case (.end, .reading(let head, let body)):
+        case .end:
+            guard case .reading(let head, let body) = phase else { return .none }  // the rest of a request already refused
             phase = .answering(dribbling: false)
             return .answer(head, body: body)
-        case (.body, _), (.end, _):
-            return .none  // the rest of a request already refused
         }
     }
 

@@ -182,21 +182,25 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let upstreamDeadline = try Self.duration(upstreamTimeout, option: "--upstream-timeout", allowsZero: false)
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
-        var configuration = ServerConfiguration(
+        return ServerConfiguration(
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
-            bindAddress: bind, port: port, journalFile: journal.map { URL(fileURLWithPath: $0) },
-            journalLimit: journalLimit, rewritesURLs: rewriteURLs, missStatus: missStatus,
-            headerTimeout: try Self.duration(headerTimeout, option: "--header-timeout", allowsZero: false), minimumBodyBytesPerSecond: minBodyRate,
-            maximumConnections: maxConnections ?? ServerConfiguration.defaultMaximumConnections,
-            upstreamTimeout: upstreamDeadline, shutdownTimeout: shutdownDeadline,
-            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, adminToken: try resolvedAdminToken(),
-            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) }, journalMaximumBytes: journalMaxBytes,
-            httpsPort: httpsPort, certificateAuthority: try certificateAuthority(), interceptsHTTPS: interceptHTTPS,
-            tlsCertificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, tlsKeyFile: tlsKey.map { URL(fileURLWithPath: $0) },
-            upstreamCertificateAuthorities: upstreamCA.map { URL(fileURLWithPath: $0) })
-        configuration.globalResponseTemplating = globalResponseTemplating
-        return configuration
+            rewritesURLs: rewriteURLs, missStatus: missStatus, adminToken: try resolvedAdminToken(),
+            cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            network: .init(bindAddress: bind, port: port),
+            limits: .init(
+                headerTimeout: try Self.duration(headerTimeout, option: "--header-timeout", allowsZero: false),
+                minimumBodyBytesPerSecond: minBodyRate,
+                maximumConnections: maxConnections ?? ServerConfiguration.defaultMaximumConnections,
+                upstreamTimeout: upstreamDeadline, shutdownTimeout: shutdownDeadline),
+            tls: .init(
+                httpsPort: httpsPort, certificateAuthority: try certificateAuthority(), interceptsHTTPS: interceptHTTPS,
+                certificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, keyFile: tlsKey.map { URL(fileURLWithPath: $0) },
+                upstreamCertificateAuthorities: upstreamCA.map { URL(fileURLWithPath: $0) }),
+            journal: .init(file: journal.map { URL(fileURLWithPath: $0) }, limit: journalLimit, maximumBytes: journalMaxBytes),
+            wireMock: .init(
+                rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                globalResponseTemplating: globalResponseTemplating))
     }
 
     /// The CA in --ca-dir, made there on first use, when something needs it: interception, or an HTTPS

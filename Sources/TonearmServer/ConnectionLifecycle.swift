@@ -41,9 +41,9 @@ struct ConnectionLifecycle {
 
         init(_ configuration: ServerConfiguration) {
             self.init(
-                headerTimeout: .nanoseconds(TonearmServer.nanoseconds(configuration.headerTimeout)),
-                bodyRateWindow: .nanoseconds(TonearmServer.nanoseconds(configuration.bodyRateWindow)),
-                minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond)
+                headerTimeout: .nanoseconds(TonearmServer.nanoseconds(configuration.limits.headerTimeout)),
+                bodyRateWindow: .nanoseconds(TonearmServer.nanoseconds(configuration.limits.bodyRateWindow)),
+                minimumBodyBytesPerSecond: configuration.limits.minimumBodyBytesPerSecond)
         }
     }
 

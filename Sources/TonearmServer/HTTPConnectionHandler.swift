@@ -60,7 +60,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         self.rewrites = rewrites
         self.registry = registry
         limits = ConnectionLifecycle.Limits(core.configuration)
-        requests = RequestPipeline(maximumBodySize: core.configuration.maximumBodySize, tunnelOrigin: origin)
+        requests = RequestPipeline(maximumBodySize: core.configuration.limits.maximumBodySize, tunnelOrigin: origin)
         self.core = core
         self.pipeline = pipeline
         self.activity = activity

@@ -11,9 +11,9 @@ package final class RequestPathHarness: Sendable {
     /// The server `configuration` describes, with its timers and upstream client on `group`, not bound.
     package init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
         let core = try ServerCore(configuration: configuration, group: group)
-        connections = ConnectionRegistry(maximumConnections: configuration.maximumConnections)
+        connections = ConnectionRegistry(maximumConnections: configuration.limits.maximumConnections)
         pipeline = HTTPPipeline(
-            core: core, connections: connections, idleTimeout: .nanoseconds(TonearmServer.nanoseconds(configuration.idleTimeout)))
+            core: core, connections: connections, idleTimeout: .nanoseconds(TonearmServer.nanoseconds(configuration.limits.idleTimeout)))
     }
 
     /// Admits `channel` as an accepted connection and adds the server's handlers to it, as the listener does.

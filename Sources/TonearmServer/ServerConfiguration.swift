@@ -4,6 +4,11 @@ import TonearmCassettes
 import TonearmReplay
 
 /// Everything a ``TonearmServer`` is started with; `tonearm serve` fills it from its command line.
+///
+/// What the server answers from and with (the cassette, rules, mode, hosts) is set at the top level;
+/// how it runs is grouped: ``network`` (where it listens, on which event loops), ``limits`` (what a
+/// client and an upstream may take), ``tls`` (HTTPS and interception), ``journal`` (what it keeps of
+/// the exchanges) and ``wireMock`` (WireMock's root directory and templating).
 public struct ServerConfiguration: Sendable {
     /// The cassette replayed and recorded; `nil` for a server answering from rules (or the network) only.
     public var cassette: URL?
@@ -20,57 +25,13 @@ public struct ServerConfiguration: Sendable {
     public var hosts: [UpstreamHost]
     /// The one backend that origin-form requests without a host component go to.
     public var upstream: UpstreamHost?
-    /// The address to listen on; loopback unless you mean to expose recordings to the network.
-    public var bindAddress: String
-    /// The port; 0 (the default) lets the system choose a free one, reported in ``TonearmServer/baseURL``.
-    public var port: Int
-    /// Where the journal is written as HAR when the server stops.
-    public var journalFile: URL?
-    /// The most exchanges the journal keeps; older ones are dropped first.
-    public var journalLimit: Int
     /// Whether absolute URLs of the allowed hosts in responses are rewritten to go through the server.
     public var rewritesURLs: Bool
     /// The status a miss is answered with (404 by default: clients treat it as "no such resource" and do
     /// not retry it, unlike a 5xx).
     public var missStatus: Int
-    /// The largest request body accepted, in bytes; larger bodies are answered 413.
-    public var maximumBodySize: Int
-    /// How long a connection may stay silent (between requests or mid-request) before it is closed.
-    public var idleTimeout: Duration
-    /// How long a whole request head may take to arrive (10 s by default, as nginx's
-    /// `client_header_timeout`), counted from the connection's accept for its first request and from the
-    /// first byte of each later one; a head still incomplete then is answered 408 and the connection
-    /// closed. Unlike ``idleTimeout`` it does not restart with each byte, so a client dripping its head
-    /// cannot hold a connection.
-    public var headerTimeout: Duration
-    /// The slowest a request body may arrive, in bytes per second, averaged over each
-    /// ``bodyRateWindow`` (1,024 by default); a body below it is answered 408 and the connection closed.
-    /// 0 checks no rate (the ``idleTimeout`` still applies).
-    public var minimumBodyBytesPerSecond: Int
-    /// The window ``minimumBodyBytesPerSecond`` is measured over (10 s by default): a body must bring
-    /// rate × window bytes, or end, within each.
-    public var bodyRateWindow: Duration
-    /// The most client connections open at once. When a new client arrives with this many open, the
-    /// connection idle longest between requests is closed to make room, else the one waiting longest
-    /// for its request head (answered 503); connections whose request is being read or answered are
-    /// never shed, and when all are, the new connection is closed. The default is
-    /// ``defaultMaximumConnections``.
-    public var maximumConnections: Int
-    /// How long a whole upstream exchange may take (connecting, the response head and every byte of its
-    /// body) before it is cancelled and answered 504, nothing recorded.
-    public var upstreamTimeout: Duration
-    /// How long ``TonearmServer/stop()`` lets in-flight exchanges finish before it cancels them (their
-    /// clients get a 503 with `Connection: close`) and saves what was recorded.
-    public var shutdownTimeout: Duration
     /// What is hidden before recording, and from live requests before matching.
     public var redaction: Redaction
-    /// A WireMock root directory (`--root-dir`): its `mappings` are loaded as stub mappings (the
-    /// defaults of `POST /__admin/mappings/reset`), its `__files` hold their body files, and
-    /// `POST /__admin/mappings/save` writes there.
-    public var rootDirectory: URL?
-    /// Whether every WireMock mapping's response is a `response-template` (`--global-response-templating`,
-    /// as WireMock's option), rather than only those that name the transformer.
-    public var globalResponseTemplating = false
     /// The secret control (`/__tonearm/`) and admin (`/__admin/`) requests must carry as
     /// `Authorization: Bearer TOKEN` (`--admin-token`); `nil` asks for none. Required to bind an
     /// address other than loopback: anyone who can reach it could otherwise plant answers.
@@ -79,47 +40,26 @@ public struct ServerConfiguration: Sendable {
     /// relative paths are resolved against it and anything leading out of it is refused. `nil` uses the
     /// starting cassette's folder, else the working directory when the server starts.
     public var cassetteDirectory: URL?
-    /// The most bytes the journal's entries may hold (URLs, headers, bodies cut to 64 KiB, miss
-    /// reports), 64 MiB by default; the oldest are dropped first (`--journal-max-bytes`).
-    public var journalMaximumBytes: Int
-    /// A second port serving the same routes over TLS (`--https-port`); 0 lets the system choose, `nil`
-    /// (the default) serves plain HTTP only. It presents ``tlsCertificateFile`` when given, else a leaf
-    /// for `localhost`, `127.0.0.1` and `::1` signed by ``certificateAuthority``.
-    public var httpsPort: Int?
-    /// The CA that signs the certificates the server presents (`tonearm serve --ca-dir`, made with
-    /// ``LocalCertificateAuthority/loadOrCreate(in:)``); clients trust its certificate.
-    public var certificateAuthority: LocalCertificateAuthority?
-    /// Whether `CONNECT` to an allowed host (in replay mode, a host of the cassette) is intercepted: answered
-    /// 200, TLS terminated with a leaf for the host signed by ``certificateAuthority``, and the requests
-    /// inside sent through the same path as any other (`--intercept-https`). Otherwise `CONNECT` is
-    /// answered 405. Hosts not allowed are refused either way: the server never tunnels blindly.
-    public var interceptsHTTPS: Bool
-    /// The certificate chain (PEM) the HTTPS port presents instead of a CA-signed one (`--tls-cert`).
-    public var tlsCertificateFile: URL?
-    /// The private key (PEM) of ``tlsCertificateFile`` (`--tls-key`).
-    public var tlsKeyFile: URL?
-    /// CA certificates (PEM) trusted for upstreams besides the system's trust store (`--upstream-ca`), for
-    /// test upstreams with their own certificates.
-    public var upstreamCertificateAuthorities: [URL]
+    /// Where the server listens and on which event loops it runs.
+    public var network: Network
+    /// What a client, a connection and an upstream may take: sizes, rates, timeouts.
+    public var limits: Limits
+    /// HTTPS: a TLS port, `CONNECT` interception, and the upstreams' trust.
+    public var tls: TLS
+    /// What the server keeps of the exchanges, and where it writes them.
+    public var journal: Journal
+    /// WireMock's root directory and response templating.
+    public var wireMock: WireMock
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
-    /// The event loops the server runs on: NIO's singleton group unless told otherwise; a process running
-    /// many servers at once gives each its own (``ServerEventLoops/dedicated(threads:)``).
-    public var eventLoops: ServerEventLoops = .singleton
 
     /// A configuration with the defaults: loopback, port 0, replay only, no upstream.
     public init(
         cassette: URL? = nil, rules: [URL] = [], mode: RecordMode = .never, strategy: StrategyHint? = nil,
         matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
-        bindAddress: String = "127.0.0.1", port: Int = 0, journalFile: URL? = nil, journalLimit: Int = 10_000,
-        rewritesURLs: Bool = false, missStatus: Int = 404, maximumBodySize: Int = 32 * 1024 * 1024,
-        idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
-        minimumBodyBytesPerSecond: Int = 1024, bodyRateWindow: Duration = .seconds(10),
-        maximumConnections: Int = ServerConfiguration.defaultMaximumConnections, upstreamTimeout: Duration = .seconds(60),
-        shutdownTimeout: Duration = .seconds(5), redaction: Redaction = .default, rootDirectory: URL? = nil,
-        adminToken: String? = nil, cassetteDirectory: URL? = nil, journalMaximumBytes: Int = 64 * 1024 * 1024,
-        httpsPort: Int? = nil, certificateAuthority: LocalCertificateAuthority? = nil, interceptsHTTPS: Bool = false,
-        tlsCertificateFile: URL? = nil, tlsKeyFile: URL? = nil, upstreamCertificateAuthorities: [URL] = [],
+        rewritesURLs: Bool = false, missStatus: Int = 404, redaction: Redaction = .default, adminToken: String? = nil,
+        cassetteDirectory: URL? = nil, network: Network = Network(), limits: Limits = Limits(), tls: TLS = TLS(),
+        journal: Journal = Journal(), wireMock: WireMock = WireMock(),
         log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
         self.cassette = cassette
@@ -129,32 +69,159 @@ public struct ServerConfiguration: Sendable {
         self.matching = matching
         self.hosts = hosts
         self.upstream = upstream
-        self.bindAddress = bindAddress
-        self.port = port
-        self.journalFile = journalFile
-        self.journalLimit = journalLimit
         self.rewritesURLs = rewritesURLs
         self.missStatus = missStatus
-        self.maximumBodySize = maximumBodySize
-        self.idleTimeout = idleTimeout
-        self.headerTimeout = headerTimeout
-        self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
-        self.bodyRateWindow = bodyRateWindow
-        self.maximumConnections = maximumConnections
-        self.upstreamTimeout = upstreamTimeout
-        self.shutdownTimeout = shutdownTimeout
         self.redaction = redaction
-        self.rootDirectory = rootDirectory
         self.adminToken = adminToken
         self.cassetteDirectory = cassetteDirectory
+        self.network = network
+        self.limits = limits
+        self.tls = tls
+        self.journal = journal
+        self.wireMock = wireMock
         self.log = log
-        self.journalMaximumBytes = journalMaximumBytes
-        self.httpsPort = httpsPort
-        self.certificateAuthority = certificateAuthority
-        self.interceptsHTTPS = interceptsHTTPS
-        self.tlsCertificateFile = tlsCertificateFile
-        self.tlsKeyFile = tlsKeyFile
-        self.upstreamCertificateAuthorities = upstreamCertificateAuthorities
+    }
+
+    /// Where the server listens and on which event loops it runs.
+    public struct Network: Sendable {
+        /// The address to listen on; loopback unless you mean to expose recordings to the network.
+        public var bindAddress: String
+        /// The port; 0 (the default) lets the system choose a free one, reported in ``TonearmServer/baseURL``.
+        public var port: Int
+        /// The event loops the server runs on: NIO's singleton group unless told otherwise; a process
+        /// running many servers at once gives each its own (``ServerEventLoops/dedicated(threads:)``).
+        public var eventLoops: ServerEventLoops
+
+        /// Loopback, a port the system chooses, NIO's shared event loops.
+        public init(bindAddress: String = "127.0.0.1", port: Int = 0, eventLoops: ServerEventLoops = .singleton) {
+            self.bindAddress = bindAddress
+            self.port = port
+            self.eventLoops = eventLoops
+        }
+    }
+
+    /// What a client, a connection and an upstream may take.
+    public struct Limits: Sendable {
+        /// The largest request body accepted, in bytes; larger bodies are answered 413.
+        public var maximumBodySize: Int
+        /// How long a connection may stay silent (between requests or mid-request) before it is closed.
+        public var idleTimeout: Duration
+        /// How long a whole request head may take to arrive (10 s by default, as nginx's
+        /// `client_header_timeout`), counted from the connection's accept for its first request and from
+        /// the first byte of each later one; a head still incomplete then is answered 408 and the
+        /// connection closed. Unlike ``idleTimeout`` it does not restart with each byte, so a client
+        /// dripping its head cannot hold a connection.
+        public var headerTimeout: Duration
+        /// The slowest a request body may arrive, in bytes per second, averaged over each
+        /// ``bodyRateWindow`` (1,024 by default); a body below it is answered 408 and the connection
+        /// closed. 0 checks no rate (the ``idleTimeout`` still applies).
+        public var minimumBodyBytesPerSecond: Int
+        /// The window ``minimumBodyBytesPerSecond`` is measured over (10 s by default): a body must bring
+        /// rate × window bytes, or end, within each.
+        public var bodyRateWindow: Duration
+        /// The most client connections open at once. When a new client arrives with this many open, the
+        /// connection idle longest between requests is closed to make room, else the one waiting longest
+        /// for its request head (answered 503); connections whose request is being read or answered are
+        /// never shed, and when all are, the new connection is closed. The default is
+        /// ``ServerConfiguration/defaultMaximumConnections``.
+        public var maximumConnections: Int
+        /// How long a whole upstream exchange may take (connecting, the response head and every byte of
+        /// its body) before it is cancelled and answered 504, nothing recorded.
+        public var upstreamTimeout: Duration
+        /// How long ``TonearmServer/stop()`` lets in-flight exchanges finish before it cancels them (their
+        /// clients get a 503 with `Connection: close`) and saves what was recorded.
+        public var shutdownTimeout: Duration
+
+        /// The defaults: 32 MiB bodies, 60 s idle, 10 s heads, 1 KiB/s bodies over 10 s windows,
+        /// ``ServerConfiguration/defaultMaximumConnections``, 60 s upstream exchanges, 5 s to stop.
+        public init(
+            maximumBodySize: Int = 32 * 1024 * 1024, idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(10),
+            minimumBodyBytesPerSecond: Int = 1024, bodyRateWindow: Duration = .seconds(10),
+            maximumConnections: Int = ServerConfiguration.defaultMaximumConnections, upstreamTimeout: Duration = .seconds(60),
+            shutdownTimeout: Duration = .seconds(5)
+        ) {
+            self.maximumBodySize = maximumBodySize
+            self.idleTimeout = idleTimeout
+            self.headerTimeout = headerTimeout
+            self.minimumBodyBytesPerSecond = minimumBodyBytesPerSecond
+            self.bodyRateWindow = bodyRateWindow
+            self.maximumConnections = maximumConnections
+            self.upstreamTimeout = upstreamTimeout
+            self.shutdownTimeout = shutdownTimeout
+        }
+    }
+
+    /// HTTPS: a TLS port, `CONNECT` interception, and the upstreams' trust.
+    public struct TLS: Sendable {
+        /// A second port serving the same routes over TLS (`--https-port`); 0 lets the system choose,
+        /// `nil` (the default) serves plain HTTP only. It presents ``certificateFile`` when given, else a
+        /// leaf for `localhost`, `127.0.0.1` and `::1` signed by ``certificateAuthority``.
+        public var httpsPort: Int?
+        /// The CA that signs the certificates the server presents (`tonearm serve --ca-dir`, made with
+        /// ``LocalCertificateAuthority/loadOrCreate(in:)``); clients trust its certificate.
+        public var certificateAuthority: LocalCertificateAuthority?
+        /// Whether `CONNECT` to an allowed host (in replay mode, a host of the cassette) is intercepted:
+        /// answered 200, TLS terminated with a leaf for the host signed by ``certificateAuthority``, and
+        /// the requests inside sent through the same path as any other (`--intercept-https`). Otherwise
+        /// `CONNECT` is answered 405. Hosts not allowed are refused either way: the server never tunnels
+        /// blindly.
+        public var interceptsHTTPS: Bool
+        /// The certificate chain (PEM) the HTTPS port presents instead of a CA-signed one (`--tls-cert`).
+        public var certificateFile: URL?
+        /// The private key (PEM) of ``certificateFile`` (`--tls-key`).
+        public var keyFile: URL?
+        /// CA certificates (PEM) trusted for upstreams besides the system's trust store (`--upstream-ca`),
+        /// for test upstreams with their own certificates.
+        public var upstreamCertificateAuthorities: [URL]
+
+        /// Plain HTTP only, `CONNECT` refused, upstreams trusted by the system's store.
+        public init(
+            httpsPort: Int? = nil, certificateAuthority: LocalCertificateAuthority? = nil, interceptsHTTPS: Bool = false,
+            certificateFile: URL? = nil, keyFile: URL? = nil, upstreamCertificateAuthorities: [URL] = []
+        ) {
+            self.httpsPort = httpsPort
+            self.certificateAuthority = certificateAuthority
+            self.interceptsHTTPS = interceptsHTTPS
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+            self.upstreamCertificateAuthorities = upstreamCertificateAuthorities
+        }
+    }
+
+    /// What the server keeps of the exchanges, and where it writes them.
+    public struct Journal: Sendable {
+        /// Where the journal is written as HAR when the server stops.
+        public var file: URL?
+        /// The most exchanges the journal keeps; older ones are dropped first.
+        public var limit: Int
+        /// The most bytes the journal's entries may hold (URLs, headers, bodies cut to 64 KiB, miss
+        /// reports), 64 MiB by default; the oldest are dropped first (`--journal-max-bytes`).
+        public var maximumBytes: Int
+
+        /// 10,000 exchanges or 64 MiB, written nowhere.
+        public init(file: URL? = nil, limit: Int = 10_000, maximumBytes: Int = 64 * 1024 * 1024) {
+            self.file = file
+            self.limit = limit
+            self.maximumBytes = maximumBytes
+        }
+    }
+
+    /// WireMock's root directory and response templating.
+    public struct WireMock: Sendable {
+        /// A WireMock root directory (`--root-dir`): its `mappings` are loaded as stub mappings (the
+        /// defaults of `POST /__admin/mappings/reset`), its `__files` hold their body files, and
+        /// `POST /__admin/mappings/save` writes there.
+        public var rootDirectory: URL?
+        /// Whether every WireMock mapping's response is a `response-template`
+        /// (`--global-response-templating`, as WireMock's option), rather than only those that name the
+        /// transformer.
+        public var globalResponseTemplating: Bool
+
+        /// No root directory; templating only where a mapping names it.
+        public init(rootDirectory: URL? = nil, globalResponseTemplating: Bool = false) {
+            self.rootDirectory = rootDirectory
+            self.globalResponseTemplating = globalResponseTemplating
+        }
     }
 
     /// Writes a line to standard error, where `tonearm serve` reports misses. Lines are written on a

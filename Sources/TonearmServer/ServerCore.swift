@@ -25,22 +25,22 @@ final class ServerCore: Sendable {
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
         self.configuration = configuration
-        journal = Journal(limit: configuration.journalLimit, maximumBytes: configuration.journalMaximumBytes)
+        journal = Journal(limit: configuration.journal.limit, maximumBytes: configuration.journal.maximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration, journal: journal)
-        let templating = configuration.globalResponseTemplating
+        let templating = configuration.wireMock.globalResponseTemplating
         wireMock = try WireMockStubs(
-            rootDirectory: configuration.rootDirectory.map { url throws(ServerError) in
+            rootDirectory: configuration.wireMock.rootDirectory.map { url throws(ServerError) in
                 try WireMockRootDirectory(url, globalResponseTemplating: templating)
             },
             globalResponseTemplating: templating)
         tls = try ServerTLS(configuration: configuration)
         upstreamClient = UpstreamClient(
-            group: group, timeout: configuration.upstreamTimeout, maximumBodySize: configuration.maximumBodySize,
+            group: group, timeout: configuration.limits.upstreamTimeout, maximumBodySize: configuration.limits.maximumBodySize,
             tls: tls.upstream)
         let converter = SessionAnswerConverter(configuration: configuration, address: address)
         let controlPlane = ControlPlaneGuard(
-            port: configuration.port, bindAddress: configuration.bindAddress,
+            port: configuration.network.port, bindAddress: configuration.network.bindAddress,
             token: configuration.adminToken.flatMap { $0.isEmpty ? nil : $0 })
         chain = ResponderChain(stages: [
             // Before both APIs, so nothing reaches them that the guard refuses.
@@ -52,12 +52,12 @@ final class ServerCore: Sendable {
                 address: address)),
             // Before the mappings: a CONNECT target is an authority, not a path any stub could match.
             TunnelStage(),
-            MappingStage(stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.shutdownTimeout),
+            MappingStage(stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.limits.shutdownTimeout),
             RefusalStage(),
             CassetteStage(converter: converter, client: upstreamClient),
         ])
         finisher = AnswerFinisher(
-            journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.shutdownTimeout,
+            journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.limits.shutdownTimeout,
             log: configuration.log, timer: LoopTimer(group: group))
     }
 

@@ -63,7 +63,7 @@ public final class TonearmServer: Sendable {
     ///   address that could not be bound.
     public static func start(_ configuration: ServerConfiguration) async throws(ServerError) -> TonearmServer {
         try checkExposure(configuration)
-        let (group, ownsGroup) = configuration.eventLoops.makeGroup()
+        let (group, ownsGroup) = configuration.network.eventLoops.makeGroup()
         let core: ServerCore
         do {
             core = try ServerCore(configuration: configuration, group: group)
@@ -71,34 +71,34 @@ public final class TonearmServer: Sendable {
             if ownsGroup { try? await group.shutdownGracefully() }
             throw error
         }
-        let connections = ConnectionRegistry(maximumConnections: configuration.maximumConnections)
+        let connections = ConnectionRegistry(maximumConnections: configuration.limits.maximumConnections)
         let pipeline = HTTPPipeline(
-            core: core, connections: connections, idleTimeout: .nanoseconds(Self.nanoseconds(configuration.idleTimeout)))
+            core: core, connections: connections, idleTimeout: .nanoseconds(Self.nanoseconds(configuration.limits.idleTimeout)))
         let listener: any Channel
         do {
             listener = try await bootstrap(group: group, connections: connections)
                 .childChannelInitializer { channel in pipeline.configureAccepted(channel, tls: nil) }
-                .bind(host: configuration.bindAddress, port: configuration.port).get()
+                .bind(host: configuration.network.bindAddress, port: configuration.network.port).get()
         } catch {
             await core.upstreamClient.shutdown()
             if ownsGroup { try? await group.shutdownGracefully() }
-            throw .bind(address: configuration.bindAddress, port: configuration.port, reason: "\(error)")
+            throw .bind(address: configuration.network.bindAddress, port: configuration.network.port, reason: "\(error)")
         }
         var httpsListener: (any Channel)?
-        if let httpsPort = configuration.httpsPort, let context = core.tls.listener {
+        if let httpsPort = configuration.tls.httpsPort, let context = core.tls.listener {
             do {
                 httpsListener = try await bootstrap(group: group, connections: connections)
                     .childChannelInitializer { channel in pipeline.configureAccepted(channel, tls: context) }
-                    .bind(host: configuration.bindAddress, port: httpsPort).get()
+                    .bind(host: configuration.network.bindAddress, port: httpsPort).get()
             } catch {
                 try? await listener.close()
                 await core.upstreamClient.shutdown()
                 if ownsGroup { try? await group.shutdownGracefully() }
-                throw .bind(address: configuration.bindAddress, port: httpsPort, reason: "\(error)")
+                throw .bind(address: configuration.network.bindAddress, port: httpsPort, reason: "\(error)")
             }
         }
-        let port = listener.localAddress?.port ?? configuration.port
-        let host = configuration.bindAddress.contains(":") ? "[\(configuration.bindAddress)]" : configuration.bindAddress
+        let port = listener.localAddress?.port ?? configuration.network.port
+        let host = configuration.network.bindAddress.contains(":") ? "[\(configuration.network.bindAddress)]" : configuration.network.bindAddress
         let base = "http://\(host):\(port)"
         core.baseURL = base
         core.address.port = port
@@ -131,14 +131,14 @@ public final class TonearmServer: Sendable {
     /// Refuses to listen beyond this machine without an admin token: anyone who can reach the address
     /// could otherwise plant answers and read what was recorded.
     private static func checkExposure(_ configuration: ServerConfiguration) throws(ServerError) {
-        let address = configuration.bindAddress.lowercased()
+        let address = configuration.network.bindAddress.lowercased()
         let loopback = address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
         guard !loopback, configuration.adminToken?.isEmpty ?? true else { return }
         throw .invalid(
-            what: "bind address", value: configuration.bindAddress,
+            what: "bind address", value: configuration.network.bindAddress,
             expected: """
                 a loopback address (127.0.0.1, ::1, localhost), or an admin token (--admin-token, \
-                ServerConfiguration.adminToken): anyone who can reach \(configuration.bindAddress) could otherwise \
+                ServerConfiguration.adminToken): anyone who can reach \(configuration.network.bindAddress) could otherwise \
                 plant answers and read recordings through the control and admin APIs
                 """)
     }
@@ -152,7 +152,7 @@ public final class TonearmServer: Sendable {
 
     /// The CA certificate file clients must trust for the HTTPS port and intercepted tunnels, when the
     /// server's ``ServerConfiguration/certificateAuthority`` is kept in a folder.
-    public var certificateAuthorityFile: URL? { configuration.certificateAuthority?.certificateFile }
+    public var certificateAuthorityFile: URL? { configuration.tls.certificateAuthority?.certificateFile }
 
     /// The environment that sends a child process's traffic through this server: `HTTP_PROXY` and
     /// `HTTPS_PROXY` (upper and lower case), and, with a CA file, the variables curl, Python (`requests`,
@@ -216,14 +216,14 @@ public final class TonearmServer: Sendable {
         let open = connections.stop()
         for listener in listeners { try? await listener.close() }
         // Idle connections close now; busy ones once their exchange is answered or cancelled.
-        await ShutdownDeadline.closeAll(open, within: core.configuration.shutdownTimeout)
+        await ShutdownDeadline.closeAll(open, within: core.configuration.limits.shutdownTimeout)
         var result: Result<Void, ServerError> = .success(())
         do throws(ServerError) {
             try core.cassettes.save()
         } catch {
             result = .failure(error)
         }
-        if let journalFile = core.configuration.journalFile {
+        if let journalFile = core.configuration.journal.file {
             do throws(CassetteError) {
                 try core.journal.writeHAR(to: journalFile)
             } catch {

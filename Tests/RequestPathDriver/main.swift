@@ -25,7 +25,7 @@ else {
 let file = URL(fileURLWithPath: arguments[1])
 let replay = arguments[0] == "replay"
 let configuration = ServerConfiguration(
-    cassette: replay ? file : nil, rules: replay ? [] : [file], journalLimit: 1000, log: { _ in })
+    cassette: replay ? file : nil, rules: replay ? [] : [file], journal: .init(limit: 1000), log: { _ in })
 let channel = EmbeddedChannel()
 let harness = try RequestPathHarness(configuration: configuration, group: channel.embeddedEventLoop)
 try harness.configure(channel)

@@ -19,7 +19,7 @@ func quietConfiguration(
         upstream: upstream.flatMap { UpstreamHost($0) }, log: { _ in })
     // Each test's server on loops of its own: work another test's server does on a shared loop must not
     // hold up this one's connections (or its timers).
-    configuration.eventLoops = .dedicated()
+    configuration.network.eventLoops = .dedicated()
     return configuration
 }
 

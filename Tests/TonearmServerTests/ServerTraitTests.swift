@@ -25,8 +25,8 @@ struct ServerTraitTests {
         let folder = try TemporaryFolder()
         let authority = try LocalCertificateAuthority.loadOrCreate(in: folder.url.appendingPathComponent("ca"))
         var configuration = ServerConfiguration(log: { _ in })
-        configuration.certificateAuthority = authority
-        configuration.interceptsHTTPS = true
+        configuration.tls.certificateAuthority = authority
+        configuration.tls.interceptsHTTPS = true
         try await ServerTrait(name: "profile", configuration: configuration, record: .never, sourceLocation: #_sourceLocation)
             .provideScope(for: test, testCase: nil) {
                 let server = try #require(TonearmServer.current)

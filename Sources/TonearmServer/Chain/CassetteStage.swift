@@ -64,7 +64,7 @@ struct CassetteStage: ResponderStage {
             } catch {
                 // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
                 if Task.isCancelled {
-                    return .cancelled(journaled: request, shutdownTimeout: converter.configuration.shutdownTimeout)
+                    return .cancelled(journaled: request, shutdownTimeout: converter.configuration.limits.shutdownTimeout)
                 }
                 let failure = error as? UpstreamClient.Failure ?? UpstreamClient.Failure(status: 502, message: "\(error)")
                 return StageAnswer(

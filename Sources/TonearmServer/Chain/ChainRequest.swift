@@ -25,7 +25,7 @@ struct ChainRequest: Sendable {
         route = RequestRoute.resolve(
             method: incoming.method, target: incoming.target, allowed: configuration.allowedHosts,
             upstream: configuration.upstream, replayOnly: cassette.mode == .never, replayHosts: cassette.trackHosts,
-            intercepting: configuration.interceptsHTTPS)
+            intercepting: configuration.tls.interceptsHTTPS)
     }
 
     /// The request as the client sent it: the target as its URL, every header.

@@ -16,13 +16,13 @@ struct ServerTLS: Sendable {
     static let applicationProtocols = ["http/1.1"]
 
     init(configuration: ServerConfiguration) throws(ServerError) {
-        let authority = configuration.certificateAuthority
-        if configuration.httpsPort != nil {
+        let authority = configuration.tls.certificateAuthority
+        if configuration.tls.httpsPort != nil {
             listener = try Self.listenerContext(configuration, authority: authority)
         } else {
             listener = nil
         }
-        if configuration.interceptsHTTPS {
+        if configuration.tls.interceptsHTTPS {
             guard let authority else {
                 throw .invalid(
                     what: "HTTPS interception", value: "on",
@@ -33,7 +33,7 @@ struct ServerTLS: Sendable {
             interception = nil
         }
         var upstream = TLSConfiguration.makeClientConfiguration()
-        for file in configuration.upstreamCertificateAuthorities {
+        for file in configuration.tls.upstreamCertificateAuthorities {
             do {
                 upstream.additionalTrustRoots.append(.certificates(try NIOSSLCertificate.fromPEMFile(file.path)))
             } catch {
@@ -48,7 +48,7 @@ struct ServerTLS: Sendable {
     private static func listenerContext(
         _ configuration: ServerConfiguration, authority: LocalCertificateAuthority?
     ) throws(ServerError) -> NIOSSLContext {
-        switch (configuration.tlsCertificateFile, configuration.tlsKeyFile) {
+        switch (configuration.tls.certificateFile, configuration.tls.keyFile) {
         case (let certificateFile?, let keyFile?):
             let chain: [NIOSSLCertificate]
             let key: NIOSSLPrivateKey
@@ -68,12 +68,12 @@ struct ServerTLS: Sendable {
         case (nil, nil):
             guard let authority else {
                 throw .invalid(
-                    what: "HTTPS port", value: "\(configuration.httpsPort ?? 0)",
+                    what: "HTTPS port", value: "\(configuration.tls.httpsPort ?? 0)",
                     expected: "a certificate: --tls-cert and --tls-key, or a certificate authority (--ca-dir) to sign one for localhost")
             }
             return try context(try Self.configuration(presenting: authority.issueLeaf(for: loopbackNames)), for: "the localhost certificate")
         default:
-            throw .invalid(what: "TLS certificate", value: configuration.tlsCertificateFile?.path ?? configuration.tlsKeyFile?.path ?? "",
+            throw .invalid(what: "TLS certificate", value: configuration.tls.certificateFile?.path ?? configuration.tls.keyFile?.path ?? "",
                 expected: "--tls-cert and --tls-key together")
         }
     }

@@ -47,7 +47,7 @@ struct JournalLimitsTests {
     @Test("Through the server: large misses are marked truncated in the control API's and the HAR journal")
     func markedThroughTheServer() async throws {
         var configuration = quietConfiguration()
-        configuration.journalMaximumBytes = 2 * Self.mebibyte
+        configuration.journal.maximumBytes = 2 * Self.mebibyte
         let server = try await TonearmServer.start(configuration)
         let base = server.baseURL.absoluteString
         let body = String(repeating: "x", count: Self.mebibyte)

@@ -78,7 +78,7 @@ struct BusyHostTests {
         }
         let host = try #require(UpstreamHost(upstream.origin))
         let server = try await TonearmServer.start(ServerConfiguration(
-            mode: .passthrough, hosts: [host], upstreamTimeout: .seconds(1), log: { _ in }))
+            mode: .passthrough, hosts: [host], limits: .init(upstreamTimeout: .seconds(1)), log: { _ in }))
 
         let (answer, took) = try await exchangeWhileSharedThreadsAreHeld(
             "GET /\(upstream.authority)/drip HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port: server.port)

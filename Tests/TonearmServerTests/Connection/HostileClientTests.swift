@@ -130,7 +130,7 @@ struct HostileClientTests {
         // The deadline itself is checked to the nanosecond on the state machine (ConnectionLifecycleTests);
         // here, that the server does it on a real socket and keeps serving. 1.5 s, not less: the fresh
         // client's head must arrive within it even on a machine running the whole suite on one core.
-        let server = try await server { $0.headerTimeout = .milliseconds(1_500) }
+        let server = try await server { $0.limits.headerTimeout = .milliseconds(1_500) }
         let (answer, closed, elapsed) = try await drip("GET /\(Self.api)/ping HTTP/1.1\r\nX-Drip: ", [UInt8(ascii: "a")], times: 100, port: server.port)
         let fresh = try await freshExchange(port: server.port)
         try await server.stop()
@@ -143,7 +143,7 @@ struct HostileClientTests {
 
     @Test("A connection that sends nothing is answered 408 at the head deadline, counted from accept")
     func silentFirstRequest() async throws {
-        let server = try await server { $0.headerTimeout = .milliseconds(300) }
+        let server = try await server { $0.limits.headerTimeout = .milliseconds(300) }
         let connection = try RawConnection(port: server.port)
         let (answer, closed) = try await connection.readUntilClosed()
         try await server.stop()
@@ -153,7 +153,7 @@ struct HostileClientTests {
 
     @Test("A keep-alive connection between requests is not held to the head deadline; its next request is answered")
     func keepAliveOutlivesHeadDeadline() async throws {
-        let server = try await server { $0.headerTimeout = .milliseconds(300) }
+        let server = try await server { $0.limits.headerTimeout = .milliseconds(300) }
         let connection = try await idleKeepAlive(port: server.port)
         try await Task.sleep(for: .milliseconds(900))
         connection.send("GET /\(Self.api)/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -166,8 +166,8 @@ struct HostileClientTests {
     @Test("A body slower than the minimum rate is answered 408 and closed; a body at full speed is read and answered")
     func slowBody() async throws {
         let server = try await server {
-            $0.minimumBodyBytesPerSecond = 1_000
-            $0.bodyRateWindow = .milliseconds(500)
+            $0.limits.minimumBodyBytesPerSecond = 1_000
+            $0.limits.bodyRateWindow = .milliseconds(500)
         }
         // 100 bytes/s: a tenth of the minimum.
         let (answer, closed, elapsed) = try await drip(
@@ -189,8 +189,8 @@ struct HostileClientTests {
         // come due in the same event-loop turn, where cancelling the window's task did not stop it
         // (it answered 408 to the body it had not started reading, in 2 of 3 suite runs).
         let server = try await server {
-            $0.minimumBodyBytesPerSecond = 1_000
-            $0.bodyRateWindow = .seconds(2)
+            $0.limits.minimumBodyBytesPerSecond = 1_000
+            $0.limits.bodyRateWindow = .seconds(2)
         }
         let connection = try RawConnection(port: server.port)
         // The body is all there 100 ms later; the server just does not read it until the 2 s delay is
@@ -215,7 +215,7 @@ struct HostileClientTests {
 
     @Test("At the connection cap, fresh clients are answered within 1 s: idle keep-alive connections are shed first, oldest first, slow heads left")
     func shedsIdleFirst() async throws {
-        let server = try await server { $0.maximumConnections = 8 }
+        let server = try await server { $0.limits.maximumConnections = 8 }
         var idle: [RawConnection] = []
         for _ in 0..<4 { idle.append(try await idleKeepAlive(port: server.port)) }
         var slow: [RawConnection] = []
@@ -248,7 +248,7 @@ struct HostileClientTests {
 
     @Test("At the connection cap with no idle connection, the slow head waiting longest is answered 503 and closed for a fresh client")
     func shedsSlowHeadWhenNoneIdle() async throws {
-        let server = try await server { $0.maximumConnections = 2 }
+        let server = try await server { $0.limits.maximumConnections = 2 }
         let port = server.port
         // One thread of the test's own does the whole sequence, so the runner's scheduling (Dispatch's
         // global queue held by other tests) cannot stretch the gaps between the steps.
@@ -295,7 +295,7 @@ struct HostileClientTests {
         }
         let folder = try TemporaryFolder()
         var configuration = quietConfiguration(cassette: try savedCassette([], in: folder), mode: .missing, hosts: [upstream.origin])
-        configuration.maximumConnections = 2
+        configuration.limits.maximumConnections = 2
         let server = try await TonearmServer.start(configuration)
         func exchange(_ path: String) async throws -> String {
             try await blocking {

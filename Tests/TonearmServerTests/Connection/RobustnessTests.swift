@@ -14,8 +14,8 @@ struct RobustnessTests {
         try Data(#"[{"path": "^/ping$", "body": "pong"}]"#.utf8).write(to: rules)
         var configuration = quietConfiguration()
         configuration.rules = [rules]
-        configuration.maximumBodySize = maximumBodySize
-        configuration.idleTimeout = idleTimeout
+        configuration.limits.maximumBodySize = maximumBodySize
+        configuration.limits.idleTimeout = idleTimeout
         return try await TonearmServer.start(configuration)
     }
 

@@ -108,7 +108,7 @@ struct ShutdownDeadlineTests {
         let hung = try await TestUpstream(delay: .seconds(45))
         let server = try await TonearmServer.start(ServerConfiguration(
             cassette: cassette, mode: .missing, hosts: [try #require(UpstreamHost(hung.origin))],
-            shutdownTimeout: .seconds(1), log: { _ in }))
+            limits: .init(shutdownTimeout: .seconds(1)), log: { _ in }))
         let client = try sendInFlight("/\(hung.authority)/hang", port: server.port)
         try await waitForRequests(1, at: hung)
 
@@ -131,7 +131,7 @@ struct ShutdownDeadlineTests {
 
     @Test("A WireMock mapping's long fixed delay is cancelled at the shutdown deadline and answered 503")
     func stopDuringMappingDelay() async throws {
-        let server = try await TonearmServer.start(ServerConfiguration(shutdownTimeout: .milliseconds(500), log: { _ in }))
+        let server = try await TonearmServer.start(ServerConfiguration(limits: .init(shutdownTimeout: .milliseconds(500)), log: { _ in }))
         let mapping = #"{"request":{"method":"GET","url":"/slow"},"response":{"status":200,"body":"slow","fixedDelayMilliseconds":60000}}"#
         let added = try await TestClient.send(
             server.baseURL.absoluteString + "/__admin/mappings", method: "POST", headers: [("Content-Type", "application/json")], body: mapping)
@@ -161,7 +161,7 @@ struct ShutdownDeadlineTests {
             Track(request: Request(url: "https://api.example.com/short"), response: Response(status: 200, body: "short"), delay: .seconds(2)),
             Track(request: Request(url: "https://api.example.com/now"), response: Response(status: 200, body: "now")),
         ], in: folder)
-        let server = try await TonearmServer.start(ServerConfiguration(cassette: cassette, shutdownTimeout: .seconds(30), log: { _ in }))
+        let server = try await TonearmServer.start(ServerConfiguration(cassette: cassette, limits: .init(shutdownTimeout: .seconds(30)), log: { _ in }))
         let (client, _) = try await sendInFlight("/api.example.com/short", behind: "/api.example.com/now", answeredWith: "now", port: server.port)
 
         try await server.stop()

@@ -49,7 +49,7 @@ struct UpstreamDeadlineTests {
         let cassette = try savedCassette([earlier], in: folder)
         let server = try await TonearmServer.start(ServerConfiguration(
             cassette: cassette, mode: .missing, hosts: [try #require(UpstreamHost(upstream.origin))],
-            upstreamTimeout: .seconds(2), log: { _ in }))
+            limits: .init(upstreamTimeout: .seconds(2)), log: { _ in }))
 
         let answer = try await exchange("/\(upstream.authority)/drip", port: server.port)
         try await server.stop()
@@ -78,7 +78,7 @@ struct UpstreamDeadlineTests {
         let host = try #require(UpstreamHost(upstream.origin))
         let server = try await TonearmServer.start(ServerConfiguration(
             cassette: cassette, mode: mode, hosts: route == .singleUpstream ? [] : [host],
-            upstream: route == .singleUpstream ? host : nil, upstreamTimeout: .seconds(1), log: { _ in }))
+            upstream: route == .singleUpstream ? host : nil, limits: .init(upstreamTimeout: .seconds(1)), log: { _ in }))
         let target = switch route {
         case .hostInPath: "/\(upstream.authority)/drip"
         case .singleUpstream: "/drip"

@@ -157,8 +157,8 @@ struct ControlAPITests {
     func journalFile() async throws {
         let folder = try TemporaryFolder()
         var configuration = quietConfiguration()
-        configuration.journalFile = folder.file("journal.har")
-        configuration.journalLimit = 2
+        configuration.journal.file = folder.file("journal.har")
+        configuration.journal.limit = 2
         let server = try await TonearmServer.start(configuration)
         for index in 0..<5 { _ = try await TestClient.send(server.baseURL.absoluteString + "/nothing/\(index)") }
         try await server.stop()

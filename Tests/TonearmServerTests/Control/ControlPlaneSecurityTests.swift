@@ -142,7 +142,7 @@ struct ControlPlaneSecurityTests {
     @Test("binding beyond loopback without an admin token is refused at start, saying why (Swift API)")
     func exposedBindSwiftAPI() async throws {
         var configuration = quietConfiguration()
-        configuration.bindAddress = "192.0.2.1"
+        configuration.network.bindAddress = "192.0.2.1"
         let error = try await #require(throws: ServerError.self) { try await TonearmServer.start(configuration) }
         #expect(error.description.contains("--admin-token"), "\(error)")
         #expect(error.description.contains("192.0.2.1"), "\(error)")
@@ -250,7 +250,7 @@ struct ControlPlaneSecurityTests {
         try FileManager.default.createSymbolicLink(at: files.appendingPathComponent("leak.txt"), withDestinationURL: outside.file("secret.txt"))
         try FileManager.default.createSymbolicLink(at: files.appendingPathComponent("inside.txt"), withDestinationURL: files.appendingPathComponent("real.txt"))
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root.url
+        configuration.wireMock.rootDirectory = root.url
         let server = try await TonearmServer.start(configuration)
         let base = server.baseURL.absoluteString
         let leak = try await TestClient.send(
@@ -282,7 +282,7 @@ struct ControlPlaneSecurityTests {
         try FileManager.default.createDirectory(at: root.file("mappings"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: root.file("__files"), withDestinationURL: outside.url)
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root.url
+        configuration.wireMock.rootDirectory = root.url
         let error = try await #require(throws: ServerError.self) { try await TonearmServer.start(configuration) }
         #expect(error.description.contains("__files"), "\(error)")
         #expect(error.description.contains("outside"), "\(error)")
@@ -300,7 +300,7 @@ struct ControlPlaneSecurityTests {
         try FileManager.default.createDirectory(at: root.file("mappings"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: root.file("mappings/planted.json"), withDestinationURL: outside.file("planted.json"))
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root.url
+        configuration.wireMock.rootDirectory = root.url
         let error = try await #require(throws: ServerError.self) { try await TonearmServer.start(configuration) }
         #expect(error.description.contains("planted.json"), "\(error)")
         #expect(error.description.contains("outside"), "\(error)")

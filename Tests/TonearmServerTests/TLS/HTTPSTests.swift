@@ -22,10 +22,10 @@ struct HTTPSTests {
         log: LoggedLines? = nil, headerTimeout: Duration = .seconds(10)
     ) async throws -> TonearmServer {
         var configuration = quietConfiguration(cassette: cassette, mode: mode, hosts: hosts)
-        configuration.certificateAuthority = authority
-        configuration.interceptsHTTPS = true
-        configuration.upstreamCertificateAuthorities = upstream.map { [$0.caFile] } ?? []
-        configuration.headerTimeout = headerTimeout
+        configuration.tls.certificateAuthority = authority
+        configuration.tls.interceptsHTTPS = true
+        configuration.tls.upstreamCertificateAuthorities = upstream.map { [$0.caFile] } ?? []
+        configuration.limits.headerTimeout = headerTimeout
         if let log { configuration.log = { line in log.lines.withLock { $0.append(line) } } }
         return try await TonearmServer.start(configuration)
     }
@@ -209,8 +209,8 @@ struct HTTPSTests {
         let folder = try TemporaryFolder()
         let (authority, caFile) = try Self.authority(in: folder)
         var configuration = quietConfiguration()
-        configuration.httpsPort = 0
-        configuration.certificateAuthority = authority
+        configuration.tls.httpsPort = 0
+        configuration.tls.certificateAuthority = authority
         let server = try await TonearmServer.start(configuration)
         try server.addStubs(#"[{"name": "hello", "path": "^/hello$", "status": 200, "body": "hi over TLS"}]"#)
         let httpsURL = try #require(server.httpsBaseURL).absoluteString
@@ -240,20 +240,20 @@ struct HTTPSTests {
         try Data(leaf.privateKeyPEM.utf8).write(to: key)
         try Data(ownAuthority.certificatePEM.utf8).write(to: trust)
         var configuration = quietConfiguration()
-        configuration.httpsPort = 0
-        configuration.tlsCertificateFile = certificate
-        configuration.tlsKeyFile = key
+        configuration.tls.httpsPort = 0
+        configuration.tls.certificateFile = certificate
+        configuration.tls.keyFile = key
         let server = try await TonearmServer.start(configuration)
         let health = try await curl(["-sS", "--cacert", trust.path, try #require(server.httpsBaseURL).absoluteString + "/__tonearm/health"])
         #expect(health.output.contains(#""status":"ok""#), "\(health.output) \(health.errors)")
         try await server.stop()
 
-        configuration.tlsKeyFile = nil
+        configuration.tls.keyFile = nil
         await #expect { try await TonearmServer.start(configuration) } throws: { error in
             "\(error)".contains("--tls-cert and --tls-key together")
         }
-        configuration.tlsKeyFile = key
-        configuration.tlsCertificateFile = folder.file("missing.pem")
+        configuration.tls.keyFile = key
+        configuration.tls.certificateFile = folder.file("missing.pem")
         await #expect { try await TonearmServer.start(configuration) } throws: { error in
             "\(error)".contains("--tls-cert") && "\(error)".contains(folder.file("missing.pem").path)
         }
@@ -268,9 +268,9 @@ struct HTTPSTests {
         let root = folder.url.appendingPathComponent("root")
         try TemporaryFolder.makeHelloWireMockRoot(at: root)
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root
-        configuration.httpsPort = 0
-        configuration.certificateAuthority = authority
+        configuration.wireMock.rootDirectory = root
+        configuration.tls.httpsPort = 0
+        configuration.tls.certificateAuthority = authority
         let server = try await TonearmServer.start(configuration)
         let python = try #require(WireMockPython.interpreter)
         let run = try await ProcessRun.run(

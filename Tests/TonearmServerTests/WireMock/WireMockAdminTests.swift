@@ -18,7 +18,7 @@ struct WireMockAdminTests {
 
     private static func start(root: URL? = nil) async throws -> TonearmServer {
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root
+        configuration.wireMock.rootDirectory = root
         return try await TonearmServer.start(configuration)
     }
 

@@ -11,7 +11,7 @@ import TonearmTestSupport
 struct WireMockParityTests {
     private static func start(root: URL? = nil) async throws -> TonearmServer {
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root
+        configuration.wireMock.rootDirectory = root
         return try await TonearmServer.start(configuration)
     }
 

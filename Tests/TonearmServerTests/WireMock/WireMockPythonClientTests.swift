@@ -38,7 +38,7 @@ struct WireMockPythonClientTests {
         let root = folder.url
         try TemporaryFolder.makeHelloWireMockRoot(at: root)
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root
+        configuration.wireMock.rootDirectory = root
         let server = try await TonearmServer.start(configuration)
         defer { Task { try? await server.stop() } }
         let python = try #require(WireMockPython.interpreter)

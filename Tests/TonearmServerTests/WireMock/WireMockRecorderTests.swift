@@ -96,7 +96,7 @@ struct WireMockRecorderTests {
         }
         let root = try TemporaryFolder()
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root.url
+        configuration.wireMock.rootDirectory = root.url
         configuration.redaction = Redaction(headers: Redaction.defaultHeaders.union(["x-api-key"]))
         let server = try await TonearmServer.start(configuration)
         let base = server.baseURL.absoluteString
@@ -153,7 +153,7 @@ struct WireMockRecorderTests {
         // The default journal keeps a proxied body whole up to 8 MiB.
         let root = try TemporaryFolder()
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root.url
+        configuration.wireMock.rootDirectory = root.url
         let server = try await TonearmServer.start(configuration)
         let base = server.baseURL.absoluteString
         #expect(try await Self.admin(base, "recordings/start", body: #"{"targetBaseUrl": "\#(upstream.origin)"}"#).status == 200)
@@ -167,8 +167,8 @@ struct WireMockRecorderTests {
         // A journal of 1 MiB keeps proxied bodies up to 128 KiB: a 200 KiB answer cannot be recorded.
         let smallRoot = try TemporaryFolder()
         var small = quietConfiguration()
-        small.rootDirectory = smallRoot.url
-        small.journalMaximumBytes = 1024 * 1024
+        small.wireMock.rootDirectory = smallRoot.url
+        small.journal.maximumBytes = 1024 * 1024
         let limited = try await TonearmServer.start(small)
         let limitedBase = limited.baseURL.absoluteString
         #expect(try await Self.admin(limitedBase, "recordings/start", body: #"{"targetBaseUrl": "\#(upstream.origin)"}"#).status == 200)
@@ -187,8 +187,8 @@ struct WireMockRecorderTests {
         let upstream = try await TestUpstream { _ in Response(status: 200, body: "fine") }
         let root = try TemporaryFolder()
         var configuration = quietConfiguration()
-        configuration.rootDirectory = root.url
-        configuration.journalLimit = 3
+        configuration.wireMock.rootDirectory = root.url
+        configuration.journal.limit = 3
         let server = try await TonearmServer.start(configuration)
         let base = server.baseURL.absoluteString
         #expect(try await Self.admin(base, "recordings/start", body: #"{"targetBaseUrl": "\#(upstream.origin)"}"#).status == 200)

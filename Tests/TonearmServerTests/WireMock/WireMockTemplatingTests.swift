@@ -11,8 +11,8 @@ import TonearmTestSupport
 struct WireMockTemplatingTests {
     private static func start(global: Bool = false, root: URL? = nil) async throws -> TonearmServer {
         var configuration = quietConfiguration()
-        configuration.globalResponseTemplating = global
-        configuration.rootDirectory = root
+        configuration.wireMock.globalResponseTemplating = global
+        configuration.wireMock.rootDirectory = root
         return try await TonearmServer.start(configuration)
     }
 

@@ -30,6 +30,8 @@ public struct LoggedExchange: Sendable, CustomStringConvertible {
     public var source: Source
     /// The response status, when there was a response.
     public var status: Int?
+    /// The response, when there was one (what a test's report attaches as HAR).
+    public var response: Response?
     /// The failure, when the answer was a (simulated or real) transport error or a miss.
     public var failure: String?
 

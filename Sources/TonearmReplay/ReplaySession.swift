@@ -264,7 +264,7 @@ public final class ReplaySession: Sendable {
             if let delay = track.delay { try await Task.sleep(for: delay) }
             switch track.outcome {
             case .response(let response):
-                log(LoggedExchange(request: request, source: .replayed, status: response.status))
+                log(LoggedExchange(request: request, source: .replayed, status: response.status, response: response))
                 return response
             case .transportError(let error):
                 log(LoggedExchange(request: request, source: .replayed, failure: error.description))
@@ -282,7 +282,7 @@ public final class ReplaySession: Sendable {
             await inTask?(miss)
             throw ReplayFailure.miss(miss)
         case .fetched(let response):
-            log(LoggedExchange(request: request, source: .network, status: response.status))
+            log(LoggedExchange(request: request, source: .network, status: response.status, response: response))
             return response
         }
     }

@@ -9,7 +9,7 @@ import TonearmReplay
 /// handlers both call these, so each operation is written once; the handlers only read the HTTP request
 /// and encode the result.
 final class CassetteOperations: Sendable {
-    private let configuration: ServerConfiguration
+    let configuration: ServerConfiguration
     private let cassette: Mutex<LoadedCassette>
     /// Told when a cassette is switched away from, so that it does not keep it alive.
     private let journal: Journal

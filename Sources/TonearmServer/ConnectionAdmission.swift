@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Counts each accepted connection against ``ServerConfiguration/maximumConnections`` on the listener's
+/// Counts each accepted connection against ``ServerConfiguration/Limits/maximumConnections`` on the listener's
 /// event loop, in accept order, before the connection is handed to a child event loop.
 ///
 /// It sits in the listening channel's pipeline ahead of the bootstrap's own acceptor, which then registers

@@ -10,7 +10,7 @@ struct ServerStopping: Sendable {}
 struct ShedConnection: Sendable {}
 
 /// The open connections, so stopping can close the idle ones and let busy ones finish their exchange,
-/// and so a new connection past ``ServerConfiguration/maximumConnections`` can take an idle one's place.
+/// and so a new connection past ``ServerConfiguration/Limits/maximumConnections`` can take an idle one's place.
 ///
 /// Choosing whom to shed costs amortised O(1) per accept, not a scan of every connection under the
 /// lock: 3,000 slowloris clients arriving at a full server would otherwise cost millions of entry

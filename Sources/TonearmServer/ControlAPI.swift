@@ -57,7 +57,7 @@ struct ControlAPI: Sendable {
             return .adminJSON(.array(journal.entries.map(\.controlDocument)))
         case ("GET", "journal.har"):
             do throws(CassetteError) {
-                return Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: try journal.har())
+                return Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: try journal.har(redacting: cassettes.configuration.redaction))
             } catch {
                 return ServerCore.plainText(500, error.description)
             }
@@ -68,7 +68,7 @@ struct ControlAPI: Sendable {
             let misses = journal.misses
             if MissResponse.acceptsJSON(request.headers) || !request.headers.values(named: "Accept").contains(where: { $0.contains("text/plain") }) {
                 let source = cassettes.current.url?.path ?? "the loaded rules"
-                return .adminJSON(.array(misses.map { MissResponse.document(for: $0.report, source: source) }))
+                return .adminJSON(.array(misses.map { $0.report.jsonDocument(source: source) }))
             }
             return ServerCore.plainText(200, misses.map(\.report.description).joined(separator: "\n\n"))
         default:

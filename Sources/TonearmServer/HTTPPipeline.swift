@@ -13,7 +13,7 @@ struct HTTPPipeline: Sendable {
     /// Adds the handlers to `channel`: `tls` terminated first when given, and origin-form targets read as
     /// URLs of `origin` when given (the requests of a tunnel to `https://api.example.com`).
     ///
-    /// The head deadline (``ServerConfiguration/headerTimeout``) counts from here, so it bounds a TLS
+    /// The head deadline (``ServerConfiguration/Limits/headerTimeout``) counts from here, so it bounds a TLS
     /// handshake that never completes as it bounds a head that never arrives.
     func configure(_ channel: any Channel, activity: ConnectionActivity, tls: NIOSSLContext?, origin: UpstreamHost?) throws {
         let pipeline = channel.pipeline.syncOperations

@@ -222,24 +222,25 @@ final class Journal: Sendable {
         headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
     }
 
-    /// The journal as a HAR 1.2 log: each entry's comment says what answered, its time is the latency.
-    func har() throws(CassetteError) -> [UInt8] {
-        try HARFormat.encode(cassette())
+    /// The journal as a HAR 1.2 log: each entry's comment says what answered, its time is the latency;
+    /// requests and responses redacted with `redaction`, as recordings are.
+    func har(redacting redaction: Redaction) throws(CassetteError) -> [UInt8] {
+        try HARFormat.encode(cassette(redacting: redaction))
     }
 
-    /// Writes the journal to `url` as HAR, atomically.
-    func writeHAR(to url: URL) throws(CassetteError) {
-        try HARFormat.write(cassette(), to: url)
+    /// Writes the journal to `url` as HAR, atomically, redacted with `redaction`.
+    func writeHAR(to url: URL, redacting redaction: Redaction) throws(CassetteError) {
+        try HARFormat.write(cassette(redacting: redaction), to: url)
     }
 
-    private func cassette() -> Cassette {
+    private func cassette(redacting redaction: Redaction) -> Cassette {
         let entries = self.entries.map { entry -> CassetteEntry in
             let outcome: Track.Outcome = entry.response.map { .response($0) } ?? .transportError(.networkConnectionLost)
             let milliseconds = entry.latency.components.seconds * 1000 + entry.latency.components.attoseconds / 1_000_000_000_000_000
             var comment = entry.source.description
             if let truncation = entry.truncation { comment += " (\(truncation))" }
             let track = Track(request: entry.request, outcome: outcome, name: comment, delay: .milliseconds(milliseconds))
-            return CassetteEntry(track, recordedAt: entry.time)
+            return CassetteEntry(redaction.redact(track), recordedAt: entry.time)
         }
         return Cassette(name: "tonearm serve journal", entries: entries)
     }

@@ -37,7 +37,7 @@ enum RequestRoute: Sendable, Equatable {
     ///   - replayOnly: In replay mode nothing reaches the network, so any host named in the path is
     ///     matched against the cassette rather than refused.
     ///   - replayHosts: The hosts of the cassette's tracks, whose schemes replay mode uses.
-    ///   - intercepting: Whether `CONNECT` to an allowed host is intercepted (``ServerConfiguration/interceptsHTTPS``).
+    ///   - intercepting: Whether `CONNECT` to an allowed host is intercepted (``ServerConfiguration/TLS/interceptsHTTPS``).
     static func resolve(
         method: String, target: String, allowed: [UpstreamHost], upstream: UpstreamHost?, replayOnly: Bool,
         replayHosts: [UpstreamHost] = [], intercepting: Bool = false

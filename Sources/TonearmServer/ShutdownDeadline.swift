@@ -1,12 +1,12 @@
 import NIOCore
 import Tonearm
 
-/// Sent through the pipeline of every connection still open when ``ServerConfiguration/shutdownTimeout``
+/// Sent through the pipeline of every connection still open when ``ServerConfiguration/Limits/shutdownTimeout``
 /// has passed: the exchange it is answering is cancelled.
 struct ShutdownDeadlinePassed: Sendable {}
 
 /// How ``TonearmServer/stop()`` keeps to its deadline: in-flight exchanges get
-/// ``ServerConfiguration/shutdownTimeout`` to finish, then are cancelled and answered 503, and a
+/// ``ServerConfiguration/Limits/shutdownTimeout`` to finish, then are cancelled and answered 503, and a
 /// connection that still does not close (a client not reading its answer) is closed a moment later.
 enum ShutdownDeadline {
     /// How long cancelled exchanges get to write their 503 before their connections are closed.

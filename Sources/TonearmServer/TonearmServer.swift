@@ -27,9 +27,9 @@ public final class TonearmServer: Sendable {
     public let baseURL: URL
     /// The port the server listens on.
     public let port: Int
-    /// `https://127.0.0.1:PORT`, the HTTPS port's address, when ``ServerConfiguration/httpsPort`` asked for one.
+    /// `https://127.0.0.1:PORT`, the HTTPS port's address, when ``ServerConfiguration/TLS/httpsPort`` asked for one.
     public let httpsBaseURL: URL?
-    /// The HTTPS port, when ``ServerConfiguration/httpsPort`` asked for one.
+    /// The HTTPS port, when ``ServerConfiguration/TLS/httpsPort`` asked for one.
     public let httpsPort: Int?
     /// What the server was started with.
     public var configuration: ServerConfiguration { core.configuration }
@@ -151,13 +151,13 @@ public final class TonearmServer: Sendable {
     }
 
     /// The CA certificate file clients must trust for the HTTPS port and intercepted tunnels, when the
-    /// server's ``ServerConfiguration/certificateAuthority`` is kept in a folder.
+    /// server's ``ServerConfiguration/TLS/certificateAuthority`` is kept in a folder.
     public var certificateAuthorityFile: URL? { configuration.tls.certificateAuthority?.certificateFile }
 
     /// The environment that sends a child process's traffic through this server: `HTTP_PROXY` and
     /// `HTTPS_PROXY` (upper and lower case), and, with a CA file, the variables curl, Python (`requests`,
     /// `ssl`) and Node read their extra trusted certificates from. HTTPS goes through only when the
-    /// server intercepts (``ServerConfiguration/interceptsHTTPS``).
+    /// server intercepts (``ServerConfiguration/TLS/interceptsHTTPS``).
     public var proxyEnvironment: [String: String] {
         let proxy = baseURL.absoluteString
         var environment = ["HTTP_PROXY": proxy, "http_proxy": proxy, "HTTPS_PROXY": proxy, "https_proxy": proxy]
@@ -189,13 +189,13 @@ public final class TonearmServer: Sendable {
         try core.cassettes.save()
     }
 
-    /// The exchanges handled so far (the last ``ServerConfiguration/journalLimit``), oldest first.
+    /// The exchanges handled so far (the last ``ServerConfiguration/Journal/limit``), oldest first.
     public var journal: [JournalEntry] { core.journal.entries }
 
-    /// The journal as a HAR 1.2 log.
+    /// The journal as a HAR 1.2 log, redacted with ``ServerConfiguration/redaction`` as recordings are.
     public func journalHAR() throws(ServerError) -> [UInt8] {
         do throws(CassetteError) {
-            return try core.journal.har()
+            return try core.journal.har(redacting: core.configuration.redaction)
         } catch {
             throw .cassette(error)
         }
@@ -207,7 +207,7 @@ public final class TonearmServer: Sendable {
     /// Stops accepting, lets in-flight exchanges finish (idle connections are closed), saves the
     /// cassette atomically and writes the journal file. Calling it again returns the first result.
     ///
-    /// Exchanges still in flight when ``ServerConfiguration/shutdownTimeout`` has passed (a hung
+    /// Exchanges still in flight when ``ServerConfiguration/Limits/shutdownTimeout`` has passed (a hung
     /// upstream, a long replayed delay) are cancelled: their clients get a 503 with `Connection: close`,
     /// nothing of them is recorded, and what completed before is saved. It returns within the shutdown
     /// timeout plus about two seconds.
@@ -225,7 +225,7 @@ public final class TonearmServer: Sendable {
         }
         if let journalFile = core.configuration.journal.file {
             do throws(CassetteError) {
-                try core.journal.writeHAR(to: journalFile)
+                try core.journal.writeHAR(to: journalFile, redacting: core.configuration.redaction)
             } catch {
                 if case .success = result { result = .failure(.cassette(error)) }
             }

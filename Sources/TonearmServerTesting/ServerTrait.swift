@@ -7,8 +7,9 @@ import TonearmTesting
 import TonearmURLSession
 
 /// Scopes a ``TonearmServer/TonearmServer`` to one test: starts it on 127.0.0.1 (port 0) over a cassette
-/// named after the test, makes it ``TonearmServer/TonearmServer/current``, then saves the recording and
-/// records an issue for every request nothing answered.
+/// named after the test, makes it ``TonearmServer/TonearmServer/current``, then saves the recording,
+/// records an issue for every request nothing answered and, as ``NetworkAttachments`` says, attaches the
+/// misses and the journal (HAR) to the test's report.
 ///
 /// For an app in another process (a UI test), hand it the base URL with the host in the path:
 /// ```swift
@@ -50,17 +51,36 @@ public struct ServerTrait: TestTrait, TestScoping {
             suite: CassetteLocation.suiteFolder(enclosingTypes: Array(test.id.nameComponents.dropLast()), filePath: location.filePath),
             test: CassetteLocation.baseName(test.name), name: name)
         configuration.mode = try RecordMode.resolve(requested: record, environment: ProcessInfo.processInfo.environment)
+        let attachments = try NetworkAttachments.resolve(for: test, environment: ProcessInfo.processInfo.environment)
         let server = try await TonearmServer.start(configuration)
+        let failed: Bool
         do {
-            try await TonearmServer.$current.withValue(server) { try await function() }
+            failed = try await FailureWatch.run(for: test, testCase: testCase) {
+                try await TonearmServer.$current.withValue(server) { try await function() }
+            }
         } catch {
             try? await server.stop()
+            attach(server, for: test, when: attachments, failed: true)
             throw error
         }
         try await server.stop()
         for miss in server.misses {
             Issue.record(Comment(rawValue: "Tonearm server: \(miss)"), sourceLocation: sourceLocation)
         }
+        attach(server, for: test, when: attachments, failed: failed || !server.misses.isEmpty)
+    }
+
+    /// Attaches the server's misses and its journal (as HAR, redacted) to the test's report, as
+    /// `attachments` says for a test that `failed`.
+    private func attach(_ server: TonearmServer, for test: Test, when attachments: NetworkAttachments, failed: Bool) {
+        guard attachments.attaches(failed: failed) else { return }
+        let misses = server.misses
+        let source = server.configuration.cassette.map { "cassette \($0.path)" } ?? "the server"
+        NetworkReport(
+            testName: CassetteLocation.baseName(test.name), missTexts: misses.map { "Tonearm server: \($0)" },
+            missDocuments: misses.map { $0.jsonDocument(source: source) },
+            har: server.journal.isEmpty ? nil : try? server.journalHAR()
+        ).record(sourceLocation: sourceLocation)
     }
 }
 

@@ -50,7 +50,7 @@ public struct CassetteTrait: TestTrait, TestScoping {
     ) async throws {
         let defaults = test.traits.compactMap { $0 as? CassetteDefaultsTrait }.last?.options ?? CassetteOptions()
         let session = try TonearmSession.cassette(at: cassetteURL(for: test), options: options.filling(from: defaults))
-        try await SessionScope.run(session, for: test, sourceLocation: sourceLocation, function)
+        try await SessionScope.run(session, for: test, testCase: testCase, sourceLocation: sourceLocation, function)
     }
 }
 

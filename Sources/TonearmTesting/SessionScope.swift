@@ -9,26 +9,33 @@ enum SessionScope {
     /// Runs `test`'s body in `session`'s scope. Each miss is recorded as an issue at `sourceLocation`,
     /// in the task that made the request when it is known (so `withKnownIssue` around the request absorbs
     /// it), else when the body returns. The session is finished even when `body` throws, so recordings
-    /// made before a failure are kept.
+    /// made before a failure are kept. Then, as ``NetworkAttachments`` says, the misses and exchanges are
+    /// attached to the test's report.
     static func run(
-        _ session: TonearmSession, for test: Test, sourceLocation: SourceLocation,
-        _ body: () async throws -> Void
+        _ session: TonearmSession, for test: Test, testCase: Test.Case?, sourceLocation: SourceLocation,
+        _ body: @Sendable () async throws -> Void
     ) async throws {
+        let attachments = try NetworkAttachments.resolve(for: test, environment: ProcessInfo.processInfo.environment)
         let reportMiss: @Sendable (SessionMiss) -> Void = { miss in
             Issue.record(Comment(rawValue: miss.description), sourceLocation: sourceLocation)
         }
         session.replaySession.reportMissesInRequestingTask(reportMiss)
         session.replaySession.describeTest(filter: filter(for: test))
-        let outcome: Result<Void, any Error>
+        let outcome: Result<Bool, any Error>
         do {
-            try await session.scoped { try await body() }
-            outcome = .success(())
+            outcome = .success(try await FailureWatch.run(for: test, testCase: testCase) {
+                try await session.scoped { try await body() }
+            })
         } catch {
             outcome = .failure(error)
         }
         let finishing = Result { () throws(TonearmError) in try session.finish() }
         for miss in session.replaySession.takeUnreportedMisses() { reportMiss(miss) }
-        try outcome.get()
+        let failed = (try? outcome.get()) != false || !session.replaySession.misses.isEmpty
+        if attachments.attaches(failed: failed) {
+            NetworkReport(testName: CassetteLocation.baseName(test.name), session: session.replaySession).record(sourceLocation: sourceLocation)
+        }
+        _ = try outcome.get()
         try finishing.get()
     }
 

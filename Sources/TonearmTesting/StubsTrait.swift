@@ -33,7 +33,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let session = try TonearmSession.stubs(stubs)
-        try await SessionScope.run(session, for: test, sourceLocation: sourceLocation, function)
+        try await SessionScope.run(session, for: test, testCase: testCase, sourceLocation: sourceLocation, function)
     }
 }
 

@@ -10,6 +10,8 @@ let package = Package(
     dependencies: [
         // Named explicitly: a path dependency's identity is otherwise its directory's name.
         .package(name: "Tonearm", path: ".."),
+        // For FuzzMethodRewriter's EmbeddedChannel and HTTP decoder: the version the root package resolves.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // libFuzzer's driver, declared for Swift; each target's main.swift hands it the test function.
@@ -38,6 +40,17 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "Tonearm", package: "Tonearm"),
                 .product(name: "TonearmCassettes", package: "Tonearm"),
+            ]),
+        // Bytes as a connection's reads → the server's method rewriter → NIO's HTTP decoder; the rewriter is
+        // internal, reached by `@testable import` (scripts/fuzz.sh builds with -enable-testing).
+        .executableTarget(
+            name: "FuzzMethodRewriter",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "TonearmServer", package: "Tonearm"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
     ],
     swiftLanguageModes: [.v6]

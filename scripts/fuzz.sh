@@ -17,12 +17,14 @@ root=$PWD
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzRequestKey FuzzJSONCanonicalizer FuzzImporters FuzzRuleFiles)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzRequestKey FuzzJSONCanonicalizer FuzzImporters FuzzRuleFiles FuzzMethodRewriter)
 timeout=${TIMEOUT:-10}
 rss_limit=${RSS_LIMIT_MB:-2048}
 work=$root/Fuzz/.build/fuzz
 
-build=(swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address)
+# -enable-testing for FuzzMethodRewriter's `@testable import TonearmServer` (the rewriter is internal), as
+# scripts/tsan.sh builds its tests: stated rather than left to SwiftPM's debug default.
+build=(swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 # gold warns once per sanitizer helper symbol; the warnings say nothing about our code.
 "${build[@]}" 2>&1 | grep -v "Cannot export local symbol" || { echo "fuzz.sh: building Fuzz/ failed" >&2; exit 1; }
 bin=$("${build[@]}" --show-bin-path)
@@ -75,6 +77,10 @@ PY
         cp Fuzz/Seeds/rule-files/* "$seeds/"
         [ -z "$conformance" ] || cp "$conformance"/wiremock/mappings/*.json "$seeds/"
         ;;
+    FuzzMethodRewriter)
+        # Hand-written byte streams only: the conformance corpus has no raw HTTP/1 connections.
+        cp Fuzz/Seeds/method-rewriter/* "$seeds/"
+        ;;
     esac
 }
 
@@ -86,11 +92,15 @@ for target in "${targets[@]}"; do
     seed "$target" "$dir/seeds"
     max_len=4096
     [ "$target" = FuzzImporters ] && max_len=65536
+    # A target's dictionary (the words of its format: header names, `chunked`, line ends) lets mutations
+    # insert whole words that byte flips would take long to spell.
+    dictionary=()
+    [ -f "Fuzz/Seeds/$target.dict" ] && dictionary=(-dict="$root/Fuzz/Seeds/$target.dict")
     echo "== $target: ${seconds}s (log: $dir/log)"
     # The first folder collects new inputs; the seed folder is only read.
     if ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$bin/$target" \
         -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss_limit" -max_len="$max_len" \
-        -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1; then
+        -print_final_stats=1 -artifact_prefix="$dir/" ${dictionary[@]+"${dictionary[@]}"} "$dir/corpus" "$dir/seeds" >"$dir/log" 2>&1; then
         grep -E "^stat::number_of_executed_units|^Done|cov:" "$dir/log" | tail -2
     else
         failed+=("$target")

@@ -40,6 +40,8 @@ final class CustomMethodRewriter: ChannelInboundHandler, RemovableChannelHandler
         case requestLine
         /// At the start of a header line (or the blank line ending the head).
         case headerLineStart
+        /// After a carriage return at the start of a header line: the head ends if a line feed follows.
+        case headerLineCarriageReturn
         /// In a header's name; the name so far is in `name`.
         case headerName
         /// In the value of a header the framing depends on; the value so far is in `value`.
@@ -164,17 +166,30 @@ final class CustomMethodRewriter: ChannelInboundHandler, RemovableChannelHandler
                 offset = end + 1
                 beginHead()
             case .headerLineStart:
+                // Each line is judged as `followCommonHead` judges it when the whole head is in one read,
+                // so that where reads end never changes what the rewriter does.
                 if byte == UInt8(ascii: "\r") {
                     offset += 1
+                    state = .headerLineCarriageReturn
                 } else if byte == UInt8(ascii: "\n") {
                     offset += 1
                     endHead()
                 } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
                     // A folded line: obsolete, and not worth following.
                     state = .passthrough
-                } else {
+                } else if Self.mayNameFraming(byte) {
                     name.removeAll(keepingCapacity: true)
                     state = .headerName
+                } else {
+                    state = .skippingLine(then: .header)
+                }
+            case .headerLineCarriageReturn:
+                if byte == UInt8(ascii: "\n") {
+                    offset += 1
+                    endHead()
+                } else {
+                    // Not the blank line ending the head: a line the parser refuses, passed over.
+                    state = .skippingLine(then: .header)
                 }
             case .headerName:
                 if byte == UInt8(ascii: ":") {
@@ -295,16 +310,13 @@ final class CustomMethodRewriter: ChannelInboundHandler, RemovableChannelHandler
             guard let end = Self.lineEnd(base, from: line, count: count) else { return nil }
             // Only Content-Length, Transfer-Encoding and Upgrade matter, and only their first letters are
             // looked at for every other line.
-            switch first | 0x20 {
-            case UInt8(ascii: "c"), UInt8(ascii: "t"), UInt8(ascii: "u"):
+            if Self.mayNameFraming(first) {
                 guard let colon = (line..<end).first(where: { bytes[$0] == UInt8(ascii: ":") }) else { return nil }
                 if let framing = Self.framing(named: bytes[line..<colon]) {
                     value.removeAll(keepingCapacity: true)
                     value.append(contentsOf: bytes[(colon + 1)..<end].filter { $0 != UInt8(ascii: "\r") })
                     guard value.count <= 256, record(framing) else { return nil }
                 }
-            default:
-                break
             }
             line = end + 1
         }
@@ -408,6 +420,15 @@ final class CustomMethodRewriter: ChannelInboundHandler, RemovableChannelHandler
             upgrades = true
         }
         return true
+    }
+
+    /// Whether a header line starting with `byte` may name a framing header (`Content-Length`,
+    /// `Transfer-Encoding`, `Upgrade`); every other line is passed over without reading its name.
+    private static func mayNameFraming(_ byte: UInt8) -> Bool {
+        switch byte | 0x20 {
+        case UInt8(ascii: "c"), UInt8(ascii: "t"), UInt8(ascii: "u"): true
+        default: false
+        }
     }
 
     private static func framing(named name: some Collection<UInt8>) -> Framing? {

@@ -114,6 +114,52 @@ struct CustomMethodTests {
         #expect(seen == tunnelBytes)
     }
 
+    /// What the rewriter alone passes on of `stream` arriving in reads of `readSize` bytes, and the methods
+    /// it noted (read back through `restore` on stand-in heads).
+    private static func rewritten(_ stream: [UInt8], readSize: Int) throws -> (bytes: [UInt8], noted: [String]) {
+        let rewrites = MethodRewrites()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(CustomMethodRewriter(rewrites: rewrites))
+        var offset = 0
+        while offset < stream.count {
+            let size = min(readSize, stream.count - offset)
+            try channel.writeInbound(channel.allocator.buffer(bytes: stream[offset..<offset + size]))
+            offset += size
+        }
+        var seen: [UInt8] = []
+        while let buffer = try channel.readInbound(as: ByteBuffer.self) { seen += buffer.readableBytesView }
+        _ = try channel.finish()
+        var noted: [String] = []
+        for _ in 0..<8 {
+            var head = HTTPRequestHead(version: .http1_1, method: .RAW(value: "-"), uri: "/")
+            rewrites.restore(&head)
+            noted.append(head.method.rawValue)
+        }
+        return (seen, noted)
+    }
+
+    @Test("a head line the parser refuses is passed over the same way whether the head comes in one read or byte by byte (found by FuzzMethodRewriter)")
+    func refusedHeadLinesDoNotDependOnReads() throws {
+        // Each head has a line llhttp refuses; before, a head in one read passed over it while a head in
+        // pieces read it (or gave up), so the KILL after it was replaced in one case and not the other.
+        let streams = [
+            // A line without a colon.
+            "GET / HTTP/1.1\r\nHost\r\n\r\nKILL / HTTP/1.1\r\n\r\n",
+            // A line starting with a lone carriage return, then what would be a Content-Length.
+            "GET / HTTP/1.1\r\n\rContent-Length: 19\r\n\r\nKILL / HTTP/1.1\r\n\r\n",
+            // A carriage return too many before the blank line.
+            "GET / HTTP/1.1\r\nX-A: 1\r\n\r\r\nKILL / HTTP/1.1\r\n\r\n",
+        ]
+        for stream in streams.map({ Array($0.utf8) }) {
+            let whole = try Self.rewritten(stream, readSize: stream.count)
+            for readSize in [1, 2, 5] {
+                let pieces = try Self.rewritten(stream, readSize: readSize)
+                #expect(pieces.bytes == whole.bytes, "\(String(decoding: stream, as: UTF8.self).debugDescription) in reads of \(readSize)")
+                #expect(pieces.noted == whole.noted)
+            }
+        }
+    }
+
     @Test("tonearm serve answers a WireMock mapping's custom method, on a new and on a kept-alive connection")
     func servedOverHTTP() async throws {
         let server = try await TonearmServer.start(quietConfiguration())

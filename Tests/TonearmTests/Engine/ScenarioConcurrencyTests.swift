@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TonearmTestSupport
 @testable import Tonearm
 
 /// Scenario state is guarded by a `Mutex`, not lock-free, and a step's strings are an immutable shared

@@ -1,0 +1,3 @@
+import FuzzSupport
+
+runFuzzer { data, size in data.map { fuzzMethodRewriter($0, size) } ?? 0 }

@@ -1,0 +1,1 @@
+../../../../Tests/TonearmServerTests/Concurrency/EncodedAnswersConcurrencyTests.swift

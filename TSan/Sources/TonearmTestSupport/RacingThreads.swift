@@ -1,0 +1,1 @@
+../../../Tests/TonearmTestSupport/RacingThreads.swift

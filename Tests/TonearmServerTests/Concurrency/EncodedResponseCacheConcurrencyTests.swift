@@ -11,7 +11,7 @@ import TonearmTestSupport
 /// suite under ThreadSanitizer (scripts/tsan.sh); answers of tracks added later sit behind a `Mutex`, which
 /// TSan cannot follow when contended, and are tested in `swift test` only.
 @Suite("Server: encoded answers under concurrency")
-struct EncodedAnswersConcurrencyTests {
+struct EncodedResponseCacheConcurrencyTests {
     private static let source = JournalEntry.Source(kind: .track, detail: "racing")
 
     /// What answered, for slot `number`: tracks first, then rules.
@@ -65,7 +65,7 @@ struct EncodedAnswersConcurrencyTests {
     func slotsFilledAndReadAtOnce() {
         let trackCount = 300, ruleCount = 100, threadCount = 6, bodyBytes = 200
         let slotCount = trackCount + ruleCount
-        let answers = EncodedAnswers(trackCount: trackCount, ruleCount: ruleCount)
+        let answers = EncodedResponseCache(trackCount: trackCount, ruleCount: ruleCount)
         let sightings = RacingThreads.run(threadCount) { thread -> Sightings in
             var seen = Sightings(firstSeen: Array(repeating: -1, count: slotCount))
             // Each thread starts elsewhere and walks the slots twice, so threads meet on fresh slots and
@@ -106,7 +106,7 @@ struct EncodedAnswersConcurrencyTests {
         // 64 KiB limit for one answer and never kept.
         let trackCount = 1_150, threadCount = 4, bodyBytes = 60 * 1024 - 200
         let oversized = 17
-        let answers = EncodedAnswers(trackCount: trackCount, ruleCount: 0)
+        let answers = EncodedResponseCache(trackCount: trackCount, ruleCount: 0)
         let torn = RacingThreads.run(threadCount) { thread -> Int in
             var torn = 0
             for step in 0..<trackCount {
@@ -116,7 +116,7 @@ struct EncodedAnswersConcurrencyTests {
                     continue
                 }
                 let own = number == oversized
-                    ? Self.encoding(number, by: thread, bodyBytes: EncodedAnswers.maximumAnswerBytes)
+                    ? Self.encoding(number, by: thread, bodyBytes: EncodedResponseCache.maximumAnswerBytes)
                     : Self.encoding(number, by: thread, bodyBytes: bodyBytes)
                 _ = answers.slot(for: Self.hit(number, trackCount: trackCount), delay: nil, source: Self.source)?.buffer { own }
             }
@@ -126,19 +126,19 @@ struct EncodedAnswersConcurrencyTests {
         let keptBytes = kept.map(\.bytes.capacity).reduce(0, +)
         #expect(torn.reduce(0, +) == 0)
         #expect(answers.kept(for: .track(position: oversized)) == nil, "an answer over 64 KiB is not kept")
-        #expect(keptBytes <= EncodedAnswers.maximumBytes, "kept \(keptBytes) bytes")
+        #expect(keptBytes <= EncodedResponseCache.maximumBytes, "kept \(keptBytes) bytes")
         // A thread is refused only while its own reservation, plus at most one in flight per other
         // thread (a loser of a slot, or another refusal), would pass the cap: by then the kept answers
         // were within one answer per thread of it, and they never shrink.
-        let answerLimit = EncodedAnswers.maximumAnswerBytes
-        #expect(keptBytes > EncodedAnswers.maximumBytes - threadCount * answerLimit, "kept \(keptBytes) bytes in \(kept.count) answers")
+        let answerLimit = EncodedResponseCache.maximumAnswerBytes
+        #expect(keptBytes > EncodedResponseCache.maximumBytes - threadCount * answerLimit, "kept \(keptBytes) bytes in \(kept.count) answers")
     }
 
     #if !TONEARM_THREAD_SANITIZER
     @Test("tracks and rules added after loading are kept once each when threads meet them at once")
     func addedAnswersFilledAtOnce() {
         // No table slots at all: every answer goes to the dictionary behind the Mutex.
-        let answers = EncodedAnswers(trackCount: 0, ruleCount: 0)
+        let answers = EncodedResponseCache(trackCount: 0, ruleCount: 0)
         let slotCount = 200, bodyBytes = 100
         let torn = RacingThreads.run(6) { thread -> Int in
             var torn = 0

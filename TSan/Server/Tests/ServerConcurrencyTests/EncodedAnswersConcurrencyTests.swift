@@ -1,1 +1,0 @@
-../../../../Tests/TonearmServerTests/Concurrency/EncodedAnswersConcurrencyTests.swift

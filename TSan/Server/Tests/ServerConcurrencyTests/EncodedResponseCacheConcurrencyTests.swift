@@ -1,0 +1,1 @@
+../../../../Tests/TonearmServerTests/Concurrency/EncodedResponseCacheConcurrencyTests.swift

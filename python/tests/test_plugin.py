@@ -116,6 +116,32 @@ def test_a_failing_test_carries_the_journal_and_its_misses(pytester, monkeypatch
     ])
 
 
+def test_a_failing_test_leaves_its_journal_as_har_named_in_the_junit_report(pytester):
+    pytester.makepyfile(test_checkout="""
+        import pytest
+        import requests
+
+        @pytest.mark.tonearm(hosts=["api.example.com"])
+        def test_checkout(tonearm):
+            base = tonearm.base_url("api.example.com")
+            assert requests.get(base + "/v1/users", headers={"Authorization": "Bearer secret-token"}).status_code == 200
+            assert requests.get(base + "/v1/cart").status_code == 200
+    """)
+    write_cassette(pytester.path, "test_checkout", "test_checkout")
+
+    result = pytester.runpytest_subprocess("--junitxml=junit.xml")
+    result.assert_outcomes(failed=1)
+    import xml.etree.ElementTree as ElementTree
+    properties = {prop.get("name"): prop.get("value")
+                  for prop in ElementTree.parse(pytester.path / "junit.xml").iter("property")}
+    har_path = Path(properties["tonearm_har"])
+    har = json.loads(har_path.read_text(encoding="utf-8"))
+    urls = [entry["request"]["url"] for entry in har["log"]["entries"]]
+    assert urls == ["https://api.example.com/v1/users", "https://api.example.com/v1/cart"]
+    assert "secret-token" not in har_path.read_text(encoding="utf-8")
+    result.stdout.fnmatch_lines(["*tonearm har*", f"[[ATTACHMENT|{har_path}]]"])
+
+
 def test_a_passing_test_shows_nothing_of_tonearm(pytester):
     pytester.makepyfile(test_users="""
         import requests

@@ -85,6 +85,10 @@ class Server:
         """Every exchange so far, oldest first, each saying what answered it (`source`)."""
         return self._call("GET", "journal")
 
+    def journal_har(self) -> dict:
+        """Every exchange so far as a HAR 1.2 log, redacted as recordings are (for devtools and HAR viewers)."""
+        return self._call("GET", "journal.har")
+
     def misses(self) -> list:
         """The misses so far, each with Tonearm's report (`report`) and the nearest tracks."""
         return self._call("GET", "misses")

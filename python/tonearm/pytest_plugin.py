@@ -3,7 +3,9 @@
 Conventions follow pytest-recording (vcrpy): the cassette is `cassettes/<module>/<test>.json` beside the
 test file, `--record-mode` says whether to record, and `@pytest.mark.tonearm(...)` configures a test,
 class or module. A request the cassette cannot answer fails the test with Tonearm's miss report, and a
-failing test's report carries the server's journal. Each test starts its own server on a port the
+failing test's report carries the server's journal, and its journal as a HAR file in the test's
+`tmp_path`, named in the junit report (`tonearm_har` property, and `[[ATTACHMENT|path]]` in a section
+for CI systems that link attachments). Each test starts its own server on a port the
 system picks, so pytest-xdist workers never share one.
 """
 
@@ -30,6 +32,7 @@ MARKER_SETTINGS = ("hosts", "strategy", "rules")
 _JOURNAL_LINES_SHOWN = 100
 
 _SERVER = pytest.StashKey[Server]()
+_HAR_FOLDER = pytest.StashKey[Path]()
 
 
 def tonearm_mode(record_mode: str, cassette: Path) -> str:
@@ -99,7 +102,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(name="tonearm")
-def tonearm_server(request: pytest.FixtureRequest) -> Iterator[Server]:
+def tonearm_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """A `tonearm serve` for this test, replaying (and per `--record-mode`, recording into) its cassette.
 
     Point the code under test at `tonearm.base_url("api.example.com")`.
@@ -115,6 +118,7 @@ def tonearm_server(request: pytest.FixtureRequest) -> Iterator[Server]:
     server = serve(cassette=cassette, mode=mode, hosts=list(settings.get("hosts", ())),
                    strategy=settings.get("strategy"), rules=rules)
     item.stash[_SERVER] = server
+    item.stash[_HAR_FOLDER] = tmp_path
     try:
         yield server
     finally:
@@ -148,7 +152,24 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
             report.sections.append(("tonearm misses", text))
     if report.failed:
         report.sections.append(("tonearm journal", _journal_text(journal)))
-        report.user_properties.append(("tonearm_journal", json.dumps(journal)))
+        # On the item too: the junit report writes the properties of the teardown report, which pytest
+        # makes from the item's.
+        _add_property(item, report, "tonearm_journal", json.dumps(journal))
+        folder = item.stash.get(_HAR_FOLDER, None)
+        if folder is not None:
+            try:
+                har = folder / "tonearm-journal.har"
+                har.write_text(json.dumps(server.journal_har(), indent=1), encoding="utf-8")
+            except (TonearmError, OSError) as error:
+                report.sections.append(("tonearm", f"could not write the journal as HAR: {error}"))
+            else:
+                _add_property(item, report, "tonearm_har", str(har))
+                report.sections.append(("tonearm har", f"[[ATTACHMENT|{har}]]"))
+
+
+def _add_property(item: pytest.Item, report: pytest.TestReport, name: str, value: str) -> None:
+    report.user_properties.append((name, value))
+    item.user_properties.append((name, value))
 
 
 def _miss_text(server: Server, misses: list) -> str:

@@ -62,6 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
     var readyFile: String?
     @Option(help: "A HAR file the journal of every exchange is written to on shutdown.")
     var journal: String?
+    @Option(name: .customLong("usage-dir"), help: "A folder to leave a usage record in for each cassette served (on switching away and on shutdown): which tracks and rules answered, for tonearm coverage (default: $TONEARM_USAGE_DIR).")
+    var usageDir: String?
     @Flag(name: .customLong("rewrite-urls"), help: "Rewrite absolute URLs of the allowed hosts in responses to go through the server.")
     var rewriteURLs = false
     @Option(name: .customLong("journal-limit"), help: "The most exchanges the journal keeps.")
@@ -187,6 +189,9 @@ struct ServeCommand: AsyncParsableCommand {
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             rewritesURLs: rewriteURLs, missStatus: missStatus, adminToken: try resolvedAdminToken(),
             cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            usageFolder: (usageDir ?? ProcessInfo.processInfo.environment[UsageRecord.environmentVariable]).flatMap {
+                $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true)
+            },
             network: .init(bindAddress: bind, port: port),
             limits: .init(
                 headerTimeout: try Self.duration(headerTimeout, option: "--header-timeout", allowsZero: false),

@@ -24,10 +24,12 @@ extension ReplaySession {
     }
 
     /// The cassette session, with `extra` tracks and rules (from the environment) answering after the
-    /// cassette's own.
+    /// cassette's own; `extraSources` name the files they came from, by positions among the extra ones.
+    /// The session's usage record goes to `usageLog`'s folder, else to `TONEARM_USAGE_DIR` when set.
     package static func cassette(
         at url: URL, options: CassetteOptions, environment: [String: String],
-        extra: (tracks: [Track], rules: [Rule])?, savesEachRecording: Bool = false
+        extra: (tracks: [Track], rules: [Rule])?, savesEachRecording: Bool = false, extraSources: [UsageSource] = [],
+        usageLog: UsageLog? = nil
     ) throws(TonearmError) -> ReplaySession {
         let mode = try RecordMode.resolve(requested: options.record, environment: environment)
         let strategy = options.strategy
@@ -67,10 +69,17 @@ extension ReplaySession {
             ? imported.cassette : Cassette(name: imported.cassette.name, strategy: imported.cassette.strategy)
         let recorder = mode.records ? CassetteRecorder(url: url, cassette: startingPoint, redaction: redaction) : nil
         let logger: (@Sendable (LoggedExchange) -> Void)? = mode == .passthrough ? Self.standardErrorLogger : nil
+        // The cassette's tracks and rules come first in the engine, in file order; the extra ones follow.
+        let cassetteTracks = engine.index.positionCount - (extra?.tracks.count ?? 0), cassetteRules = imported.rules.count
+        var sources = mode.replays && FileManager.default.fileExists(atPath: url.path)
+            ? [UsageSource(url: url, tracks: 0..<cassetteTracks, rules: 0..<cassetteRules)] : []
+        sources += extraSources.map { $0.shifted(tracksBy: cassetteTracks, rulesBy: cassetteRules) }
+        let usage = usageLog.map { UsageLog(folder: $0.folder, writer: $0.writer, sources: sources) }
+            ?? UsageLog.fromEnvironment(environment, sources: sources)
         return ReplaySession(
             engine: engine, source: "cassette \(url.path)", mode: mode, cassetteURL: url, recorder: recorder,
             redaction: redaction, logger: logger, savesEachRecording: savesEachRecording,
-            cassetteStrategy: imported.cassette.strategy)
+            cassetteStrategy: imported.cassette.strategy, usageLog: usage)
     }
 
     /// Passthrough mode's log: one line per exchange on standard error, where test runners show it.

@@ -41,6 +41,8 @@ public final class ReplaySession: Sendable {
     /// (`TONEARM_MISSES=network` for stubs without a cassette; ``mode`` stays ``RecordMode/never``, as
     /// nothing is recorded).
     private let missesReachNetwork: Bool
+    /// Where the usage record goes when the session finishes, when one is wanted.
+    private let usageLog: UsageLog?
     private let state = Mutex(State())
     /// How many recordings the cassette file holds; saving holds this lock.
     private let saving = Mutex(0)
@@ -73,9 +75,11 @@ public final class ReplaySession: Sendable {
     package init(
         engine: ReplayEngine, source: String, mode: RecordMode, cassetteURL: URL?, recorder: CassetteRecorder?,
         redaction: Redaction, logger: (@Sendable (LoggedExchange) -> Void)?, savesEachRecording: Bool = false,
-        keepsMisses: Bool = true, missesReachNetwork: Bool = false, cassetteStrategy: StrategyHint? = nil
+        keepsMisses: Bool = true, missesReachNetwork: Bool = false, cassetteStrategy: StrategyHint? = nil,
+        usageLog: UsageLog? = nil
     ) {
         self.cassetteStrategy = cassetteStrategy
+        self.usageLog = usageLog
         self.engine = engine
         self.source = source
         self.mode = mode
@@ -169,7 +173,9 @@ public final class ReplaySession: Sendable {
     }
 
     /// Ends the session: it stops answering, and what was recorded is saved to the cassette
-    /// atomically, redacted. Calling it again does nothing; it returns whether this call finished it.
+    /// atomically, redacted; when `TONEARM_USAGE_DIR` names a folder, a usage record of the tracks and
+    /// rules that answered is left there (``TonearmCassettes/UsageRecord``). Calling it again does
+    /// nothing; it returns whether this call finished it.
     ///
     /// In ``RecordMode/all`` and ``RecordMode/missing`` the cassette is written only when something was
     /// recorded: a session that recorded nothing leaves the file as it was.
@@ -180,8 +186,17 @@ public final class ReplaySession: Sendable {
             return state.finished
         }
         guard !wasFinished else { return false }
-        try saveRecording()
+        // The usage record is written even when saving fails: what was replayed was replayed.
+        let saving = Result { () throws(TonearmError) in try saveRecording() }
+        try writeUsageRecord()
+        try saving.get()
         return true
+    }
+
+    /// Leaves the usage record of what this session's engine answered so far in the usage folder, when
+    /// the session keeps one (`TONEARM_USAGE_DIR`, or a server's `--usage-dir`); ``finish()`` does.
+    package func writeUsageRecord() throws(TonearmError) {
+        try usageLog?.write(engine)
     }
 
     /// How many exchanges were recorded since the session began.

@@ -20,7 +20,8 @@ final class CassetteOperations: Sendable {
         self.journal = journal
         cassette = Mutex(try LoadedCassette(
             url: configuration.cassette, rules: configuration.rules, mode: configuration.mode,
-            strategy: configuration.strategy, matching: configuration.matching, redaction: configuration.redaction))
+            strategy: configuration.strategy, matching: configuration.matching, redaction: configuration.redaction,
+            usageFolder: configuration.usageFolder))
     }
 
     /// The cassette in force. An exchange keeps the one it started with, so a switch never sends half
@@ -32,13 +33,15 @@ final class CassetteOperations: Sendable {
     func load(_ url: URL?, mode: RecordMode?, strategy: StrategyHint?) throws(ServerError) {
         let next = try LoadedCassette(
             url: url, rules: configuration.rules, mode: mode ?? current.mode, strategy: strategy,
-            matching: configuration.matching, redaction: configuration.redaction)
+            matching: configuration.matching, redaction: configuration.redaction, usageFolder: configuration.usageFolder)
         let previous = cassette.withLock { current in
             defer { current = next }
             return current
         }
         journal.readReplayedResponses()
+        let usage = Result { () throws(ServerError) in try previous.writeUsageRecord() }
         try previous.save()
+        try usage.get()
     }
 
     /// Adds the stubs of a rule-file document, answering after the cassette's tracks and rules until the
@@ -65,5 +68,10 @@ final class CassetteOperations: Sendable {
     /// Writes what was recorded so far, atomically.
     func save() throws(ServerError) {
         try current.save()
+    }
+
+    /// Leaves the current cassette's usage record, when the server keeps them: on stopping.
+    func writeUsageRecord() throws(ServerError) {
+        try current.writeUsageRecord()
     }
 }

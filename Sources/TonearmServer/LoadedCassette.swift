@@ -29,14 +29,19 @@ final class LoadedCassette: Sendable {
     /// the cassette's tracks and rules.
     init(
         url: URL?, rules ruleFiles: [URL], mode: RecordMode, strategy: StrategyHint?,
-        matching: MatchingConfiguration?, redaction: Redaction
+        matching: MatchingConfiguration?, redaction: Redaction, usageFolder: URL? = nil
     ) throws(ServerError) {
         if let url, mode.recordsCassette { try Self.checkWritable(url) }
         var ruleFileRules: [Rule] = []
         var ruleFileTracks: [Track] = []
+        // Each rule file's tracks and rules, by position among the rule files' (they follow the cassette's).
+        var ruleFileSources: [UsageSource] = []
         for file in ruleFiles {
             do throws(CassetteError) {
                 let stubs = try RuleFileFormat.load(contentsOf: file)
+                ruleFileSources.append(UsageSource(
+                    url: file, tracks: ruleFileTracks.count..<(ruleFileTracks.count + stubs.cassette.entries.count),
+                    rules: ruleFileRules.count..<(ruleFileRules.count + stubs.rules.count)))
                 ruleFileRules += stubs.rules
                 ruleFileTracks += stubs.cassette.tracks
             } catch {
@@ -49,7 +54,8 @@ final class LoadedCassette: Sendable {
                 session = try ReplaySession.cassette(
                     at: url,
                     options: CassetteOptions(configuration: matching, strategy: strategy?.strategy, record: mode, redaction: redaction),
-                    environment: [:], extra: (ruleFileTracks, ruleFileRules))
+                    environment: [:], extra: (ruleFileTracks, ruleFileRules), extraSources: ruleFileSources,
+                    usageLog: usageFolder.map { UsageLog(folder: $0, writer: "tonearm serve", sources: []) })
             } catch {
                 throw ServerError(loading: error)
             }
@@ -65,7 +71,8 @@ final class LoadedCassette: Sendable {
             }
             session = ReplaySession(
                 engine: engine, source: "the loaded rules", mode: mode, cassetteURL: nil, recorder: nil,
-                redaction: redaction, logger: nil, keepsMisses: false)
+                redaction: redaction, logger: nil, keepsMisses: false,
+                usageLog: usageFolder.map { UsageLog(folder: $0, writer: "tonearm serve", sources: ruleFileSources) })
         }
         self.url = url
         engine = CassetteEngine(session.engine)
@@ -108,6 +115,15 @@ final class LoadedCassette: Sendable {
         guard let separator = url.range(of: "://") else { return Substring(url) }
         let end = url[separator.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
         return url[..<end]
+    }
+
+    /// Leaves the usage record of what answered since loading, when the server keeps them.
+    func writeUsageRecord() throws(ServerError) {
+        do throws(TonearmError) {
+            try session.writeUsageRecord()
+        } catch {
+            throw ServerError(loading: error)
+        }
     }
 
     /// How many exchanges were recorded since loading.

@@ -40,6 +40,10 @@ public struct ServerConfiguration: Sendable {
     /// relative paths are resolved against it and anything leading out of it is refused. `nil` uses the
     /// starting cassette's folder, else the working directory when the server starts.
     public var cassetteDirectory: URL?
+    /// A folder for usage records (`--usage-dir`; ``TonearmCassettes/UsageRecord``): each cassette the
+    /// server switches away from, and the one in force when it stops, leaves a record there of which of
+    /// its tracks and rules (and the rule files') answered, for `tonearm coverage`. `nil` writes none.
+    public var usageFolder: URL?
     /// Where the server listens and on which event loops it runs.
     public var network: Network
     /// What a client, a connection and an upstream may take: sizes, rates, timeouts.
@@ -58,7 +62,7 @@ public struct ServerConfiguration: Sendable {
         cassette: URL? = nil, rules: [URL] = [], mode: RecordMode = .never, strategy: StrategyHint? = nil,
         matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
         rewritesURLs: Bool = false, missStatus: Int = 404, redaction: Redaction = .default, adminToken: String? = nil,
-        cassetteDirectory: URL? = nil, network: Network = Network(), limits: Limits = Limits(), tls: TLS = TLS(),
+        cassetteDirectory: URL? = nil, usageFolder: URL? = nil, network: Network = Network(), limits: Limits = Limits(), tls: TLS = TLS(),
         journal: Journal = Journal(), wireMock: WireMock = WireMock(),
         log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
@@ -74,6 +78,7 @@ public struct ServerConfiguration: Sendable {
         self.redaction = redaction
         self.adminToken = adminToken
         self.cassetteDirectory = cassetteDirectory
+        self.usageFolder = usageFolder
         self.network = network
         self.limits = limits
         self.tls = tls

@@ -223,6 +223,11 @@ public final class TonearmServer: Sendable {
         } catch {
             result = .failure(error)
         }
+        do throws(ServerError) {
+            try core.cassettes.writeUsageRecord()
+        } catch {
+            if case .success = result { result = .failure(error) }
+        }
         if let journalFile = core.configuration.journal.file {
             do throws(CassetteError) {
                 try core.journal.writeHAR(to: journalFile, redacting: core.configuration.redaction)

@@ -31,6 +31,7 @@ extension ReplayEngine {
     package func matchRules(_ request: IncomingRequest, priorityBelow priority: Int) -> Hit? {
         guard ruleStage.count > 0, case .hit(let hit) = ruleStage.match(request, scenarios: index.scenarioStates, priorityBelow: priority)
         else { return nil }
+        countPlay(hit)
         return hit
     }
 }

@@ -45,6 +45,8 @@ public final class ReplayEngine: Sendable {
     public let strategy: any MatchingStrategy
     /// Rules, tried after the tracks.
     let ruleStage: LiveRules
+    /// How often each track and rule answered.
+    private let plays = PlayCounts()
     /// `strategy`, when it decides from keys alone (every built-in track strategy): then a hit needs no
     /// canonical form.
     private let keyedStrategy: KeyedStrategy
@@ -157,6 +159,7 @@ public final class ReplayEngine: Sendable {
             let key = canonicalizer.key(for: request)
             switch keyedStrategy.match(key: key, request: request) {
             case .hit(let hit):
+                plays.count(hit.source)
                 return .hit(hit)
             case .miss(let trackReason):
                 reason = trackReason
@@ -173,6 +176,7 @@ public final class ReplayEngine: Sendable {
     package func match(_ incoming: IncomingRequest) -> MatchResult {
         switch strategy.match(incoming) {
         case .hit(let hit):
+            plays.count(hit.source)
             return .hit(hit)
         case .miss(let trackReason):
             return stubStage(incoming, strategyReason: trackReason)
@@ -182,10 +186,23 @@ public final class ReplayEngine: Sendable {
     private func stubStage(_ incoming: IncomingRequest, strategyReason reason: MissReason) -> MatchResult {
         switch StubStage.match(incoming, strategyReason: reason, index: index, rules: ruleStage) {
         case .hit(let hit):
+            plays.count(hit.source)
             return .hit(hit)
         case .miss(let stubReason):
             return .miss(report(for: incoming, reason: stubReason))
         }
+    }
+
+    /// How often each track and rule has answered since the engine was made (``reset()`` rewinds the
+    /// strategies, not these counts): what tells a recording nothing replays from one that is used.
+    public func usage() -> EngineUsage {
+        EngineUsage(
+            trackPlays: plays.trackPlays(count: index.positionCount), rulePlays: plays.rulePlays(count: ruleStage.positionCount))
+    }
+
+    /// Counts an answer the engine gave outside ``match(_:)-(Request)`` (a stub server's ranked answer).
+    func countPlay(_ hit: Hit) {
+        plays.count(hit.source)
     }
 
     /// The canonical form and key `request` is matched by.

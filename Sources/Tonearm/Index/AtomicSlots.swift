@@ -82,6 +82,12 @@ final class AtomicSlots: @unchecked Sendable {
         slot(index).pointee.store(Int32(truncatingIfNeeded: value), ordering: .relaxed)
     }
 
+    /// Adds one to slot `index`, wrapping past `Int32.max`, publishing nothing else: a counter.
+    @inline(__always)
+    func relaxedIncrement(_ index: Int) {
+        slot(index).pointee.wrappingAdd(1, ordering: .relaxed)
+    }
+
     /// Moves slot `index` from `expected` to `desired` if nobody else moved it first.
     @inline(__always)
     func compareExchange(_ index: Int, expected: Int, desired: Int) -> Bool {

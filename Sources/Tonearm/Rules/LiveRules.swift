@@ -70,6 +70,9 @@ final class LiveRules: Sendable {
     /// The number of live rules.
     var count: Int { liveCount.load(ordering: .relaxed) }
 
+    /// How many rules were ever added, removed ones included: one past the highest rule position.
+    var positionCount: Int { entries.count }
+
     /// A bound on what matching one scalar of a request can cost across all these rules, in instruction
     /// visits off the load-time tables: 0 when every pattern runs on its table (the usual case).
     var worstVisitsPerScalar: Int { slowVisits.load(ordering: .relaxed) }

@@ -34,9 +34,13 @@ extension TonearmSession {
         /// What happens to a request no stub answers when there is no cassette: `fail` (the default;
         /// it fails with the miss report) or `network` (it goes to the network, unrecorded).
         public static let misses = "TONEARM_MISSES"
+        /// A folder for usage records (``TonearmCassettes/UsageRecord``): a finished session leaves one
+        /// there saying which of its files' tracks and rules answered, for `tonearm coverage`. Setting
+        /// it alone installs nothing.
+        public static let usage = UsageRecord.environmentVariable
 
         /// Every variable, in the order they are documented.
-        public static let all = [cassette, cassetteFolder, testName, record, strategy, rules, stubs, urlStubs, stubBundles, misses]
+        public static let all = [cassette, cassetteFolder, testName, record, strategy, rules, stubs, urlStubs, stubBundles, misses, usage]
     }
 
     /// Sets up stubbing for a launched process (an app under UI test, a CLI under integration test) from
@@ -75,13 +79,17 @@ extension TonearmSession {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
-        let activating = EnvironmentVariable.all.filter { $0 != EnvironmentVariable.stubBundles }
+        let activating = EnvironmentVariable.all.filter { $0 != EnvironmentVariable.stubBundles && $0 != EnvironmentVariable.usage }
         guard activating.contains(where: { value($0) != nil }) || !launch.stubBundles.isEmpty else { return nil }
 
         var extraTracks: [Track] = [], extraRules: [Rule] = []
+        // The rule file's tracks and rules come first among the extra ones.
+        var extraSources: [UsageSource] = []
         if let path = value(EnvironmentVariable.rules) {
             do throws(CassetteError) {
-                let imported = try CassetteFile.load(URL(fileURLWithPath: path))
+                let url = URL(fileURLWithPath: path)
+                let imported = try CassetteFile.load(url)
+                extraSources.append(UsageSource(url: url, tracks: 0..<imported.cassette.entries.count, rules: 0..<imported.rules.count))
                 extraTracks += imported.cassette.tracks
                 extraRules += imported.rules
             } catch {
@@ -130,7 +138,7 @@ extension TonearmSession {
             }
             return TonearmSession(replaying: try ReplaySession.cassette(
                 at: cassetteURL, options: CassetteOptions(strategy: strategy), environment: environment,
-                extra: (extraTracks, extraRules), savesEachRecording: true))
+                extra: (extraTracks, extraRules), savesEachRecording: true, extraSources: extraSources))
         }
         let engine: ReplayEngine
         do throws(RuleError) {
@@ -142,6 +150,7 @@ extension TonearmSession {
         }
         return TonearmSession(replaying: ReplaySession(
             engine: engine, source: "stubs from the environment", mode: .never, cassetteURL: nil, recorder: nil,
-            redaction: Redaction(headers: []), logger: nil, missesReachNetwork: missesReachNetwork))
+            redaction: Redaction(headers: []), logger: nil, missesReachNetwork: missesReachNetwork,
+            usageLog: UsageLog.fromEnvironment(environment, sources: extraSources)))
     }
 }

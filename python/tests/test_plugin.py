@@ -252,6 +252,29 @@ def test_xdist_workers_each_get_their_own_servers(pytester, upstream, monkeypatc
     pytester.runpytest_subprocess("-p", "xdist", "-n", "2").assert_outcomes(passed=6)
 
 
+def test_usage_records_from_xdist_workers_show_the_unused_track_and_cassette(pytester, monkeypatch):
+    from tonearm import find_binary
+    import subprocess
+
+    monkeypatch.setenv("UPSTREAM", "api.example.com")
+    pytester.makepyfile(test_users=USERS_TEST)
+    two_tracks = json.loads(json.dumps(USERS_CASSETTE))
+    two_tracks["tracks"].append({"request": {"method": "GET", "url": "https://api.example.com/v1/gone"},
+                                 "response": {"status": 410}})
+    write_cassette(pytester.path, "test_users", "test_lists_users", two_tracks)
+    write_cassette(pytester.path, "test_deleted", "test_nothing_loads_me")
+    usage = pytester.path / "usage"
+    pytester.runpytest_subprocess("-p", "xdist", "-n", "2", f"--tonearm-usage={usage}").assert_outcomes(passed=1)
+    assert len(list(usage.glob("*.tonearm-usage.json"))) == 1
+
+    coverage = subprocess.run([find_binary(), "coverage", "--usage", str(usage), "cassettes", "--fail-on-unused"],
+                              cwd=pytester.path, capture_output=True, text=True)
+    assert coverage.returncode == 1, coverage.stderr
+    assert "cassettes/test_deleted/test_nothing_loads_me.json: never loaded by the run" in coverage.stdout
+    assert ("cassettes/test_users/test_lists_users.json: 1 of 2 track(s) never replayed\n"
+            "  track #1 GET https://api.example.com/v1/gone → 410") in coverage.stdout
+
+
 def test_the_readme_example_replays_its_cassette_and_fails_on_a_miss(pytester, readme_python_examples):
     example = readme_python_examples[0]
     module = re.search(r"^# (test_\w+)\.py", example, re.M)

@@ -91,6 +91,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     except ValueError:
         # pytest-recording defines the same option with the same meanings: both plugins share it.
         pass
+    group.addoption("--tonearm-usage", action="store", default=None, metavar="DIR",
+                    help="leave a usage record of every cassette the tests replay in DIR (each worker's own), "
+                         "for `tonearm coverage --usage DIR CASSETTES` (default: $TONEARM_USAGE_DIR)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -115,8 +118,11 @@ def tonearm_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[S
         cassette.parent.mkdir(parents=True, exist_ok=True)
     folder = Path(str(item.fspath)).parent
     rules = [folder / rule for rule in settings.get("rules", ())]
+    usage = request.config.getoption("tonearm_usage")
+    # Each server writes its own record when it stops, so parallel workers never share a file.
+    arguments = ["--usage-dir", str(Path(usage).resolve())] if usage else []
     server = serve(cassette=cassette, mode=mode, hosts=list(settings.get("hosts", ())),
-                   strategy=settings.get("strategy"), rules=rules)
+                   strategy=settings.get("strategy"), rules=rules, arguments=arguments)
     item.stash[_SERVER] = server
     item.stash[_HAR_FOLDER] = tmp_path
     try:

@@ -200,7 +200,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
-            exclude: ["__Cassettes__", "Python"]
+            exclude: ["__Cassettes__", "Reports/__Cassettes__", "Python"]
         ),
         .testTarget(
             name: "TonearmCassettesTests",

@@ -117,15 +117,16 @@ public struct PrunePlan: Sendable {
     /// file's tracks and rules less the removed ones, in order.
     private static func verify(_ edited: [UInt8], of url: URL, format: CassetteFormat, removed: Set<Int>, tracks: Bool) throws(CassetteError) {
         let original = try format.load(url)
+        // A scratch copy, not flushed to disk: it is read back at once and thrown away.
         let scratchFolder = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-prune-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratchFolder) }
+        let scratch = scratchFolder.appendingPathComponent(url.lastPathComponent)
         do {
             try FileManager.default.createDirectory(at: scratchFolder, withIntermediateDirectories: true)
+            try Data(edited).write(to: scratch)
         } catch {
-            throw CassetteError(file: scratchFolder.path, expected: "a scratch folder to check the edit in", found: error.localizedDescription)
+            throw CassetteError(file: scratch.path, expected: "a scratch copy to check the edit in", found: error.localizedDescription)
         }
-        let scratch = scratchFolder.appendingPathComponent(url.lastPathComponent)
-        try AtomicFile.write(edited, to: scratch)
         let reread = try format.load(scratch)
         let keptTracks = tracks ? original.cassette.tracks.enumerated().filter { !removed.contains($0.offset) }.map(\.element) : original.cassette.tracks
         let keptRules = tracks ? original.rules : original.rules.enumerated().filter { !removed.contains($0.offset) }.map(\.element)

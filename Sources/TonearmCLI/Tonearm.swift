@@ -7,6 +7,6 @@ struct TonearmCommand: AsyncParsableCommand {
         commandName: "tonearm",
         abstract: "HTTP record/replay with a fast, explainable request matcher.",
         version: tonearmVersion,
-        subcommands: [KeyCommand.self, DemoCommand.self, ConvertCommand.self, LintCommand.self, ExplainCommand.self, BenchCommand.self, ServeCommand.self, CACommand.self]
+        subcommands: [KeyCommand.self, DemoCommand.self, ConvertCommand.self, LintCommand.self, DiffCommand.self, ExplainCommand.self, BenchCommand.self, ServeCommand.self, CACommand.self]
     )
 }

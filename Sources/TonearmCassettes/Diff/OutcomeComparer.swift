@@ -53,7 +53,13 @@ struct OutcomeComparer {
         if old == new { return nil }
         let summaries = (old: BodySummary(of: old), new: BodySummary(of: new))
         switch (reading.body(old, contentType: oldType), reading.body(new, contentType: newType)) {
-        case (.json(let oldValue), .json(let newValue)):
+        case (.json(let oldCanonical), .json(let newCanonical)):
+            if oldCanonical == newCanonical { return nil }
+            // Canonical text parses (it was written from a parse), so the trees exist; only differing
+            // bodies pay for them.
+            guard let oldValue = try? JSONValue(parsing: oldCanonical), let newValue = try? JSONValue(parsing: newCanonical) else {
+                return BodyChange(reading: .binary, old: summaries.old, new: summaries.new)
+            }
             let differences = oldValue.differences(to: newValue)
             if differences.isEmpty { return nil }
             return BodyChange(reading: .json, jsonDifferences: differences, old: summaries.old, new: summaries.new)

@@ -89,9 +89,10 @@ struct DiffCommand: AsyncParsableCommand {
         let sides: (old: Side, new: Side)
         if gitRevisions {
             let given = try expectArguments(["REV1", "REV2", "PATH"])
+            let readsSiblings = { (copy: URL) in Self.mayNameOtherFiles(copy, format: inputFormat) }
             sides = (
-                Side(url: try revisions.materialize(given[2], at: given[0], label: "old"), label: "\(given[0]):\(given[2])"),
-                Side(url: try revisions.materialize(given[2], at: given[1], label: "new"), label: "\(given[1]):\(given[2])"))
+                Side(url: try revisions.materialize(given[2], at: given[0], label: "old", readsSiblings: readsSiblings), label: "\(given[0]):\(given[2])"),
+                Side(url: try revisions.materialize(given[2], at: given[1], label: "new", readsSiblings: readsSiblings), label: "\(given[1]):\(given[2])"))
         } else if gitExternal {
             let given = try expectArguments(["PATH", "OLD-FILE", "OLD-HEX", "OLD-MODE", "NEW-FILE", "NEW-HEX", "NEW-MODE"])
             sides = (
@@ -117,6 +118,13 @@ struct DiffCommand: AsyncParsableCommand {
         StandardStream.output.write(output)
         // git takes any other status from a diff.<driver>.command for a crash and stops.
         if !diff.isEmpty && !gitExternal { throw ExitCode(1) }
+    }
+
+    /// Whether a file in `format` (detected when `nil`) may name body files beside it: every format but
+    /// the recorders', which hold their bodies inline.
+    static func mayNameOtherFiles(_ file: URL, format: CassetteFormat?) -> Bool {
+        guard let format = format ?? (try? CassetteFormat.detect(file)) else { return false }
+        return ![CassetteFormat.native, .har, .vcr, .goVCR, .dvr, .vinyl].contains(format)
     }
 
     /// The options the flags ask for.

@@ -23,8 +23,10 @@ struct GitRevisionFiles {
 
     /// `path` (a file, or a folder such as a WireMock root or a stub folder) as `revision` has it, written
     /// to `folder/label/<name of path>`; the URL of the copy. `path` is read relative to the folder it is
-    /// in, so a relative or absolute path works from anywhere inside the repository or outside it.
-    func materialize(_ path: String, at revision: String, label: String) throws -> URL {
+    /// in, so a relative or absolute path works from anywhere inside the repository or outside it. When
+    /// `readsSiblings` says the copied file may name other files (a rule file's `file:`, a WireMock
+    /// mapping's `bodyFileName`), the rest of its folder at that revision is copied beside it.
+    func materialize(_ path: String, at revision: String, label: String, readsSiblings: (URL) -> Bool) throws -> URL {
         let target = URL(fileURLWithPath: path).standardizedFileURL
         let directory = target.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: directory.path) else {
@@ -43,15 +45,23 @@ struct GitRevisionFiles {
         let destination = folder.appendingPathComponent(label, isDirectory: true)
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         if type.output == "tree" {
-            let listing = try Self.git(["ls-tree", "-r", "-z", "--name-only", revision, "--", name], in: directory)
-            guard listing.status == 0 else { throw Failure(description: "\(revision):\(path): git ls-tree failed: \(listing.errors)") }
-            for file in listing.output.split(separator: "\0") where !file.isEmpty {
-                try write("\(revision):./\(file)", in: directory, to: destination.appendingPathComponent(String(file)))
-            }
+            try writeFolder(name, at: revision, in: directory, to: destination)
         } else {
-            try write(object, in: directory, to: destination.appendingPathComponent(name))
+            let copy = destination.appendingPathComponent(name)
+            try write(object, in: directory, to: copy)
+            if readsSiblings(copy) { try writeFolder(".", at: revision, in: directory, to: destination, except: name) }
         }
         return destination.appendingPathComponent(name)
+    }
+
+    /// Writes every file below `subfolder` of `directory` at `revision` (but `excluded`) under `destination`.
+    private func writeFolder(_ subfolder: String, at revision: String, in directory: URL, to destination: URL, except excluded: String? = nil) throws {
+        // Without --full-name, ls-tree names the files relative to `directory`, as `REV:./name` reads them.
+        let listing = try Self.git(["ls-tree", "-r", "-z", "--name-only", revision, "--", subfolder], in: directory)
+        guard listing.status == 0 else { throw Failure(description: "\(revision):\(directory.path): git ls-tree failed: \(listing.errors)") }
+        for file in listing.output.split(separator: "\0") where !file.isEmpty && String(file) != excluded {
+            try write("\(revision):./\(file)", in: directory, to: destination.appendingPathComponent(String(file)))
+        }
     }
 
     /// Writes the blob `object` (`REV:./path`) to `file`.

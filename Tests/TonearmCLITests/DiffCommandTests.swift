@@ -105,15 +105,19 @@ struct DiffCommandTests {
         #expect(first.output.contains("  body /items/3/price: 12.5\n"), "\(first.output)")
     }
 
-    @Test("--git compares two revisions of a file (and of a WireMock folder); an unknown revision is a clear error", .enabled(if: Git.isAvailable))
+    @Test("--git compares two revisions of a file, of a WireMock folder and of a rule file with its body file; an unknown revision is a clear error", .enabled(if: Git.isAvailable))
     func gitRevisions() async throws {
         let repository = try Git.repository()
         try repository.folder.write("shop.json", Self.cassette(price: "12.5"))
         try FileManager.default.createDirectory(at: repository.folder.file("wiremock/mappings"), withIntermediateDirectories: true)
         try repository.folder.write("wiremock/mappings/item.json", #"{"request": {"method": "GET", "url": "/items/3"}, "response": {"jsonBody": {"price": 12.5}}}"#)
+        try FileManager.default.createDirectory(at: repository.folder.file("stubs/responses"), withIntermediateDirectories: true)
+        try repository.folder.write("stubs/shop.rules.yaml", "rules:\n  - {name: item, method: GET, path: '^/items/3$', file: responses/item.json}\n")
+        try repository.folder.write("stubs/responses/item.json", #"{"price": 12.5}"#)
         try await repository.commit("first")
         try repository.folder.write("shop.json", Self.cassette(price: "13", date: Self.laterDate, healthFirst: true))
         try repository.folder.write("wiremock/mappings/item.json", #"{"request": {"method": "GET", "url": "/items/3"}, "response": {"jsonBody": {"price": 13}}}"#)
+        try repository.folder.write("stubs/responses/item.json", #"{"price": 13}"#)
         try await repository.commit("second")
 
         let absolute = try await TonearmExecutable.run(["diff", "--git", "HEAD~1", "HEAD", repository.folder.file("shop.json").path])
@@ -124,6 +128,10 @@ struct DiffCommandTests {
         let relative = try await Git.tonearm(["diff", "--git", "HEAD~1", "HEAD", "wiremock"], in: repository.folder.url)
         #expect(relative.status == 1, "\(relative.errors)")
         #expect(relative.output.contains("changed GET /items/3\n    body /price: 12.5 → 13\n"), "\(relative.output)")
+
+        let rules = try await Git.tonearm(["diff", "--git", "HEAD~1", "HEAD", "stubs/shop.rules.yaml"], in: repository.folder.url)
+        #expect(rules.status == 1, "\(rules.errors)")
+        #expect(rules.output.contains("    body /price: 12.5 → 13\n"), "the body file beside the rule file is read at each revision: \(rules.output)")
 
         let unknown = try await TonearmExecutable.run(["diff", "--git", "no-such-revision", "HEAD", repository.folder.file("shop.json").path])
         #expect(unknown.status == 2)

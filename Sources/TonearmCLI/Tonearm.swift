@@ -7,6 +7,9 @@ struct TonearmCommand: AsyncParsableCommand {
         commandName: "tonearm",
         abstract: "HTTP record/replay with a fast, explainable request matcher.",
         version: tonearmVersion,
-        subcommands: [KeyCommand.self, DemoCommand.self, ConvertCommand.self, LintCommand.self, CoverageCommand.self, PruneCommand.self, ExplainCommand.self, BenchCommand.self, ServeCommand.self, CACommand.self]
+        subcommands: [
+            KeyCommand.self, DemoCommand.self, ConvertCommand.self, LintCommand.self, DiffCommand.self, CoverageCommand.self,
+            PruneCommand.self, ExplainCommand.self, BenchCommand.self, ServeCommand.self, CACommand.self,
+        ]
     )
 }

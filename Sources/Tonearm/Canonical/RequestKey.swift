@@ -35,7 +35,8 @@ public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
     /// The key as 16 lowercase hexadecimal digits.
     public var description: String { hex }
 
-    static func hex(_ value: UInt64) -> String {
+    /// `value` as 16 lowercase hexadecimal digits: how keys, and hashes shown beside them, are written.
+    package static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

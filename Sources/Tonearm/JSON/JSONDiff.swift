@@ -40,7 +40,9 @@ public struct JSONDifference: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func abbreviated(_ value: JSONValue) -> String {
+    /// The value's canonical text, cut after ``descriptionValueLimit`` scalars with `…`: how a value is
+    /// quoted wherever a difference is shown to a person (miss reports, `tonearm diff`).
+    package static func abbreviated(_ value: JSONValue) -> String {
         let text = value.canonicalText
         guard text.unicodeScalars.count > descriptionValueLimit else { return text }
         var short = String.UnicodeScalarView()

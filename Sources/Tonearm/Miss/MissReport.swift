@@ -47,8 +47,9 @@ public struct MissReport: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// Long canonical lines (big bodies) are cut so the differences stay readable.
-    static func abbreviated(_ line: Substring, limit: Int = 160) -> String {
+    /// Long canonical lines (big bodies) are cut so the differences stay readable; `tonearm diff` cuts
+    /// the lines it quotes the same way.
+    package static func abbreviated(_ line: Substring, limit: Int = 160) -> String {
         guard line.count > limit else { return String(line) }
         return line.prefix(limit) + "… (\(line.utf8.count) bytes in all)"
     }

@@ -74,13 +74,7 @@ public struct ServerTrait: TestTrait, TestScoping {
     /// `attachments` says for a test that `failed`.
     private func attach(_ server: TonearmServer, for test: Test, when attachments: NetworkAttachments, failed: Bool) {
         guard attachments.attaches(failed: failed) else { return }
-        let misses = server.misses
-        let source = server.configuration.cassette.map { "cassette \($0.path)" } ?? "the server"
-        NetworkReport(
-            testName: CassetteLocation.baseName(test.name), missTexts: misses.map { "Tonearm server: \($0)" },
-            missDocuments: misses.map { $0.jsonDocument(source: source) },
-            har: server.journal.isEmpty ? nil : try? server.journalHAR()
-        ).record(sourceLocation: sourceLocation)
+        NetworkReport(testName: CassetteLocation.baseName(test.name), server: server).record(sourceLocation: sourceLocation)
     }
 }
 

@@ -35,9 +35,12 @@ extension XCTestCase {
             try await TonearmServer.$current.withValue(server) { try await body(server) }
         } catch {
             try? await server.stop()
+            attachNetworkReport(NetworkReport(testName: suiteAndTestName.test, server: server), failed: true, file: file, line: line)
             throw error
         }
         try await server.stop()
-        for miss in server.misses { XCTFail("Tonearm server: \(miss)", file: file, line: line) }
+        let misses = server.misses
+        for miss in misses { XCTFail("Tonearm server: \(miss)", file: file, line: line) }
+        attachNetworkReport(NetworkReport(testName: suiteAndTestName.test, server: server), failed: !misses.isEmpty, file: file, line: line)
     }
 }

@@ -49,15 +49,19 @@ public struct NetworkAttachments: Sendable, Hashable, CustomStringConvertible {
     /// What applies to `test`: `TONEARM_ATTACHMENTS` in `environment`, else the innermost
     /// ``NetworkAttachmentsTrait`` on the test or its suites, else ``onFailure``.
     package static func resolve(for test: Test, environment: [String: String]) throws(TonearmError) -> NetworkAttachments {
-        if let raw = environment[environmentVariable], !raw.isEmpty {
-            guard let chosen = NetworkAttachments(rawValue: raw) else {
-                throw .environment(
-                    variable: environmentVariable,
-                    detail: "\"\(raw)\" is not one of \(allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return chosen
+        try fromEnvironment(environment) ?? test.traits.compactMap { $0 as? NetworkAttachmentsTrait }.last?.attachments ?? .onFailure
+    }
+
+    /// What `TONEARM_ATTACHMENTS` in `environment` chooses, or `nil` when it is not set (XCTest's
+    /// helpers, which have no traits, then attach on failure).
+    package static func fromEnvironment(_ environment: [String: String]) throws(TonearmError) -> NetworkAttachments? {
+        guard let raw = environment[environmentVariable], !raw.isEmpty else { return nil }
+        guard let chosen = NetworkAttachments(rawValue: raw) else {
+            throw .environment(
+                variable: environmentVariable,
+                detail: "\"\(raw)\" is not one of \(allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return test.traits.compactMap { $0 as? NetworkAttachmentsTrait }.last?.attachments ?? .onFailure
+        return chosen
     }
 }
 

@@ -15,10 +15,20 @@ package struct NetworkReport: Sendable {
     package var missTexts: [String]
     /// Each miss as JSON (``Tonearm/MissReport``'s document).
     package var missDocuments: [JSONValue]
-    /// The exchanges as a HAR 1.2 document; `nil` when there were none.
-    package var har: [UInt8]?
+    /// The exchanges as a HAR 1.2 document (`nil` when there were none), or why they could not be
+    /// written as one.
+    package var har: Result<[UInt8], HARFailure>?
 
-    package init(testName: String, missTexts: [String], missDocuments: [JSONValue], har: [UInt8]?) {
+    /// Why the exchanges could not be written as HAR: the encoder's error, as text.
+    package struct HARFailure: Error, Sendable {
+        package var reason: String
+
+        package init(_ error: some Error) {
+            reason = "\(error)"
+        }
+    }
+
+    package init(testName: String, missTexts: [String], missDocuments: [JSONValue], har: Result<[UInt8], HARFailure>?) {
         self.testName = testName
         self.missTexts = missTexts
         self.missDocuments = missDocuments
@@ -37,20 +47,32 @@ package struct NetworkReport: Sendable {
         self.init(
             testName: testName, missTexts: misses.map(\.description),
             missDocuments: misses.map { $0.report.jsonDocument(source: $0.source) },
-            har: tracks.isEmpty ? nil : try? HARFormat.encode(Cassette(tracks: tracks)))
+            har: tracks.isEmpty ? nil : Result { () throws(CassetteError) in try HARFormat.encode(Cassette(tracks: tracks)) }.mapError(HARFailure.init))
     }
 
     /// Whether there is anything to attach.
     package var isEmpty: Bool { missTexts.isEmpty && har == nil }
 
-    /// Attaches the report to the current test: `<test> misses.txt`, `<test> misses.json` (when a request
-    /// missed) and `<test>.har`.
-    package func record(sourceLocation: SourceLocation) {
+    /// The files to attach, by name: `<test> misses.txt` and `<test> misses.json` (when a request
+    /// missed), `<test>.har`, or `<test> har error.txt` saying why the exchanges could not be written
+    /// as HAR. Swift Testing's and XCTest's attachments are both made from these.
+    package var files: [(name: String, bytes: [UInt8])] {
+        var files: [(name: String, bytes: [UInt8])] = []
         if !missTexts.isEmpty {
-            Attachment.record(missTexts.joined(separator: "\n\n") + "\n", named: "\(testName) misses.txt", sourceLocation: sourceLocation)
-            Attachment.record(JSONValue.array(missDocuments).canonicalText, named: "\(testName) misses.json", sourceLocation: sourceLocation)
+            files.append(("\(testName) misses.txt", Array((missTexts.joined(separator: "\n\n") + "\n").utf8)))
+            files.append(("\(testName) misses.json", Array(JSONValue.array(missDocuments).canonicalText.utf8)))
         }
-        if let har { Attachment.record(har, named: "\(testName).har", sourceLocation: sourceLocation) }
+        switch har {
+        case .success(let bytes)?: files.append(("\(testName).har", bytes))
+        case .failure(let error)?: files.append(("\(testName) har error.txt", Array("Tonearm could not write the exchanges as HAR: \(error.reason)\n".utf8)))
+        case nil: break
+        }
+        return files
+    }
+
+    /// Attaches ``files`` to the current Swift Testing test.
+    package func record(sourceLocation: SourceLocation) {
+        for file in files { Attachment.record(file.bytes, named: file.name, sourceLocation: sourceLocation) }
     }
 }
 

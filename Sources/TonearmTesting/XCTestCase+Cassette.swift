@@ -43,7 +43,7 @@ extension XCTestCase {
     }
 
     /// The class name and the test method's name, from XCTest's `-[Suite testMethod]` (or `Suite.testMethod`).
-    private var suiteAndTestName: (suite: String, test: String) {
+    package var suiteAndTestName: (suite: String, test: String) {
         let trimmed = name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]"))
         let test = trimmed.split(whereSeparator: { $0 == " " || $0 == "." }).last.map(String.init) ?? trimmed
         return (String(describing: type(of: self)), test)
@@ -70,6 +70,37 @@ extension XCTestCase {
         } catch {
             XCTFail("\(error)", file: file, line: line)
         }
-        for miss in session.takeMisses() { XCTFail(miss.description, file: file, line: line) }
+        #if canImport(Darwin)
+        // Made before the misses are taken: the report holds them.
+        let report = NetworkReport(testName: suiteAndTestName.test, session: session.replaySession)
+        #endif
+        let misses = session.takeMisses()
+        for miss in misses { XCTFail(miss.description, file: file, line: line) }
+        #if canImport(Darwin)
+        attachNetworkReport(report, failed: !misses.isEmpty, file: file, line: line)
+        #endif
+    }
+
+    /// Attaches `report`'s files (``NetworkReport/files``) to this test with `XCTAttachment`, as
+    /// `TONEARM_ATTACHMENTS` says (on failure when unset), counting a test as failed when it recorded a
+    /// failure or `failed`. Only Apple's XCTest has attachments: with swift-corelibs-xctest (Linux,
+    /// Windows) this does nothing, and the Swift Testing traits are the way to get them there.
+    package func attachNetworkReport(_ report: @autoclosure () -> NetworkReport, failed: Bool, file: StaticString, line: UInt) {
+        #if canImport(Darwin)
+        let policy: NetworkAttachments
+        do throws(TonearmError) {
+            policy = try NetworkAttachments.fromEnvironment(ProcessInfo.processInfo.environment) ?? .onFailure
+        } catch {
+            XCTFail("\(error)", file: file, line: line)
+            return
+        }
+        guard policy.attaches(failed: failed || testRun?.hasSucceeded == false) else { return }
+        for attached in report().files {
+            let attachment = XCTAttachment(data: Data(attached.bytes))
+            attachment.name = attached.name
+            attachment.lifetime = .keepAlways
+            add(attachment)
+        }
+        #endif
     }
 }

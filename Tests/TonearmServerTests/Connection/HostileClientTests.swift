@@ -26,14 +26,12 @@ struct HostileClientTests {
         return try await TonearmServer.start(configuration)
     }
 
-    /// One request on a fresh connection, and how long its answer took.
-    private func freshExchange(port: Int) async throws -> (text: String, elapsed: Duration) {
+    /// The answer to one request on a fresh connection.
+    private func freshExchange(port: Int) async throws -> String {
         try await blocking {
-            let start = ContinuousClock.now
             let connection = try RawConnection(port: port)
             connection.send("GET /\(Self.api)/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            let text = connection.readBlocking().text
-            return (text, ContinuousClock.now - start)
+            return connection.readBlocking().text
         }
     }
 
@@ -59,11 +57,13 @@ struct HostileClientTests {
         }
     }
 
-    /// A keep-alive connection that made one request, read its answer, and stays open.
-    private func idleKeepAlive(port: Int) async throws -> RawConnection {
+    /// A keep-alive connection that made one request, read its answer (expected to be the pong), and
+    /// stays open.
+    private func idleKeepAlive(port: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RawConnection {
         let connection = try RawConnection(port: port)
         connection.send(Self.ping)
-        try await blocking { _ = connection.readUntil(suffix: "pong") }
+        let answer = try await blocking { connection.readUntil(suffix: "pong") }
+        #expect(answer.hasSuffix("pong"), "no answer: \(answer.suffix(80))", sourceLocation: sourceLocation)
         return connection
     }
 
@@ -140,7 +140,7 @@ struct HostileClientTests {
         #expect(answer.lowercased().contains("connection: close"))
         #expect(closed)
         #expect(sent < 100, "answered only after the client stopped dripping")
-        #expect(fresh.text.hasSuffix("pong"))
+        #expect(fresh.hasSuffix("pong"))
     }
 
     @Test("A connection that sends nothing is answered 408 at the head deadline, counted from accept")
@@ -215,9 +215,15 @@ struct HostileClientTests {
 
     // MARK: - The connection cap
 
-    @Test("At the connection cap, fresh clients are answered within 1 s: idle keep-alive connections are shed first, oldest first, slow heads left")
+    @Test("At the connection cap, fresh clients are answered at once: idle keep-alive connections are shed first, oldest first, slow heads left")
     func shedsIdleFirst() async throws {
-        let server = try await server { $0.limits.maximumConnections = 8 }
+        // Idle and head deadlines far beyond the test's length: a connection that closes, or a fresh
+        // client that is answered, was shed for, not timed out (no clock is read to tell).
+        let server = try await server {
+            $0.limits.maximumConnections = 8
+            $0.limits.idleTimeout = .seconds(600)
+            $0.limits.headerTimeout = .seconds(600)
+        }
         var idle: [RawConnection] = []
         for _ in 0..<4 { idle.append(try await idleKeepAlive(port: server.port)) }
         var slow: [RawConnection] = []
@@ -229,20 +235,13 @@ struct HostileClientTests {
         try await Task.sleep(for: .milliseconds(200))
         // Each fresh client stays open (idle itself), so the server stays full.
         var fresh: [RawConnection] = []
-        var elapsed: [Duration] = []
-        for _ in 0..<4 {
-            let start = ContinuousClock.now
-            fresh.append(try await idleKeepAlive(port: server.port))
-            elapsed.append(ContinuousClock.now - start)
-        }
+        for _ in 0..<4 { fresh.append(try await idleKeepAlive(port: server.port)) }
         // Each shed connection is closed as soon as its loop gets to it; the limit only bounds a server
         // that never does (a loaded runner once took over 200 ms).
         let idleClosed = try await blocking { [idle] in idle.filter { $0.awaitsDataOrClose(within: .seconds(10)) }.count }
         let slowClosed = slow.filter { $0.hasDataWaiting() }.count
         let freshClosed = fresh.filter { $0.hasDataWaiting() }.count
         try await server.stop()
-        // Within 1 s on a quiet machine (see docs/benchmarks.md); generous here, where the suite runs in parallel.
-        #expect(elapsed.allSatisfy { $0 < .seconds(3) }, "\(elapsed)")
         #expect(idleClosed == 4)
         #expect(slowClosed == 0)
         #expect(freshClosed == 0)
@@ -250,36 +249,36 @@ struct HostileClientTests {
 
     @Test("At the connection cap with no idle connection, the slow head waiting longest is answered 503 and closed for a fresh client")
     func shedsSlowHeadWhenNoneIdle() async throws {
-        let server = try await server { $0.limits.maximumConnections = 2 }
+        // A head deadline far beyond the test's length: the oldest's 503 can only be the shedding's (a
+        // head deadline answers 408), so no clock is read.
+        let server = try await server {
+            $0.limits.maximumConnections = 2
+            $0.limits.headerTimeout = .seconds(600)
+        }
         let port = server.port
         // One thread of the test's own does the whole sequence, so the runner's scheduling (Dispatch's
         // global queue held by other tests) cannot stretch the gaps between the steps.
-        let (answer, shed, closed, newerStillOpen, took) = try await blocking {
-            let opened = ContinuousClock.now
+        let (answer, shed, closed, newerStillOpen) = try await blocking {
             let oldest = try RawConnection(port: port)
             oldest.send("GET /\(Self.api)/ping HTTP/1.1\r\nHo")
             usleep(100_000)
             let newer = try RawConnection(port: port)
             newer.send("GET /\(Self.api)/ping HTTP/1.1\r\nHo")
             usleep(100_000)
-            let start = ContinuousClock.now
             let fresh = try RawConnection(port: port)
             fresh.send("GET /\(Self.api)/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let text = fresh.readBlocking().text
-            let elapsed = ContinuousClock.now - start
             let (shed, closed) = oldest.readBlocking()
-            return ((text: text, elapsed: elapsed), shed, closed, !newer.hasDataWaiting(), ContinuousClock.now - opened)
+            return (text, shed, closed, !newer.hasDataWaiting())
         }
         try await server.stop()
-        #expect(answer.text.hasSuffix("pong"))
+        #expect(answer.hasSuffix("pong"))
         #expect(closed)
         // The shedding order itself is checked on the registry (ConnectionAdmissionTests). This was an
         // intermittent known issue while every test server shared MultiThreadedEventLoopGroup.singleton's
         // two loops: another server's work on a loop held this server's shed event and head timer there,
         // to race when the loop freed. Each test server now runs on loops of its own
         // (`quietConfiguration`, `ServerEventLoops.dedicated`).
-        #expect(answer.elapsed < .seconds(3))
-        #expect(took < .seconds(8), "the sequence took \(took): the oldest was closed by its head deadline, not shed")
         #expect(shed.hasPrefix("HTTP/1.1 503"), "\(shed.prefix(80))")
         #expect(newerStillOpen)
     }

@@ -205,7 +205,8 @@ public final class TonearmServer: Sendable {
     public var misses: [MissReport] { core.journal.misses.map(\.report) }
 
     /// Stops accepting, lets in-flight exchanges finish (idle connections are closed), saves the
-    /// cassette atomically and writes the journal file. Calling it again returns the first result.
+    /// cassette atomically, leaves its usage record (``ServerConfiguration/usageFolder``) and writes the
+    /// journal file. Calling it again returns the first result.
     ///
     /// Exchanges still in flight when ``ServerConfiguration/Limits/shutdownTimeout`` has passed (a hung
     /// upstream, a long replayed delay) are cancelled: their clients get a 503 with `Connection: close`,

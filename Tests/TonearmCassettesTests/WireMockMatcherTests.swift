@@ -64,6 +64,24 @@ struct WireMockMatcherTests {
             get("/a", [("Authorization", "Basic dTpw")]), get("/a", [("Authorization", "basic dTpw")]),
             get("/a", [("Authorization", "Basic dTpx")]), get("/a", [("Authorization", "Bearer dTpw")]), get("/a"),
         ]) == [true, true, false, false, false])
+        // `basicAuth` is read the same way, as the 2.35.1 jar reads it (folders in the wild use it).
+        let aliased = #"{"method": "GET", "url": "/a", "basicAuth": {"username": "u", "password": "p"}}"#
+        #expect(try answers(aliased, [get("/a", [("Authorization", "Basic dTpw")]), get("/a")]) == [true, false])
+    }
+
+    @Test("doesNotContain: holds for a missing value and for any value without the text (header, query, body, and beside other matchers)")
+    func doesNotContain() throws {
+        let header = #"{"method": "GET", "url": "/h", "headers": {"X-Thing": {"doesNotContain": "z"}}}"#
+        #expect(try answers(header, [get("/h"), get("/h", [("X-Thing", "abc")]), get("/h", [("X-Thing", "xyz")])]) == [true, true, false])
+        let query = #"{"method": "GET", "urlPath": "/q", "queryParameters": {"q": {"doesNotContain": "x"}}}"#
+        #expect(try answers(query, [get("/q"), get("/q?q=abc"), get("/q?q=xyz")]) == [true, true, false])
+        let body = #"{"method": "POST", "url": "/b", "bodyPatterns": [{"doesNotContain": "secret"}]}"#
+        #expect(try answers(body, [post("hello"), post("a secret"), post("")]) == [true, false, true])
+        let combined = #"{"method": "GET", "url": "/h", "headers": {"X-Thing": {"and": [{"contains": "a"}, {"doesNotContain": "b"}]}}}"#
+        #expect(try answers(combined, [get("/h", [("X-Thing", "aa")]), get("/h", [("X-Thing", "ab")]), get("/h")]) == [true, false, false])
+        #expect(throws: CassetteError.self) {
+            _ = try WireMockFormat.decode(Array(#"{"request": {"url": "/h", "headers": {"X": {"doesNotContain": 12}}}, "response": {}}"#.utf8), file: "n.json")
+        }
     }
 
     @Test("whole-body matchers: an empty body is absent, patterns must all hold, regexes span lines")

@@ -3,6 +3,7 @@ indirect enum CompiledTextCondition: Sendable {
     case equals([UInt8])
     case equalsIgnoringCase(String)
     case contains([UInt8])
+    case doesNotContain([UInt8])
     case matches(LinearPattern)
     case doesNotMatch(LinearPattern)
     case equalsJSON(JSONValue, JSONComparison)
@@ -20,6 +21,7 @@ indirect enum CompiledTextCondition: Sendable {
         case .equals(let text): self = .equals(Array(text.utf8))
         case .equalsIgnoringCase(let text): self = .equalsIgnoringCase(text.lowercased())
         case .contains(let text): self = .contains(Array(text.utf8))
+        case .doesNotContain(let text): self = .doesNotContain(Array(text.utf8))
         case .matches(let pattern): self = .matches(try compile(pattern))
         case .doesNotMatch(let pattern): self = .doesNotMatch(try compile(pattern))
         case .equalsJSON(let json, let comparison): self = .equalsJSON(json, comparison)
@@ -61,6 +63,7 @@ indirect enum CompiledTextCondition: Sendable {
         case .present: return value != nil
         case .absent: return value == nil
         case .doesNotMatch(let pattern): return value.map { !pattern.matches($0) } ?? true
+        case .doesNotContain(let part): return value.map { !ByteSearch.contains(part, in: $0) } ?? true
         case .allOf(let members): return members.allSatisfy { $0.holds(for: value) }
         case .anyOf(let members): return members.contains { $0.holds(for: value) }
         default:
@@ -105,7 +108,7 @@ indirect enum CompiledTextCondition: Sendable {
         case .before(let bound): return bound.order(ofText: value).map { $0 < 0 } ?? false
         case .after(let bound): return bound.order(ofText: value).map { $0 > 0 } ?? false
         case .equalsDateTime(let bound): return bound.order(ofText: value).map { $0 == 0 } ?? false
-        case .present, .absent, .doesNotMatch, .allOf, .anyOf: return holds(for: value)
+        case .present, .absent, .doesNotMatch, .doesNotContain, .allOf, .anyOf: return holds(for: value)
         }
     }
 }

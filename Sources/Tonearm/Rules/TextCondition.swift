@@ -13,6 +13,7 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case equals(String)
         case equalsIgnoringCase(String)
         case contains(String)
+        case doesNotContain(String)
         case matches(String)
         case doesNotMatch(String)
         case equalsJSON(JSONValue, JSONComparison)
@@ -38,6 +39,9 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     public static func equalsIgnoringCase(_ text: String) -> TextCondition { TextCondition(.equalsIgnoringCase(text)) }
     /// The value contains this text.
     public static func contains(_ text: String) -> TextCondition { TextCondition(.contains(text)) }
+    /// The value does not contain this text, compared as bytes; a missing value satisfies it (as
+    /// ``doesNotMatch(_:)``, and as WireMock's `doesNotContain`).
+    public static func doesNotContain(_ text: String) -> TextCondition { TextCondition(.doesNotContain(text)) }
     /// The regular expression is found in the value.
     public static func matches(_ pattern: String) -> TextCondition { TextCondition(.matches(pattern)) }
     /// The regular expression is not found in the value, or there is no value.
@@ -65,7 +69,7 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     /// At least one of `conditions` holds.
     public static func anyOf(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.anyOf(conditions)) }
 
-    /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `matches`,
+    /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `doesNotContain`, `matches`,
     /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `before`, `after`, `equalsDateTime`, `present`,
     /// `absent`, `allOf` or `anyOf`.
     public var identifier: String {
@@ -73,6 +77,7 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case .equals: "equals"
         case .equalsIgnoringCase: "equalsIgnoringCase"
         case .contains: "contains"
+        case .doesNotContain: "doesNotContain"
         case .matches: "matches"
         case .doesNotMatch: "doesNotMatch"
         case .equalsJSON: "equalsJSON"
@@ -91,7 +96,8 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     /// ``doesNotMatch(_:)``, the expected JSON's canonical text, or the date bound; `nil` for the others.
     public var operand: String? {
         switch storage {
-        case .equals(let text), .equalsIgnoringCase(let text), .contains(let text), .matches(let text), .doesNotMatch(let text): text
+        case .equals(let text), .equalsIgnoringCase(let text), .contains(let text), .doesNotContain(let text), .matches(let text),
+            .doesNotMatch(let text): text
         case .equalsJSON(let json, _): json.canonicalText
         case .before(let bound), .after(let bound), .equalsDateTime(let bound): bound.description
         case .equalsBytes, .present, .absent, .allOf, .anyOf: nil

@@ -15,7 +15,7 @@ struct WireMockMappingReader {
     ]
     private static let knownRequestKeys: Set<String> = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "cookies",
-        "basicAuthCredentials", "bodyPatterns", "multipartPatterns",
+        "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns",
     ]
     private static let knownResponseKeys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
@@ -47,7 +47,8 @@ struct WireMockMappingReader {
         let pattern = try urlPattern(request)
         try checkCompiles(pattern.pattern, at: try request.firstMember("urlPattern", "urlPathPattern") ?? request)
         var headers = try headerConditions(request.member("headers"))
-        if let credentials = try request.member("basicAuthCredentials") { headers.append(try Self.basicAuthCondition(credentials)) }
+        // `basicAuth` is the name WireMock 2.35.1 also reads (and echoes as `basicAuthCredentials`).
+        if let credentials = try request.firstMember("basicAuthCredentials", "basicAuth") { headers.append(try Self.basicAuthCondition(credentials)) }
         var rule = Rule(
             name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
             headers: headers, cookies: try cookieConditions(request.member("cookies")),

@@ -7,6 +7,7 @@ import Tonearm
 /// - `equalTo` compares exactly, or ignoring case with `"caseInsensitive": true`; the option means
 ///   nothing beside other matchers and is ignored there, as WireMock ignores it;
 /// - `matches` and `doesNotMatch` test the whole value (`.` matches line breaks too);
+/// - `doesNotContain` holds when the value does not contain the text, and when there is no value;
 /// - `absent` (whatever its value: WireMock reads `"absent": false` as absent too);
 /// - `equalToJson` with `ignoreArrayOrder` and `ignoreExtraElements` (``JSONComparison``);
 /// - `binaryEqualTo` (base64);
@@ -17,7 +18,7 @@ import Tonearm
 extension WireMockMappingReader {
     /// The matchers a value matcher object may name, besides options.
     static let valueMatcherKeys: Set<String> = [
-        "equalTo", "contains", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
+        "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
         "before", "after", "equalToDateTime",
     ]
     private static let valueMatcherOptions: Set<String> = [
@@ -42,6 +43,9 @@ extension WireMockMappingReader {
             return try matcher.member("caseInsensitive")?.bool() == true ? .equalsIgnoringCase(text) : .equals(text)
         case "contains":
             return .contains(try operand.scalarText())
+        case "doesNotContain":
+            // A string only: WireMock answers 422 to `"doesNotContain": 12`.
+            return .doesNotContain(try operand.string())
         case "matches":
             return .matches(try Self.wholeValuePattern(try operand.string(), at: operand))
         case "doesNotMatch":

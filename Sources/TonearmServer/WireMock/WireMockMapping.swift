@@ -63,6 +63,10 @@ struct WireMockMapping: Sendable {
         // no body, and echoes both filled in (`"method": "ANY"`); the importer is told the same.
         var request = json[member: "request"] ?? .object([])
         if request[member: "method"] == nil { request = request.setting("method", to: .string("ANY")) }
+        // WireMock reads `basicAuth` as `basicAuthCredentials` and echoes it under that name.
+        if let credentials = request[member: "basicAuth"], request[member: "basicAuthCredentials"] == nil {
+            request = request.removing("basicAuth").setting("basicAuthCredentials", to: credentials)
+        }
         var response = json[member: "response"] ?? .object([])
         if response[member: "status"] == nil { response = response.setting("status", to: .integer(200)) }
         let completed = json.setting("request", to: request).setting("response", to: response)

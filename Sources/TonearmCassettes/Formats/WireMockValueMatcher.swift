@@ -39,10 +39,11 @@ extension WireMockMappingReader {
         }
         switch key {
         case "equalTo":
-            let text = try operand.scalarText()
+            // Strings only, as WireMock: `12`, `null` or `true` is "equalTo operand must be a non-null string".
+            let text = try operand.string()
             return try matcher.member("caseInsensitive")?.bool() == true ? .equalsIgnoringCase(text) : .equals(text)
         case "contains":
-            return .contains(try operand.scalarText())
+            return .contains(try operand.string())
         case "doesNotContain":
             // A string only: WireMock answers 422 to `"doesNotContain": 12`.
             return .doesNotContain(try operand.string())

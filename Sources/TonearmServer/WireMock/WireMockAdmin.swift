@@ -234,7 +234,9 @@ extension WireMockAdmin {
             let kept = Set(mappings.map(\.id))
             for mapping in wireMock.all where !kept.contains(mapping.id) { _ = try wireMock.remove(mapping.id) }
         }
-        for mapping in mappings where !(ignoreDuplicates && wireMock.mapping(mapping.id) != nil) {
+        // Added last to first, as the 2.35.1 jar does: the list keeps its order in listings, and the first
+        // of two mappings for one request answers it (and, on a repeated id, the first one stays).
+        for mapping in mappings.reversed() where !(ignoreDuplicates && wireMock.mapping(mapping.id) != nil) {
             try wireMock.add(mapping)
         }
         return .adminJSON(.object([]))

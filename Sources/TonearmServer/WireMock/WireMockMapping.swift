@@ -115,10 +115,11 @@ struct WireMockMapping: Sendable {
         [HeaderField("Matched-Stub-Id", id)] + (name.map { [HeaderField("Matched-Stub-Name", $0)] } ?? [])
     }
 
-    /// The mapping's `id` (or `uuid`) when it has one, lowercased; a fresh one otherwise.
+    /// The mapping's `id` (or `uuid`) when it has one, lowercased; a fresh one otherwise (also for `null`
+    /// and `""`, which WireMock takes as no id).
     private static func mappingID(_ json: JSONValue) throws(WireMockError) -> String {
         for key in ["id", "uuid"] {
-            guard let value = json[member: key] else { continue }
+            guard let value = json[member: key], value != .null, value != .string("") else { continue }
             guard let text = value.stringValue, let uuid = UUID(uuidString: text) else {
                 throw .invalid("/\(key)", "Invalid stub mapping", detail: "\(key) must be a UUID")
             }

@@ -35,7 +35,11 @@ struct WireMockServeEvents: Sendable {
         let matched = entry.source.kind != .miss
         var responseDefinition = mapping?.responseDefinition ?? .object(["status": .integer(entry.response?.status ?? 404)])
         if mapping == nil, let response = entry.response, !matched {
-            responseDefinition = .object(["status": .integer(response.status), "body": .string(String(decoding: response.body, as: UTF8.self))])
+            // `fromConfiguredStub: false` is how WireMock's Java client tells a miss from a stub's answer.
+            responseDefinition = .object([
+                "status": .integer(response.status), "body": .string(String(decoding: response.body, as: UTF8.self)),
+                "fromConfiguredStub": .bool(false),
+            ])
         }
         let faultResponse = entry.response == nil ? mapping.flatMap(Self.faultResponse) : nil
         return .object([
@@ -44,9 +48,12 @@ struct WireMockServeEvents: Sendable {
             "stubMapping": mapping?.json,
             "responseDefinition": responseDefinition,
             "response": entry.response.map { response in
+                // `bodyAsBase64` is the only body WireMock's Java client reads, and the only one a binary
+                // body survives in.
                 .object([
                     "status": .integer(response.status),
                     "headers": Self.headers(response.headers),
+                    "bodyAsBase64": .string(Data(response.body).base64EncodedString()),
                     "body": .string(String(decoding: response.body, as: UTF8.self)),
                 ])
             } ?? faultResponse,

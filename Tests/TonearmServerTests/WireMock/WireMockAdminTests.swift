@@ -186,7 +186,12 @@ struct WireMockAdminTests {
         let loggedDate = try #require(ISO8601DateFormatter().date(from: loggedText), "not ISO 8601: \(loggedText)")
         #expect(loggedText.hasSuffix("Z") && loggedText.count == 20)
         #expect(Int(loggedDate.timeIntervalSince1970) == (logged["loggedDate"] as? Int).map { $0 / 1000 })
-        #expect(jsonShape(matched["response"]) == ["status": "number", "headers": "object", "body": "string"])
+        #expect(jsonShape(matched["response"]) == ["status": "number", "headers": "object", "bodyAsBase64": "string", "body": "string"])
+        // A miss says so as WireMock's Java client reads it, and its body survives as base64.
+        let missed = try #require(unmatched["responseDefinition"] as? [String: Any])
+        #expect(missed["fromConfiguredStub"] as? Bool == false)
+        let missBody = try #require((unmatched["response"] as? [String: Any])?["bodyAsBase64"] as? String)
+        #expect(Data(base64Encoded: missBody).map { String(decoding: $0, as: UTF8.self) } == (unmatched["response"] as? [String: Any])?["body"] as? String)
         #expect(jsonShape(matched["timing"]) == [
             "addedDelay": "number", "processTime": "number", "responseSendTime": "number", "serveTime": "number", "totalTime": "number",
         ])

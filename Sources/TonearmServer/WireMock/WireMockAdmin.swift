@@ -182,7 +182,11 @@ extension WireMockAdmin {
             return Response(status: 204)
         case ("POST", "remove") where rest.count == 1:
             let mapping = try WireMockMapping.decode(request.body, source: "POST /__admin/mappings/remove", reading: wireMock.reading)
-            _ = try wireMock.remove(mapping.id)
+            // The mapping the id names goes; when it names none (or there is no id), every mapping whose
+            // request pattern equals the body's (its response aside) goes, as the 2.35.1 jar does.
+            if try !wireMock.remove(mapping.id), let pattern = mapping.json[member: "request"] {
+                try wireMock.remove(withRequest: pattern)
+            }
             return .adminJSON(.object([]))
         case ("POST", "import") where rest.count == 1:
             return try importMappings(request.body)

@@ -143,6 +143,18 @@ final class WireMockStubs: Sendable {
         }
     }
 
+    /// Removes every mapping whose request pattern is `request` (as JSON, members in any order); returns
+    /// how many.
+    @discardableResult
+    func remove(withRequest request: JSONValue) throws(WireMockError) -> Int {
+        let wanted = request.canonicalText
+        return try state.withLock { state throws(WireMockError) in
+            let doomed = Self.inOrder(state).filter { $0.mapping.json[member: "request"]?.canonicalText == wanted }.map(\.mapping.id)
+            try removeWithSavedFiles(doomed, onlyPersistent: true, from: &state)
+            return doomed.count
+        }
+    }
+
     /// Removes the mappings whose metadata `matches`; returns how many.
     @discardableResult
     func remove(where matches: (JSONValue?) -> Bool) throws(WireMockError) -> Int {

@@ -67,9 +67,12 @@ struct WireMockError: Error, Sendable {
     var status: Int
     /// WireMock's error code (10 for invalid input).
     var code = 10
-    /// A JSON Pointer to the offending member of the request body, `""` for the whole body.
-    var pointer: String
+    /// A JSON Pointer to the offending member of the request body, `""` for the whole body; for a
+    /// query parameter, its name (as WireMock writes it); `nil` for no `source` at all.
+    var pointer: String?
     var title: String
+    /// Tonearm's own account of the problem, beside WireMock's title; empty (and left out) when the title
+    /// says it all, as in WireMock's own query-parameter errors.
     var detail: String
 
     /// An error about the member at `pointer`.
@@ -82,9 +85,9 @@ struct WireMockError: Error, Sendable {
         .object([
             "errors": .array([.object([
                 "code": .integer(code),
-                "source": .object(["pointer": .string(pointer)]),
+                "source": pointer.map { .object(["pointer": .string($0)]) },
                 "title": .string(title),
-                "detail": .string(detail),
+                "detail": detail.isEmpty ? nil : .string(detail),
             ])]),
         ])
     }

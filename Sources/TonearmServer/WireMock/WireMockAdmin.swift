@@ -277,14 +277,16 @@ extension WireMockAdmin {
             if parameters["unmatched"] == "true" { entries.removeAll { $0.source.kind != .miss } }
             if let stub = parameters["matchingStub"] {
                 guard let uuid = UUID(uuidString: stub) else {
-                    throw WireMockError(status: 400, pointer: "", title: "Invalid parameter", detail: "matchingStub \(stub.debugDescription) is not a UUID")
+                    // WireMock's code, title and (absent) source, which its clients show.
+                    throw WireMockError(
+                        status: 400, code: 15, pointer: nil, title: "Query parameter matchingStub value '\(stub)' is not a valid UUID", detail: "")
                 }
                 let id = uuid.uuidString.lowercased()
                 entries.removeAll { $0.source.kind != .mapping || $0.source.detail != id }
             }
             if let text = parameters["since"] {
                 guard let since = Self.parseDate(text) else {
-                    throw WireMockError(status: 400, pointer: "", title: "Invalid parameter", detail: "since \(text.debugDescription) is not an ISO 8601 date-time")
+                    throw WireMockError(status: 400, pointer: "since", title: "\(text) is not a valid ISO8601 date", detail: "")
                 }
                 entries.removeAll { $0.time <= since }
             }

@@ -110,7 +110,7 @@ struct WireMockRecordSpec: Sendable {
             filters.pattern = try WireMockRequestPattern(pattern.bytes, source: "the record spec's filters", bodyFiles: bodyFiles)
         } catch {
             var located = error
-            located.pointer = "/filters" + error.pointer
+            located.pointer = "/filters" + (error.pointer ?? "")
             throw located
         }
     }

@@ -26,7 +26,7 @@ struct WireMockRequestPattern: Sendable {
             mapping = try WireMockMapping.decode(wrapped, source: source, reading: WireMockMappingReading(bodyFiles: bodyFiles))
         } catch {
             var unwrapped = error
-            if unwrapped.pointer.hasPrefix("/request") { unwrapped.pointer.removeFirst("/request".count) }
+            if let pointer = unwrapped.pointer, pointer.hasPrefix("/request") { unwrapped.pointer = String(pointer.dropFirst("/request".count)) }
             throw unwrapped
         }
         switch mapping.stub {

@@ -69,7 +69,7 @@ struct WireMockRootDirectory: Sendable {
             } catch {
                 throw .invalid(
                     what: "WireMock mapping", value: file.path,
-                    expected: "a mapping Tonearm supports (at \(error.pointer.isEmpty ? "/" : error.pointer): \(error.detail))")
+                    expected: "a mapping Tonearm supports (at \(error.pointer.map { $0.isEmpty ? "/" : $0 } ?? "/"): \(error.detail))")
             }
         }
         return mappings

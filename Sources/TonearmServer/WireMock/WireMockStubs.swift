@@ -90,7 +90,7 @@ final class WireMockStubs: Sendable {
         do throws(WireMockError) {
             try reset(to: nil)
         } catch {
-            throw .invalid(what: "WireMock mapping", value: error.pointer, expected: error.detail)
+            throw .invalid(what: "WireMock mapping", value: error.pointer ?? "", expected: error.detail)
         }
     }
 

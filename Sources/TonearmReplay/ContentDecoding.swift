@@ -21,9 +21,39 @@ package enum ContentDecoding {
         return response.withDecodedBody(body)
     }
 
+    /// What inflating a body with a size limit gave.
+    package enum Inflated: Sendable, Equatable {
+        /// The inflated bytes.
+        case bytes([UInt8])
+        /// The stream is neither gzip nor zlib, or is corrupt or cut short.
+        case corrupt
+        /// The inflated bytes would pass the limit (a small body that inflates enormously: a zip bomb).
+        case tooLarge
+    }
+
+    /// Whether `headers` say the body is gzip encoded (`gzip` or `x-gzip`, any case).
+    package static func isGzip(_ headers: [HeaderField]) -> Bool {
+        guard let encoding = headers.first(named: "content-encoding")?.lowercased().trimmingCharacters(in: .whitespaces)
+        else { return false }
+        return encoding == "gzip" || encoding == "x-gzip"
+    }
+
+    /// The inflated bytes of a gzip or zlib stream, stopping as soon as they would pass `limit` bytes: what
+    /// a server inflating a client's body needs, so a client cannot make it grow beyond its body limit.
+    package static func inflate(_ compressed: [UInt8], limit: Int) -> Inflated {
+        var tooLarge = false
+        guard let bytes = inflate(compressed, stoppingPast: limit, tooLarge: &tooLarge) else { return tooLarge ? .tooLarge : .corrupt }
+        return .bytes(bytes)
+    }
+
     /// The inflated bytes of a gzip or zlib stream (detected from its header), or `nil` when they are
     /// neither or are corrupt.
     package static func inflate(_ compressed: [UInt8]) -> [UInt8]? {
+        var tooLarge = false
+        return inflate(compressed, stoppingPast: Int.max, tooLarge: &tooLarge)
+    }
+
+    private static func inflate(_ compressed: [UInt8], stoppingPast limit: Int, tooLarge: inout Bool) -> [UInt8]? {
         guard !compressed.isEmpty else { return [] }
         var stream = z_stream()
         // 15 window bits + 32: accept a gzip or a zlib header, whichever the stream has.
@@ -42,9 +72,13 @@ package enum ContentDecoding {
                     status = CZlib.inflate(&stream, Z_NO_FLUSH)
                     return buffer.count - Int(stream.avail_out)
                 }
+                guard produced <= limit - output.count else {
+                    tooLarge = true
+                    return
+                }
                 output.append(contentsOf: chunk[0..<produced])
             } while status == Z_OK
         }
-        return status == Z_STREAM_END ? output : nil
+        return status == Z_STREAM_END && !tooLarge ? output : nil
     }
 }

@@ -52,7 +52,9 @@ final class ServerCore: Sendable {
                 address: address)),
             // Before the mappings: a CONNECT target is an authority, not a path any stub could match.
             TunnelStage(),
-            MappingStage(stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.limits.shutdownTimeout),
+            MappingStage(
+                stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.limits.shutdownTimeout,
+                maximumBodySize: configuration.limits.maximumBodySize),
             RefusalStage(),
             CassetteStage(converter: converter, client: upstreamClient),
         ])

@@ -16,10 +16,25 @@ struct MappingStage: ResponderStage {
     var proxyClient: UpstreamClient?
     /// `--shutdown-timeout`, named in the answer to a proxied exchange cancelled in flight.
     var shutdownTimeout: Duration = .seconds(5)
+    /// The most bytes a request body may inflate to (the server's body limit): a gzip body is matched
+    /// inflated, as WireMock matches it, and a small one must not grow the server without bound.
+    var maximumBodySize = 64 * 1024 * 1024
 
     func respond(to request: ChainRequest) -> StageResult {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return .passed }
-        let asSent = request.asSent
+        var asSent = request.asSent
+        if ContentDecoding.isGzip(asSent.headers) {
+            // WireMock 2.35.1 inflates a gzip body (not a deflate one) before its body matchers run, and
+            // journals it so.
+            switch ContentDecoding.inflate(asSent.body, limit: maximumBodySize) {
+            case .bytes(let inflated):
+                asSent.body = inflated
+            case .corrupt:
+                return Self.refusal(400, "tonearm: the request body is not the gzip data its Content-Encoding names", journaling: asSent)
+            case .tooLarge:
+                return Self.refusal(413, "tonearm: the request body inflates to more than \(maximumBodySize) bytes", journaling: asSent)
+            }
+        }
         let engine = stubs.engine
         let result = engine.ruleCount > 0 ? Self.rankedMatch(asSent, in: engine, stubs: stubs) : engine.match(asSent)
         switch result {
@@ -56,6 +71,13 @@ struct MappingStage: ResponderStage {
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
                 journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)))
         }
+    }
+
+    /// A request refused before matching: `status` and `message` as plain text, journaled as refused.
+    private static func refusal(_ status: Int, _ message: String, journaling request: Request) -> StageResult {
+        .answered(.now(StageAnswer(
+            content: .response(ServerCore.plainText(status, message)), source: JournalEntry.Source(kind: .refused, detail: message),
+            journaled: request)))
     }
 
     /// The answer of `proxy`'s upstream to `request`, in a task (a failure is a 502 or 504 saying which

@@ -95,6 +95,31 @@ struct WireMockParityTests {
         try await server.stop()
     }
 
+    @Test("A gzip request body is matched inflated; one that inflates past the body limit is 413, a corrupt one 400, and the server keeps serving")
+    func gzipRequestBodies() async throws {
+        var configuration = quietConfiguration()
+        configuration.limits.maximumBodySize = 1024 * 1024
+        let server = try await TonearmServer.start(configuration)
+        let created = try await Self.admin(server, "/__admin/mappings", #"{"request":{"method":"POST","url":"/g","bodyPatterns":[{"contains":"hello"}]},"response":{"body":"hit"}}"#)
+        #expect(created.status == 201)
+        /// POSTs `body` to /g as gzip and returns the whole answer.
+        func post(_ body: [UInt8]) async throws -> String {
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /g HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+            connection.send(body)
+            return try await connection.readUntilClosed().text
+        }
+        let hello = try #require(GzipEncoding.compress(Array("say hello".utf8)))
+        #expect(try await post(hello).hasSuffix("hit"))
+        // 8 MiB of zeros is about 8 KB compressed: under the body limit as sent, 8 times over it inflated.
+        let bomb = try #require(GzipEncoding.compress([UInt8](repeating: 0, count: 8 * 1024 * 1024)))
+        #expect(bomb.count < 64 * 1024)
+        #expect(try await post(bomb).hasPrefix("HTTP/1.1 413"))
+        #expect(try await post(Array(hello.prefix(hello.count / 2))).hasPrefix("HTTP/1.1 400"))
+        #expect(try await post(hello).hasSuffix("hit"), "still serving")
+        try await server.stop()
+    }
+
     @Test("GET requests answers 400 to a since that is not a date and a matchingStub that is not a UUID", arguments: [
         "since=not-a-date", "matchingStub=not-a-uuid", "matchingStub=",
     ])

@@ -18,7 +18,7 @@ struct MappingStage: ResponderStage {
     var shutdownTimeout: Duration = .seconds(5)
     /// The most bytes a request body may inflate to (the server's body limit): a gzip body is matched
     /// inflated, as WireMock matches it, and a small one must not grow the server without bound.
-    var maximumBodySize = 64 * 1024 * 1024
+    var maximumBodySize = ServerConfiguration.Limits().maximumBodySize
 
     func respond(to request: ChainRequest) -> StageResult {
         guard !stubs.isEmpty, request.incoming.target.hasPrefix("/") else { return .passed }

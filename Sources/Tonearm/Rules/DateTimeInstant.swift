@@ -39,7 +39,8 @@ struct DateTimeInstant: Sendable, Hashable, CustomStringConvertible {
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    /// ISO 8601 (`2021-06-14T12:13:14Z`, with `.fraction` and a `±hh:mm` offset; without one, UTC),
+    /// ISO 8601 (`2021-06-14T12:13:14Z`, with `.fraction` and a `±hh:mm` offset, which may be followed by
+    /// a zone name in brackets as Java writes it, `…Z[Etc/UTC]`; without an offset, UTC),
     /// a date alone (its midnight, UTC), or RFC 1123 (`Mon, 14 Jun 2021 12:13:14 GMT`); `nil` otherwise.
     static func parse(_ text: String) -> DateTimeInstant? {
         let bytes = Array(text.utf8)
@@ -78,6 +79,12 @@ struct DateTimeInstant: Sendable, Hashable, CustomStringConvertible {
                 _ = scanner.take(":")
                 let offsetMinutes = scanner.number(digits: 2) ?? 0
                 offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+            }
+            // Java's `ZonedDateTime.toString()` adds the zone's name after the offset
+            // (`2026-11-27T03:00Z[Etc/UTC]`): the offset already fixes the instant, so the name is
+            // skipped (without an offset there is none to go by, and no zone database here: refused).
+            if isZoned, scanner.take("[") {
+                guard scanner.skipZoneName() else { return nil }
             }
         }
         guard scanner.atEnd else { return nil }
@@ -141,6 +148,22 @@ private struct DigitScanner {
             value = value * 10 + next
         }
         return value
+    }
+
+    /// Past a zone name and its closing `]` (`Europe/Paris]`): letters, digits, `/`, `_`, `+`, `-`;
+    /// `false` when the name is empty or not closed.
+    mutating func skipZoneName() -> Bool {
+        let start = position
+        while position < bytes.endIndex, bytes[position] != UInt8(ascii: "]") {
+            let byte = bytes[position]
+            let isNameByte = (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57)
+                || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+            guard isNameByte else { return false }
+            position += 1
+        }
+        guard position > start, position < bytes.endIndex else { return false }
+        position += 1
+        return true
     }
 
     mutating func take(_ character: Unicode.Scalar) -> Bool {

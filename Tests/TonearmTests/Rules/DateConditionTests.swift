@@ -37,6 +37,20 @@ struct DateConditionTests {
         #expect(CivilCalendar.adding(months: 200_000, to: 0) == nil)
     }
 
+    @Test("Java's ZonedDateTime text: the zone name after the offset is skipped, the offset fixes the instant")
+    func javaZonedDateTimeText() throws {
+        let bound = try #require(DateTimeBound.parse("2026-11-27T03:00Z[Etc/UTC]"))
+        #expect(try holds(.before(bound), "2026-11-27T02:00Z[Etc/UTC]"))
+        #expect(try holds(.before(bound), "2026-11-27T03:30+01:00[Europe/Paris]"))
+        #expect(try holds(.before(bound), "2026-11-27T02:00:00.123Z[UTC]"))
+        #expect(try !holds(.before(bound), "2026-11-27T04:00Z[Etc/UTC]"))
+        // No offset to go by, an empty or unclosed name, a name with spaces: not dates.
+        for text in ["2026-11-27T02:00[Europe/Paris]", "2026-11-27T02:00Z[]", "2026-11-27T02:00Z[UTC", "2026-11-27T02:00Z[Etc UTC]"] {
+            #expect(DateTimeBound.parse(text) == nil, "\(text)")
+            #expect(try !holds(.before(bound), text), "\(text)")
+        }
+    }
+
     @Test("now with calendar offsets: months and years")
     func calendarOffsets() throws {
         let nextMonth = try #require(DateTimeBound.parse("now +1 months"))

@@ -502,7 +502,7 @@ extension WireMockAdmin {
         do {
             json = try JSONValue(parsing: request.body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/settings: \(error)")
+            throw .invalid("", "Error parsing JSON", detail: "\(request.method) /__admin/settings: \(error)")
         }
         guard case .object(let members) = json else { throw .invalid("", "Invalid settings", detail: "expected a settings object") }
         // WireMock's Java client wraps them: {"settings": {...}} is accepted as well as the bare object.

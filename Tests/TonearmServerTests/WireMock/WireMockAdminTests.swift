@@ -281,6 +281,10 @@ struct WireMockAdminTests {
         let settings = try Self.object(try await TestClient.send(base + "/__admin/settings"))
         #expect((settings["settings"] as? [String: Int]) == ["fixedDelay": 300])
         #expect(try await Self.post(server, "/__admin/settings", #"{"delayDistribution":{"type":"uniform"}}"#).status == 422)
+        // A body that is not JSON is refused naming the method it came with.
+        let badPut = try await TestClient.send(base + "/__admin/settings", method: "PUT", headers: [("Content-Type", "application/json")], body: "nope")
+        #expect(badPut.status == 422)
+        #expect(badPut.text.contains("PUT /__admin/settings"), "\(badPut.text)")
         _ = try await Self.post(server, "/__admin/mappings", #"{"request":{"url":"/slow"},"response":{"status":200}}"#)
         let clock = ContinuousClock()
         let started = clock.now

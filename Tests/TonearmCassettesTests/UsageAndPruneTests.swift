@@ -119,6 +119,16 @@ struct UsageAndPruneTests {
         #expect(json?["unused"] as? Bool == true)
     }
 
+    @Test("a symbolic link back to a folder above is walked once, not forever")
+    func linkLoop() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.file("a"), withIntermediateDirectories: true)
+        let cassette = try Self.nativeCassette(["/x"], "a/c.json", in: folder)
+        try FileManager.default.createSymbolicLink(at: folder.file("a/loop"), withDestinationURL: folder.url)
+        let report = try CoverageReport(run: UsageRun(records: []), cassettes: [folder.url])
+        #expect(report.files.map(\.path) == [UsageSource.standardPath(cassette)])
+    }
+
     @Test("a loaded cassette that no longer parses is an error naming it")
     func coverageOfBrokenFile() throws {
         let folder = try TemporaryFolder()

@@ -14,13 +14,14 @@ enum CassetteFolderScan {
     /// path; `loadedFolders` are folders some process loaded whole.
     static func cassettes(under roots: [URL], loadedFolders: Set<String>) throws(CassetteError) -> [String] {
         var found: Set<String> = []
+        var visited: Set<String> = []
         for root in roots {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
                 throw CassetteError(file: root.path, expected: "a cassette folder or file", found: "nothing at that path")
             }
             if isDirectory.boolValue {
-                try collect(in: root, loadedFolders: loadedFolders, into: &found)
+                try collect(in: root, loadedFolders: loadedFolders, into: &found, visited: &visited)
             } else {
                 found.insert(UsageSource.standardPath(root))
             }
@@ -28,8 +29,12 @@ enum CassetteFolderScan {
         return found.sorted()
     }
 
-    private static func collect(in folder: URL, loadedFolders: Set<String>, into found: inout Set<String>) throws(CassetteError) {
+    private static func collect(
+        in folder: URL, loadedFolders: Set<String>, into found: inout Set<String>, visited: inout Set<String>
+    ) throws(CassetteError) {
         let path = UsageSource.standardPath(folder)
+        // A symbolic link back to a folder above would otherwise be walked forever.
+        guard visited.insert(path).inserted else { return }
         if isWholeCassette(folder, path: path, loadedFolders: loadedFolders) {
             found.insert(path)
             return
@@ -45,7 +50,7 @@ enum CassetteFolderScan {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: child.path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                try collect(in: child, loadedFolders: loadedFolders, into: &found)
+                try collect(in: child, loadedFolders: loadedFolders, into: &found, visited: &visited)
             } else if cassetteExtensions.contains(child.pathExtension.lowercased()) {
                 found.insert(UsageSource.standardPath(child))
             }

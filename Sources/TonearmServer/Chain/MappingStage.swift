@@ -46,7 +46,7 @@ struct MappingStage: ResponderStage {
         case .hit(let hit):
             let track = hit.track
             var delay = track.delay ?? .zero
-            if let fixed = stubs.fixedDelay { delay += .milliseconds(fixed) }
+            delay += stubs.globalSettings.delay()
             let id = stubs.mappingID(for: hit, track: track)
             let settings = stubs.responseSettings(id)
             if let drawn = settings?.delay?.sample() { delay += drawn }

@@ -494,7 +494,7 @@ extension WireMockAdmin {
     }
 
     private var settingsJSON: JSONValue {
-        .object(["fixedDelay": wireMock.fixedDelay.map(JSONValue.integer)])
+        wireMock.globalSettings.json
     }
 
     private func updateSettings(_ request: ServerRequest) throws(WireMockError) -> Response {
@@ -507,22 +507,7 @@ extension WireMockAdmin {
         guard case .object(let members) = json else { throw .invalid("", "Invalid settings", detail: "expected a settings object") }
         // WireMock's Java client wraps them: {"settings": {...}} is accepted as well as the bare object.
         let settings = json[member: "settings"].flatMap { if case .object(let inner) = $0 { inner } else { nil } } ?? members
-        var delay: Int?
-        for member in settings {
-            switch member.key {
-            case "fixedDelay":
-                if case .null = member.value { continue }
-                guard let value = member.value.intValue, value >= 0 else {
-                    throw .invalid("/fixedDelay", "Invalid settings", detail: "fixedDelay must be a number of milliseconds")
-                }
-                delay = value
-            default:
-                throw .invalid(
-                    "/\(member.key)", "Unsupported setting",
-                    detail: "\(member.key) is not supported (Tonearm supports fixedDelay); nothing was changed")
-            }
-        }
-        wireMock.fixedDelay = delay
+        wireMock.globalSettings = try WireMockGlobalSettings(members: settings)
         return .adminJSON(settingsJSON)
     }
 

@@ -75,8 +75,8 @@ final class WireMockStubs: Sendable {
         var removedEntries = 0
         /// The mappings loaded from the root directory.
         var defaults: [WireMockMapping] = []
-        /// `fixedDelay` from `POST /__admin/settings`, added to every mapping's answer.
-        var fixedDelay: Int?
+        /// `/__admin/settings`: delays added to every mapping's answer, and extension settings.
+        var globalSettings = WireMockGlobalSettings()
     }
 
     /// A store holding the mappings of `rootDirectory`, if any.
@@ -221,10 +221,10 @@ final class WireMockStubs: Sendable {
         }
     }
 
-    /// The global fixed delay in milliseconds, if set.
-    var fixedDelay: Int? {
-        get { state.withLock { $0.fixedDelay } }
-        set { state.withLock { $0.fixedDelay = newValue } }
+    /// The global settings (`/__admin/settings`).
+    var globalSettings: WireMockGlobalSettings {
+        get { state.withLock { $0.globalSettings } }
+        set { state.withLock { $0.globalSettings = newValue } }
     }
 
     private func insert(_ mapping: WireMockMapping, into state: inout State) throws(WireMockError) {

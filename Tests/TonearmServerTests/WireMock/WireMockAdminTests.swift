@@ -281,6 +281,13 @@ struct WireMockAdminTests {
         let settings = try Self.object(try await TestClient.send(base + "/__admin/settings"))
         #expect((settings["settings"] as? [String: Int]) == ["fixedDelay": 300])
         #expect(try await Self.post(server, "/__admin/settings", #"{"delayDistribution":{"type":"uniform"}}"#).status == 422)
+        // A random delay and extension settings are kept and listed as sent; a POST replaces them all.
+        #expect(try await Self.post(server, "/__admin/settings", #"{"delayDistribution":{"type":"uniform","lower":1,"upper":2},"extended":{"x":[1]}}"#).status == 200)
+        let replaced = try Self.object(try await TestClient.send(base + "/__admin/settings"))["settings"] as? [String: Any]
+        #expect((replaced?["delayDistribution"] as? [String: Any])?["upper"] as? Int == 2)
+        #expect((replaced?["extended"] as? [String: [Int]]) == ["x": [1]])
+        #expect(replaced?["fixedDelay"] == nil)
+        _ = try await Self.post(server, "/__admin/settings", #"{"fixedDelay":300}"#)
         // A body that is not JSON is refused naming the method it came with.
         let badPut = try await TestClient.send(base + "/__admin/settings", method: "PUT", headers: [("Content-Type", "application/json")], body: "nope")
         #expect(badPut.status == 422)

@@ -130,7 +130,7 @@ public struct PrunePlan: Sendable {
         let reread = try format.load(scratch)
         let keptTracks = tracks ? original.cassette.tracks.enumerated().filter { !removed.contains($0.offset) }.map(\.element) : original.cassette.tracks
         let keptRules = tracks ? original.rules : original.rules.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
-        guard reread.cassette.tracks == keptTracks, reread.rules.map(\.pattern) == keptRules.map(\.pattern) else {
+        guard reread.cassette.tracks == keptTracks, reread.rules == keptRules else {
             throw CassetteError(
                 file: url.path, expected: "an edit that keeps every other entry as it was",
                 found: "the edited file reads back differently (\(reread.cassette.tracks.count) tracks and \(reread.rules.count) rules): nothing was changed")

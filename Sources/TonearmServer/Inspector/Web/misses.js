@@ -77,7 +77,12 @@ export function missView(miss, received, actions = null) {
     h('p', {class: 'reason'}, h('strong', {text: miss.reason || 'miss'}), miss.key ? h('span', {class: 'muted mono', text: ` key ${miss.key}`}) : null),
     nearest.length === 0
       ? h('p', {class: 'muted', text: 'No nearest candidate: nothing in the cassette looks like this request.'})
-      : nearest.map((c) => candidateView(c, received, actions ? actions.acceptButton(c) : null)),
+      : candidateView(nearest[0], received, actions ? actions.acceptButton(nearest[0]) : null),
+    // The nearest one is what the user usually wants; the others stay one click away.
+    nearest.length > 1
+      ? h('details', {class: 'more'}, h('summary', {text: `${nearest.length - 1} more candidate${nearest.length > 2 ? 's' : ''}`}),
+        nearest.slice(1).map((c) => candidateView(c, received, actions ? actions.acceptButton(c) : null)))
+      : null,
     miss.report ? h('details', {class: 'report'}, h('summary', {text: 'Full report'}), h('pre', {text: miss.report})) : null);
 }
 

@@ -142,6 +142,13 @@ function addEntries(incoming) {
   if (sawMiss) onMissSeen();
 }
 
+function forget() {
+  entries = [];
+  view = [];
+  lastId = -1;
+  showView();
+}
+
 // Methods beyond the usual ones (PROPFIND, custom verbs) become filter options when first seen.
 const knownMethods = new Set();
 function addMethodOption(method) {
@@ -162,6 +169,8 @@ async function fetchAfter() {
   for (let pages = 0; pages < 4; pages++) {
     const query = lastId >= 0 ? `?after=${encodeURIComponent(lastId)}` : '';
     const page = await getJSON(`./api/exchanges${query}`);
+    // Fewer exchanges in total than our last id: the server restarted and its ids began again.
+    if (typeof page.total === 'number' && page.total < lastId) { forget(); continue; }
     const got = (page.entries || []).length;
     addEntries(page.entries || []);
     if (got < PAGE) return;

@@ -88,6 +88,7 @@ export function missView(miss, received, actions = null) {
 
 // ---- the inbox ------------------------------------------------------------------------------------
 
+const MAX_CARDS = 200;
 let status = () => {};
 let onCount = () => {};
 const cards = new Map(); // miss id → {json, card}; kept across refreshes so open editors survive
@@ -264,8 +265,9 @@ export async function refreshMisses() {
   const container = $('#misses-list');
   const seen = new Set();
   const ordered = [];
-  for (const entry of list) {
-    if (!entry.miss || entry.miss.dismissed) continue;
+  const open = list.filter((entry) => entry.miss && !entry.miss.dismissed);
+  // A broken test run can leave thousands of misses; the first ones are what to fix first.
+  for (const entry of open.slice(0, MAX_CARDS)) {
     seen.add(entry.id);
     const json = JSON.stringify(entry);
     let kept = cards.get(entry.id);
@@ -284,7 +286,10 @@ export async function refreshMisses() {
     if (container.children[i] !== card) container.insertBefore(card, container.children[i] || null);
   });
   $('#misses-empty').hidden = ordered.length > 0;
-  onCount(ordered.length);
+  const more = $('#misses-more');
+  more.hidden = open.length <= MAX_CARDS;
+  more.textContent = `Showing the first ${MAX_CARDS} of ${open.length} open misses: accept or dismiss some to see the rest.`;
+  onCount(open.length);
 }
 
 export function initMisses(context) {

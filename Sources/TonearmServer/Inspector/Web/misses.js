@@ -149,7 +149,7 @@ function parseHeaders(text) {
 // The "Accept edited response" editor, prefilled from a candidate's response.
 function editor(entry, resultArea, close) {
   const candidates = (entry.miss.nearest || []).filter((c) => c.response);
-  const status = h('input', {type: 'number', min: 100, max: 599, required: true});
+  const statusInput = h('input', {type: 'number', min: 100, max: 599, required: true});
   const headers = h('textarea', {rows: 4, spellcheck: 'false'});
   const body = h('textarea', {rows: 8, spellcheck: 'false'});
   const note = h('p', {class: 'muted'});
@@ -160,7 +160,7 @@ function editor(entry, resultArea, close) {
   const prefill = () => {
     const c = candidates.find((x) => String(x.index) === from.value);
     const r = c ? c.response : {status: 200, headers: [], body: null};
-    status.value = r.status || 200;
+    statusInput.value = r.status || 200;
     headers.value = (r.headers || []).map(([n, v]) => `${n}: ${v}`).join('\n');
     const b = r.body;
     body.value = b && (b.kind === 'json' || b.kind === 'text') ? b.text || '' : '';
@@ -175,7 +175,7 @@ function editor(entry, resultArea, close) {
   save.addEventListener('click', async () => {
     let response;
     try {
-      const code = Number(status.value);
+      const code = Number(statusInput.value);
       if (!Number.isInteger(code) || code < 100 || code > 599) throw new Error('Status: a number from 100 to 599');
       response = {status: code, headers: parseHeaders(headers.value), body: body.value};
     } catch (e) {
@@ -192,7 +192,7 @@ function editor(entry, resultArea, close) {
   return h('div', {class: 'editor', role: 'group', 'aria-label': `Edited response for miss #${entry.id}`},
     h('div', {class: 'editor-row'},
       label('Prefill from', from, `${id}-from`), from,
-      label('Status', status, `${id}-status`), status),
+      label('Status', statusInput, `${id}-status`), statusInput),
     label('Headers (one "Name: value" per line)', headers, `${id}-headers`), headers,
     label('Body', body, `${id}-body`), body, note, error,
     h('div', {class: 'actions'}, save, h('button', {type: 'button', text: 'Cancel', on: {click: close}})));

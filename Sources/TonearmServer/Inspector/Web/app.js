@@ -52,7 +52,8 @@ for (const tab of tabs) {
 // ---- header bar -----------------------------------------------------------------------------------
 
 let lastState = null;
-const missesChanged = throttle(refreshMisses, 500);
+// The misses list is refreshed when shown; while hidden, selecting its tab refreshes it.
+const missesChanged = throttle(() => { if (current === 'misses') refreshMisses(); }, 500);
 const countsChanged = throttle(cassetteChanged, 1000);
 
 function setMissCount(n) {
@@ -102,5 +103,4 @@ $('#reload-cassette').addEventListener('click', refreshCassette);
 // so nothing is lost between the first load and the stream opening, or while it was down.
 getJSON('./api/state').then(onState).catch((error) => status(`Could not load the state: ${error.message}`, true));
 catchUp();
-refreshMisses();
 connectEvents({onExchanges: onExchangesEvent, onState, onOpen: catchUp, onConnection});

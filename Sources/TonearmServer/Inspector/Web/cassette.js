@@ -7,6 +7,7 @@ import { statusClass, statusText, formatCount } from './format.js';
 let status = () => {};
 let onState = () => {};
 let stale = true;
+let lastJSON = '';
 let visible = () => false;
 
 function table(label, columns, rows) {
@@ -79,6 +80,9 @@ export async function refreshCassette() {
     status(`Could not load the cassette: ${error.message}`, true);
     return;
   }
+  const json = JSON.stringify(c);
+  if (json === lastJSON) return; // unchanged: keep the DOM (and the user's text selection)
+  lastJSON = json;
   const tracks = c.tracks || [];
   const rules = c.rules || [];
   const mappings = c.mappings || [];

@@ -111,6 +111,7 @@ function updateRow(row, e) {
   ms.textContent = formatMs(e.ms);
   time.textContent = formatTime(e.time);
   time.title = e.time;
+  row.setAttribute('aria-label', `${e.method} ${e.url}, ${statusText(e.status)}, ${e.source}${e.detail ? ` ${e.detail}` : ''}, ${formatMs(e.ms)}`);
   row.classList.toggle('is-miss', e.source === 'miss');
   row.classList.toggle('is-error', e.status === null || e.status >= 400 || ['refused', 'upstream-error', 'fault', 'cancelled'].includes(e.source));
 }
@@ -141,6 +142,13 @@ function addEntries(incoming) {
   if (sawMiss) onMissSeen();
 }
 
+function forget() {
+  entries = [];
+  view = [];
+  lastId = -1;
+  showView();
+}
+
 // Methods beyond the usual ones (PROPFIND, custom verbs) become filter options when first seen.
 const knownMethods = new Set();
 function addMethodOption(method) {
@@ -153,9 +161,20 @@ function addMethodOption(method) {
 
 // ---- loading and the event stream -----------------------------------------------------------------
 
-function fetchAfter() {
-  const query = lastId >= 0 ? `?after=${encodeURIComponent(lastId)}` : '';
-  return getJSON(`./api/exchanges${query}`).then((page) => addEntries(page.entries || []));
+const PAGE = 10000; // the server's default and maximum page
+
+// Fetches what is newer than the last id kept; a full page means there may be more (at most a few
+// pages: only the newest 10,000 are kept anyway).
+async function fetchAfter() {
+  for (let pages = 0; pages < 4; pages++) {
+    const query = lastId >= 0 ? `?after=${encodeURIComponent(lastId)}` : '';
+    const page = await getJSON(`./api/exchanges${query}`);
+    // Fewer exchanges in total than our last id: the server restarted and its ids began again.
+    if (typeof page.total === 'number' && page.total < lastId) { forget(); continue; }
+    const got = (page.entries || []).length;
+    addEntries(page.entries || []);
+    if (got < PAGE) return;
+  }
 }
 
 // Runs `task` after everything queued before it; a failure is reported, not fatal to the queue.
@@ -181,6 +200,7 @@ export function onExchangesEvent(data) {
 
 let detailToken = 0;
 let openId = null;
+let followTimer = 0;
 
 function closeDetail() {
   detailToken++;
@@ -254,8 +274,12 @@ export function initExchanges(context) {
     updateRow,
     keyOf: (e) => e.id,
     indexOfKey: indexInView,
-    // While the detail pane is open it follows the keyboard selection.
-    onSelect: (e) => { if (openId !== null && openId !== e.id) openDetail(e); },
+    // While the detail pane is open it follows the keyboard selection (debounced: a held arrow
+    // key should not fetch every row it passes).
+    onSelect: (e) => {
+      clearTimeout(followTimer);
+      if (openId !== null && openId !== e.id) followTimer = setTimeout(() => openDetail(e), 80);
+    },
     onOpen: openDetail,
   });
   for (const id of ['#f-source', '#f-method']) $(id).addEventListener('change', readFilters);

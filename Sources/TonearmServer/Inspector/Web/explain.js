@@ -32,9 +32,10 @@ function showAnswer(data) {
     : h('p', {}, 'Answered by ', h('span', {class: sourceClass(answer.kind), text: answer.kind}), ' ', answer.detail || '',
       answer.status !== undefined ? [' with ', h('span', {class: statusClass(answer.status), text: statusText(answer.status)})] : null);
   fill($('#explain-result'),
-    section('What would answer', what, answer.miss ? missView(answer.miss, {method: request.method, url: request.url}) : null),
+    section('What would answer', what),
     section('Key', h('code', {class: 'key', text: data.key || ''})),
     section('Canonical form', h('pre', {class: 'text', tabindex: 0, text: data.canonical || ''})),
+    answer.miss ? section('Nearest candidates', missView(answer.miss, {method: request.method, url: request.url})) : null,
     section('Request as read', h('p', {class: 'mono', text: `${request.method || ''} ${request.url || ''}`}),
       headersTable(request.headers, 'Request headers'), bodyView(request.body, 'Request body')));
 }

@@ -77,12 +77,18 @@ export function missView(miss, received, actions = null) {
     h('p', {class: 'reason'}, h('strong', {text: miss.reason || 'miss'}), miss.key ? h('span', {class: 'muted mono', text: ` key ${miss.key}`}) : null),
     nearest.length === 0
       ? h('p', {class: 'muted', text: 'No nearest candidate: nothing in the cassette looks like this request.'})
-      : nearest.map((c) => candidateView(c, received, actions ? actions.acceptButton(c) : null)),
+      : candidateView(nearest[0], received, actions ? actions.acceptButton(nearest[0]) : null),
+    // The nearest one is what the user usually wants; the others stay one click away.
+    nearest.length > 1
+      ? h('details', {class: 'more'}, h('summary', {text: `${nearest.length - 1} more candidate${nearest.length > 2 ? 's' : ''}`}),
+        nearest.slice(1).map((c) => candidateView(c, received, actions ? actions.acceptButton(c) : null)))
+      : null,
     miss.report ? h('details', {class: 'report'}, h('summary', {text: 'Full report'}), h('pre', {text: miss.report})) : null);
 }
 
 // ---- the inbox ------------------------------------------------------------------------------------
 
+const MAX_CARDS = 200;
 let status = () => {};
 let onCount = () => {};
 const cards = new Map(); // miss id → {json, card}; kept across refreshes so open editors survive
@@ -143,7 +149,7 @@ function parseHeaders(text) {
 // The "Accept edited response" editor, prefilled from a candidate's response.
 function editor(entry, resultArea, close) {
   const candidates = (entry.miss.nearest || []).filter((c) => c.response);
-  const status = h('input', {type: 'number', min: 100, max: 599, required: true});
+  const statusInput = h('input', {type: 'number', min: 100, max: 599, required: true});
   const headers = h('textarea', {rows: 4, spellcheck: 'false'});
   const body = h('textarea', {rows: 8, spellcheck: 'false'});
   const note = h('p', {class: 'muted'});
@@ -154,7 +160,7 @@ function editor(entry, resultArea, close) {
   const prefill = () => {
     const c = candidates.find((x) => String(x.index) === from.value);
     const r = c ? c.response : {status: 200, headers: [], body: null};
-    status.value = r.status || 200;
+    statusInput.value = r.status || 200;
     headers.value = (r.headers || []).map(([n, v]) => `${n}: ${v}`).join('\n');
     const b = r.body;
     body.value = b && (b.kind === 'json' || b.kind === 'text') ? b.text || '' : '';
@@ -169,7 +175,7 @@ function editor(entry, resultArea, close) {
   save.addEventListener('click', async () => {
     let response;
     try {
-      const code = Number(status.value);
+      const code = Number(statusInput.value);
       if (!Number.isInteger(code) || code < 100 || code > 599) throw new Error('Status: a number from 100 to 599');
       response = {status: code, headers: parseHeaders(headers.value), body: body.value};
     } catch (e) {
@@ -186,7 +192,7 @@ function editor(entry, resultArea, close) {
   return h('div', {class: 'editor', role: 'group', 'aria-label': `Edited response for miss #${entry.id}`},
     h('div', {class: 'editor-row'},
       label('Prefill from', from, `${id}-from`), from,
-      label('Status', status, `${id}-status`), status),
+      label('Status', statusInput, `${id}-status`), statusInput),
     label('Headers (one "Name: value" per line)', headers, `${id}-headers`), headers,
     label('Body', body, `${id}-body`), body, note, error,
     h('div', {class: 'actions'}, save, h('button', {type: 'button', text: 'Cancel', on: {click: close}})));
@@ -259,8 +265,9 @@ export async function refreshMisses() {
   const container = $('#misses-list');
   const seen = new Set();
   const ordered = [];
-  for (const entry of list) {
-    if (!entry.miss || entry.miss.dismissed) continue;
+  const open = list.filter((entry) => entry.miss && !entry.miss.dismissed);
+  // A broken test run can leave thousands of misses; the first ones are what to fix first.
+  for (const entry of open.slice(0, MAX_CARDS)) {
     seen.add(entry.id);
     const json = JSON.stringify(entry);
     let kept = cards.get(entry.id);
@@ -279,7 +286,10 @@ export async function refreshMisses() {
     if (container.children[i] !== card) container.insertBefore(card, container.children[i] || null);
   });
   $('#misses-empty').hidden = ordered.length > 0;
-  onCount(ordered.length);
+  const more = $('#misses-more');
+  more.hidden = open.length <= MAX_CARDS;
+  more.textContent = `Showing the first ${MAX_CARDS} of ${open.length} open misses: accept or dismiss some to see the rest.`;
+  onCount(open.length);
 }
 
 export function initMisses(context) {

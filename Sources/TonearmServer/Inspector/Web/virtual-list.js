@@ -28,7 +28,7 @@ export class VirtualList {
       if (!row || row.dataset.index === undefined) return;
       const item = this.itemAt(Number(row.dataset.index));
       if (!item) return;
-      this.select(this.keyOf(item), false);
+      this.select(this.keyOf(item), false, false);
       this.onOpen(item);
     });
     // Cache the viewport height so a render never has to read layout for it.
@@ -91,13 +91,13 @@ export class VirtualList {
     else this.viewport.removeAttribute('aria-activedescendant');
   }
 
-  select(key, scroll = true) {
+  select(key, scroll = true, notify = true) {
     this.selectedKey = key;
     const index = this.indexOfKey(key);
     if (scroll && index >= 0) this.scrollToIndex(index);
     this.render();
     const item = index >= 0 ? this.itemAt(index) : null;
-    if (item) this.onSelect(item);
+    if (item && notify) this.onSelect(item);
   }
 
   scrollToIndex(index) {

@@ -11,7 +11,9 @@ struct ExplainCommand: ParsableCommand {
         discussion: """
             Give the request with --method/--url/--header and --body or --body-file (bytes from a file, '-'
             for standard input: binary bodies too), or as a JSON document with --request ('-' for standard
-            input, '@FILE' for a file, or inline JSON), in the shape `tonearm key` reads.
+            input, '@FILE' for a file, or inline JSON), in the shape `tonearm key` reads, or as a curl
+            command line or raw HTTP request with --curl (what the inspector's Explain box reads: curl's
+            own default headers are left out).
             Exits with status 1 on a miss.
             """
     )
@@ -19,6 +21,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "The cassette, rule file or stub folder to match against.") var cassette: String
     @Option(help: "Cassette format (detected when absent).") var from: String?
     @Option(help: "The request as a JSON document: inline, '@FILE' or '-' for standard input.") var request: String?
+    @Option(help: "The request as a curl command line (e.g. from \"Copy as cURL\") or a raw HTTP request.") var curl: String?
     @OptionGroup var requestOptions: RequestOptions
     @Option(help: "Replay strategy: repeat, fifo, uniquePlay, strictOrder (default: the cassette's, else repeat).") var strategy: String?
     @OptionGroup var matching: MatchingOptions
@@ -50,6 +53,16 @@ struct ExplainCommand: ParsableCommand {
     }
 
     private func readRequest() throws -> Request {
+        if let curl {
+            if request != nil || requestOptions.url != nil {
+                throw ValidationError("give the request with one of --curl, --request or --url")
+            }
+            do {
+                return try RequestText.parse(curl)
+            } catch {
+                throw ValidationError("--curl: \(error)")
+            }
+        }
         if let request {
             if requestOptions.url != nil { throw ValidationError("give the request with --request or with --url, not both") }
             let bytes: [UInt8] = if request == "-" || request.hasPrefix("@") {

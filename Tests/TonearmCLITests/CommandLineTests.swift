@@ -98,6 +98,37 @@ struct CommandLineTests {
         #expect(miss.status == 1, "one byte off misses: \(miss.output)")
     }
 
+    @Test("explain --curl reads a pasted curl command: a hit exits 0, a near-miss 1, a bad command names the problem")
+    func explainCurlCommand() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("items.json")
+        try Data("""
+            {
+              "formatVersion": 1,
+              "tracks": [
+                {
+                  "request": {"method": "POST", "url": "https://api.example.com/v1/items", "headers": [["Content-Type", "application/json"]], "body": {"text": "{\\"name\\":\\"x\\"}"}},
+                  "response": {"status": 201}
+                }
+              ]
+            }
+            """.utf8).write(to: cassette)
+        let hit = try await TonearmExecutable.run([
+            "explain", "--cassette", cassette.path,
+            "--curl", #"curl 'https://api.example.com/v1/items' -H 'content-type: application/json' --data-raw '{"name":"x"}' --compressed"#,
+        ])
+        #expect(hit.status == 0, "\(hit.output)\(hit.errors)")
+        #expect(hit.output.contains("track #0"))
+        let miss = try await TonearmExecutable.run([
+            "explain", "--cassette", cassette.path, "--curl", #"curl https://api.example.com/v1/items --json '{"name":"y"}'"#,
+        ])
+        #expect(miss.status == 1, "\(miss.output)\(miss.errors)")
+        let bad = try await TonearmExecutable.run(["explain", "--cassette", cassette.path, "--curl", "curl -F a=b https://api.example.com/"])
+        #expect(bad.status != 0)
+        #expect(bad.errors.contains("line 1, column 6"), "\(bad.errors)")
+        #expect(bad.errors.contains("multipart"), "\(bad.errors)")
+    }
+
     @Test("lint reports an unredacted secret and exits 1")
     func lintFindsSecrets() async throws {
         let folder = try TemporaryFolder()

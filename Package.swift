@@ -111,7 +111,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
+            ],
+            // The inspector page's source files, embedded as InspectorAssets.swift by scripts/embed-inspector-assets.py.
+            exclude: ["Inspector/Web"]
         ),
         .target(
             name: "TonearmWorkloads",

@@ -47,6 +47,7 @@ need ci openjdk-17-jre-headless has_command java # WireMock itself, the oracle o
 need ci binutils has_command strip              # scripts/package.sh strips the binary it ships
 need ci valgrind has_command valgrind           # scripts/server-instructions.sh --check counts instructions (callgrind)
 need ci heaptrack has_command heaptrack_print   # ... and allocations
+need ci chromium has_command chromium           # the inspector page's tests in a real browser (Playwright drives it)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup-system.sh: swift is not on PATH; install Swift 6.1 or later (https://www.swift.org/install/)." >&2
@@ -57,7 +58,7 @@ fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "setup-system.sh: missing ${missing[*]} (Debian/Ubuntu package names), and this system has no apt-get." >&2
-    echo "Install the equivalents with your package manager (pkg-config, the xxHash and zlib development files, curl; for ci python3-venv and a Java 17 runtime), then run make again." >&2
+    echo "Install the equivalents with your package manager (pkg-config, the xxHash and zlib development files, curl; for ci python3-venv, a Java 17 runtime and Chromium), then run make again." >&2
     exit 1
 fi
 

@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
 
             When listening, the first line on standard output is one JSON object, \
             {"event":"listening","url":"http://127.0.0.1:PORT","port":PORT,...}, with "httpsUrl", "httpsPort" \
-            and "caCertificate" when TLS is on; --ready-file receives the same line.
+            and "caCertificate" when TLS is on, and "inspectorUrl" (the inspector page, its token in the address; \
+            also on standard error) unless it is off; --ready-file receives the same line.
 
             A miss is answered 404 (--miss-status) with the miss report as the body (JSON for \
             Accept: application/json), a Tonearm-Miss header naming the reason, and a line on standard error.
@@ -84,6 +85,10 @@ struct ServeCommand: AsyncParsableCommand {
     var globalResponseTemplating = false
     @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
     var adminToken: String?
+    @Flag(
+        name: .customLong("inspector"), inversion: .prefixedNo,
+        help: "Serve the inspector page (/__tonearm/inspector/<token>/, its address in the listening line's inspectorUrl): on by default on loopback, off beyond it unless given.")
+    var inspector: Bool?
     @Option(name: .customLong("cassette-dir"), help: "The folder POST /__tonearm/cassette may load and record cassettes in (default: the --cassette's folder, else the working directory).")
     var cassetteDir: String?
     @Option(name: .customLong("upstream-timeout"), help: "Seconds a whole upstream exchange (connect, head and body) may take before it is answered 504.")
@@ -134,6 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         StandardStream.output.writeLine(line)
+        if let inspector = server.inspectorURL { ServerConfiguration.standardError("tonearm: inspector at \(inspector.absoluteString)") }
         let signal = await shutdownSignals.next()
         // Through the server's log, not straight to standard error: a harness that never reads it may
         // have filled the pipe with miss lines, and a blocking write here would keep the server from stopping.
@@ -205,7 +211,8 @@ struct ServeCommand: AsyncParsableCommand {
             journal: .init(file: journal.map { URL(fileURLWithPath: $0) }, limit: journalLimit, maximumBytes: journalMaxBytes),
             wireMock: .init(
                 rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                globalResponseTemplating: globalResponseTemplating))
+                globalResponseTemplating: globalResponseTemplating),
+            inspector: .init(isEnabled: inspector))
     }
 
     /// The CA in --ca-dir, made there on first use, when something needs it: interception, or an HTTPS
@@ -250,6 +257,7 @@ struct ServeCommand: AsyncParsableCommand {
             object["httpsPort"] = httpsPort
         }
         if let file = server.certificateAuthorityFile { object["caCertificate"] = file.path }
+        if let inspector = server.inspectorURL { object["inspectorUrl"] = inspector.absoluteString }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }

@@ -228,6 +228,62 @@ public final class ReplaySession: Sendable {
         try result.get()
     }
 
+    /// Keeps `track` for good: it answers from now on (added to the engine, redacted, after the tracks
+    /// already there) and is written to the cassette file, atomically, in the file's own format. What
+    /// the inspector's Accept and Record do.
+    ///
+    /// A session that records holds every recording made so far, and the kept track joins them, so the
+    /// file written holds both: a save never loses an exchange recorded concurrently. One that only
+    /// replays reads the file as it is on disk, adds the track and writes it back, under the same lock
+    /// saves take. Returns the track's position in the engine.
+    ///
+    /// - Throws: ``TonearmError/cassette(_:)`` when the session has no file, or its format is one Tonearm
+    ///   reads but does not write (VCR, WireMock, …; native JSON and HAR are written), or the file does
+    ///   not load or cannot be written.
+    package func keep(_ track: Track) throws(TonearmError) -> Int {
+        guard let cassetteURL else {
+            throw .cassette(CassetteError(file: nil, expected: "a cassette file to keep the track in", found: "\(source), which has none"))
+        }
+        let format = try Self.keptFormat(of: cassetteURL)
+        if let recorder, mode.records {
+            recorder.record(track)
+            let position = engine.add(redaction.redact(track)).trackPosition ?? engine.index.positionCount - 1
+            state.withLock { $0.recordedCount += 1 }
+            try saveRecording()
+            return position
+        }
+        let redacted = redaction.redact(track)
+        let written: Result<Void, TonearmError> = saving.withLock { _ in
+            do throws(CassetteError) {
+                var cassette = FileManager.default.fileExists(atPath: cassetteURL.path) ? try format.load(cassetteURL).cassette : Cassette()
+                cassette.entries.append(CassetteEntry(redacted, recordedAt: Date()))
+                try CassetteFile.save(cassette, to: cassetteURL, format: format)
+                return .success(())
+            } catch {
+                return .failure(.cassette(error))
+            }
+        }
+        try written.get()
+        return engine.add(redacted).trackPosition ?? engine.index.positionCount - 1
+    }
+
+    /// The format a track kept in `url` is written in: the file's own when Tonearm writes it (native
+    /// JSON or HAR), the one its name implies when it does not exist yet.
+    package static func keptFormat(of url: URL) throws(TonearmError) -> CassetteFormat {
+        let format: CassetteFormat
+        do throws(CassetteError) {
+            format = FileManager.default.fileExists(atPath: url.path) ? try CassetteFormat.detect(url) : CassetteFile.outputFormat(for: url)
+        } catch {
+            throw .cassette(error)
+        }
+        guard format == .native || format == .har else {
+            throw .cassette(CassetteError(
+                file: url.path, expected: "a cassette Tonearm writes (native JSON or HAR)",
+                found: "a \(format.name) file, which Tonearm reads but does not write"))
+        }
+        return format
+    }
+
     private static func write(_ cassette: Cassette, to url: URL) throws(TonearmError) {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -60,6 +60,17 @@ final class CassetteOperations: Sendable {
         }
     }
 
+    /// Keeps `track` in the cassette in force: it answers from now on and is written to the cassette
+    /// file, atomically, without losing what was recorded meanwhile (``ReplaySession/keep(_:)``).
+    /// Returns its position among the tracks.
+    func keep(_ track: Track) throws(ServerError) -> Int {
+        do throws(TonearmError) {
+            return try current.session.keep(track)
+        } catch {
+            throw ServerError(loading: error)
+        }
+    }
+
     /// Rewinds the strategies: every track playable again, strict order at its start.
     func reset() {
         current.engine.reset()

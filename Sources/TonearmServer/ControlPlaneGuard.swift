@@ -11,7 +11,8 @@ import Tonearm
 /// 1. a `Host` that is not the server's own loopback name or address with its port (DNS rebinding);
 /// 2. `Sec-Fetch-Site` other than `same-origin` or `none` (the browser says another site sent it);
 /// 3. an `Origin` other than the server's own (`http://` and the `Host` it was reached by);
-/// 4. without `Authorization: Bearer TOKEN` when a token is set (401);
+/// 4. without `Authorization: Bearer TOKEN` when a token is set (401), except for the inspector, whose
+///    address carries a token of its own (a page's navigation and event feed cannot send a header);
 /// 5. a `POST` whose body a browser may send without a preflight: `text/plain`, a form type, or any
 ///    body without a `Content-Type` (`PUT`, `DELETE` and `PATCH` are never sent across origins without a
 ///    preflight, which the server does not answer, so they may carry any body: `PUT /__admin/files/…`). JSON is required (YAML too for `/__tonearm/stubs`). A bodiless
@@ -78,7 +79,9 @@ struct ControlPlaneGuard: Sendable, Equatable {
                     """)
             }
         }
-        if let token, !Self.authorizes(request.headers.values(named: "Authorization"), token: token) {
+        // The inspector's page and event feed cannot send a header (a browser's navigation and
+        // EventSource): its address carries a token of its own, which the inspector checks.
+        if let token, !Self.isInspector(request.target), !Self.authorizes(request.headers.values(named: "Authorization"), token: token) {
             return Refusal(status: 401, message: """
                 the control and admin APIs need Authorization: Bearer <token>, the token the server was started \
                 with (--admin-token)
@@ -170,12 +173,25 @@ struct ControlPlaneGuard: Sendable, Equatable {
         guard values.count == 1, let value = values.first else { return false }
         let parts = value.trimmingHTTPWhitespace.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
-        let given = Array(String(parts[1]).trimmingHTTPWhitespace.utf8), expected = Array(token.utf8)
+        return isSameSecret(Array(String(parts[1]).trimmingHTTPWhitespace.utf8), Array(token.utf8))
+    }
+
+    /// Whether `given` is `expected`, compared in constant time (in `expected`'s length) so the
+    /// answer's timing does not tell how much of a guess was right.
+    static func isSameSecret(_ given: [UInt8], _ expected: [UInt8]) -> Bool {
         var difference = given.count == expected.count ? 0 : 1
         for index in 0..<expected.count {
             difference |= Int(expected[index] ^ (index < given.count ? given[index] : 0))
         }
         return difference == 0
+    }
+
+    /// Whether `target` is the inspector's (`/__tonearm/inspector…`).
+    static func isInspector(_ target: String) -> Bool {
+        let prefix = RequestRoute.controlPrefix + "/" + Inspector.pathPrefix
+        guard target.hasPrefix(prefix) else { return false }
+        let rest = target.dropFirst(prefix.count)
+        return rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?")
     }
 
     /// The YAML types clients send (none is one a browser may send without a preflight).

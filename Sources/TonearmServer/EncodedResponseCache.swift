@@ -52,6 +52,11 @@ final class EncodedResponseCache: @unchecked Sendable {
         var response: Response? {
             if case .response(let response) = hit.track.outcome { response } else { nil }
         }
+
+        /// The status, read from the kept status line (`HTTP/1.1 200 …`) without reading the track.
+        var status: Int? {
+            bytes.getString(at: bytes.readerIndex + 9, length: 3).flatMap { Int($0) }
+        }
     }
 
     /// A track by its position, or a rule by its sequence number.

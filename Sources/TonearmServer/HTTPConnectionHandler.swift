@@ -52,6 +52,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The wake-up scheduled for the lifecycle's deadline, and that deadline.
     @exclusivity(unchecked) private var wakeUp: (deadline: NIODeadline, task: Scheduled<Void>)?
     @exclusivity(unchecked) private var published: ConnectionActivity.Phase = .awaitingHead
+    /// Whether the answer being written is a stream (a live event feed), which the server's stopping ends.
+    private var streaming = false
 
     init(
         core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, registry: ConnectionRegistry, origin: UpstreamHost?,
@@ -126,6 +128,12 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         case is IdleStateHandler.IdleStateEvent:
             perform(lifecycle?.idleTimedOut(isWritable: context.channel.isWritable) ?? .none, context: context)
         case is ServerStopping:
+            // A live stream has no end to wait for: it ends with the server (its client reconnects to
+            // the next one).
+            if streaming {
+                requests.closed()
+                return context.close(promise: nil)
+            }
             perform(lifecycle?.serverStopping() ?? .none, context: context)
         case is ShedConnection:
             perform(lifecycle?.shed() ?? .none, context: context)
@@ -170,9 +178,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// Writes the answer to the request `head`, as the request pipeline says.
     private func send(_ response: consuming OutgoingResponse, for head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let isDribbled = if case .parts(_, .dribbled, _) = response.message { true } else { false }
+        let takesTime = if case .parts(_, let body, _) = response.message { body.takesTime } else { false }
         let framing = RequestFraming(version: head.version, method: head.method)
-        switch requests.answerReady(ending: response.ending, dribbled: isDribbled, for: head) {
+        switch requests.answerReady(ending: response.ending, dribbled: takesTime, for: head) {
         case .asIs:
             emit(response, request: framing, promise: nil, context: context)
         case .closing:
@@ -281,12 +289,14 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             response.ending = .close
             requests.closesAfterThisAnswer()
         }
-        guard case .parts(_, .dribbled, _) = response.message else {
+        guard case .parts(_, let body, _) = response.message, body.takesTime else {
             context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: promise)
             return answerEnded(context: context)
         }
+        if case .stream = body { streaming = true }
         let written = promise ?? context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { [self] _ in
+            streaming = false
             answerEnded(context: context)
             if requests.dribbleEnded() { resume(context: context) }
         }

@@ -137,6 +137,53 @@ final class Journal: Sendable {
         state.withLock { $0.entries.map(\.entry) }
     }
 
+    /// The newest kept entries numbered after `sequence`, at most `limit`, oldest first; and how many
+    /// more numbered after it are newer than none of those (left out by `limit`, or dropped by the caps).
+    /// What the inspector's feed sends: read from the newest end, so a feed that fell behind skips
+    /// ahead rather than reading all the journal holds.
+    func entries(after sequence: Int, newest limit: Int) -> (entries: [JournalEntry], skipped: Int) {
+        state.withLock { state in
+            var picked: [JournalEntry] = []
+            var index = state.entries.endIndex
+            while index > state.entries.startIndex, picked.count < limit {
+                index -= 1
+                let entry = state.entries[index].entry
+                guard entry.sequence > sequence else { break }
+                picked.append(entry)
+            }
+            let first = picked.last?.sequence ?? state.total
+            return (picked.reversed(), max(0, first - sequence - 1))
+        }
+    }
+
+    /// The kept entry numbered `sequence`, or `nil`.
+    func entry(_ sequence: Int) -> JournalEntry? {
+        state.withLock { state in
+            let entries = state.entries
+            // Entries are kept in number order (with gaps where some were removed): a binary search.
+            var low = entries.startIndex, high = entries.endIndex
+            while low < high {
+                let middle = low + (high - low) / 2
+                if entries[middle].entry.sequence < sequence { low = middle + 1 } else { high = middle }
+            }
+            guard low < entries.endIndex, entries[low].entry.sequence == sequence else { return nil }
+            return entries[low].entry
+        }
+    }
+
+    /// The kept miss of the entry numbered `sequence`, or `nil`.
+    func miss(_ sequence: Int) -> ServerMiss? {
+        state.withLock { state in state.misses.last { $0.miss.sequence == sequence }?.miss }
+    }
+
+    /// How many misses are kept.
+    var missCount: Int { state.withLock { $0.misses.count } }
+
+    /// The number of the oldest kept entry, or the next number when none is kept.
+    var oldestSequence: Int {
+        state.withLock { $0.entries.first?.entry.sequence ?? $0.total }
+    }
+
     /// The kept misses, oldest first.
     var misses: [ServerMiss] {
         state.withLock { $0.misses.map(\.miss) }
@@ -251,6 +298,8 @@ struct ServerMiss: Sendable {
     let time: Date
     var request: Request
     var report: MissReport
+    /// What was looked in, as the miss reply names it (the cassette, or the stub mappings).
+    var lookedIn = ""
     /// The journal entry's sequence number, set by the journal.
     var sequence = 0
 }

@@ -34,6 +34,14 @@ public struct JournalEntry: Sendable {
         }
         set { storedResponse = .response(newValue) }
     }
+    /// The status sent, `nil` for a fault: a replay's is read from its kept status line, without
+    /// reading its track (the inspector's list shows every entry's).
+    var status: Int? {
+        switch storedResponse {
+        case .response(let response): response?.status
+        case .kept(let kept): kept.status
+        }
+    }
     /// What answered.
     public var source: Source
     /// From the end of the request to the end of the answer, including simulated delays.

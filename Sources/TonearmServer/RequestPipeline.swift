@@ -155,7 +155,8 @@ struct RequestPipeline {
 
     /// The answer to the request `head` is ready (at once, or from its task), ending as `ending`: how
     /// to write it. It closes the connection when the request does not keep it alive or the answer ends
-    /// it; a `dribbled` body keeps the connection answering until ``dribbleEnded()``.
+    /// it; a `dribbled` body (any body written over time: a dribble, a stream) keeps the connection answering
+    /// until ``dribbleEnded()``.
     ///
     /// Told the answer's ending, not given the answer: the answer goes from the core to the writer
     /// without being copied through the machine on every request.

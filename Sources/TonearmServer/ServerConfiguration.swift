@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     public var journal: Journal
     /// WireMock's root directory and response templating.
     public var wireMock: WireMock
+    /// The inspector page (docs/server.md, "Inspector").
+    public var inspector: Inspector
     /// Receives one line per miss and per refused request (standard error for `tonearm serve`).
     public var log: @Sendable (String) -> Void
 
@@ -63,7 +65,7 @@ public struct ServerConfiguration: Sendable {
         matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
         rewritesURLs: Bool = false, missStatus: Int = 404, redaction: Redaction = .default, adminToken: String? = nil,
         cassetteDirectory: URL? = nil, usageFolder: URL? = nil, network: Network = Network(), limits: Limits = Limits(), tls: TLS = TLS(),
-        journal: Journal = Journal(), wireMock: WireMock = WireMock(),
+        journal: Journal = Journal(), wireMock: WireMock = WireMock(), inspector: Inspector = Inspector(),
         log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
         self.cassette = cassette
@@ -84,6 +86,7 @@ public struct ServerConfiguration: Sendable {
         self.tls = tls
         self.journal = journal
         self.wireMock = wireMock
+        self.inspector = inspector
         self.log = log
     }
 
@@ -211,6 +214,20 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// The inspector: a page on the server's own port showing every exchange live, each miss with its
+    /// nearest recordings, and actions that fix a miss in the cassette file (docs/server.md, "Inspector").
+    /// Its address carries a random token made when the server starts (``TonearmServer/inspectorURL``).
+    public struct Inspector: Sendable {
+        /// Whether the page is served: `nil` serves it on a loopback address and not beyond (a server
+        /// reachable from other machines shows its recordings only when asked to, `--inspector`).
+        public var isEnabled: Bool?
+
+        /// The inspector as the bind address decides (`nil`), or on or off.
+        public init(isEnabled: Bool? = nil) {
+            self.isEnabled = isEnabled
+        }
+    }
+
     /// WireMock's root directory and response templating.
     public struct WireMock: Sendable {
         /// A WireMock root directory (`--root-dir`): its `mappings` are loaded as stub mappings (the
@@ -247,6 +264,15 @@ public struct ServerConfiguration: Sendable {
         cassetteDirectory ?? cassette?.deletingLastPathComponent()
             ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
+
+    /// Whether the bind address is a loopback one (127.0.0.0/8, ::1, localhost): only this machine connects.
+    var bindsLoopback: Bool {
+        let address = network.bindAddress.lowercased()
+        return address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
+    }
+
+    /// Whether the inspector is served: as asked, else on loopback only.
+    var servesInspector: Bool { inspector.isEnabled ?? bindsLoopback }
 
     /// Every host requests may be sent to: the `--host` list and the `--upstream`.
     var allowedHosts: [UpstreamHost] {

@@ -22,6 +22,8 @@ final class ServerCore: Sendable {
     /// The HTTPS listener's context, the per-host contexts of intercepted tunnels, the upstreams' trust.
     let tls: ServerTLS
     private let finisher: AnswerFinisher
+    /// The inspector page and its API (``Inspector``).
+    let inspector: Inspector
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
         self.configuration = configuration
@@ -42,9 +44,14 @@ final class ServerCore: Sendable {
         let controlPlane = ControlPlaneGuard(
             port: configuration.network.port, bindAddress: configuration.network.bindAddress,
             token: configuration.adminToken.flatMap { $0.isEmpty ? nil : $0 })
+        inspector = Inspector(
+            token: InspectorToken.random(), isEnabled: configuration.servesInspector, journal: journal, cassettes: cassettes,
+            wireMock: wireMock, upstreamClient: upstreamClient, address: address)
         chain = ResponderChain(stages: [
-            // Before both APIs, so nothing reaches them that the guard refuses.
+            // Before the APIs and the inspector, so nothing reaches them that the guard refuses.
             ControlPlaneGuardStage(configured: controlPlane, address: address),
+            // Before the control API, whose prefix it shares.
+            InspectorStage(inspector: inspector),
             WireMockAdminStage(admin: WireMockAdmin(
                 wireMock: wireMock, journal: journal, address: address, recorder: WireMockRecorder(), redaction: configuration.redaction)),
             ControlStage(control: ControlAPI(

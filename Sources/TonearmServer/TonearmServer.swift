@@ -131,9 +131,7 @@ public final class TonearmServer: Sendable {
     /// Refuses to listen beyond this machine without an admin token: anyone who can reach the address
     /// could otherwise plant answers and read what was recorded.
     private static func checkExposure(_ configuration: ServerConfiguration) throws(ServerError) {
-        let address = configuration.network.bindAddress.lowercased()
-        let loopback = address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
-        guard !loopback, configuration.adminToken?.isEmpty ?? true else { return }
+        guard !configuration.bindsLoopback, configuration.adminToken?.isEmpty ?? true else { return }
         throw .invalid(
             what: "bind address", value: configuration.network.bindAddress,
             expected: """
@@ -141,6 +139,14 @@ public final class TonearmServer: Sendable {
                 ServerConfiguration.adminToken): anyone who can reach \(configuration.network.bindAddress) could otherwise \
                 plant answers and read recordings through the control and admin APIs
                 """)
+    }
+
+    /// The inspector page's address, token included (`http://127.0.0.1:PORT/__tonearm/inspector/<token>/`):
+    /// every exchange live, each miss with its nearest recordings and a one-click fix (docs/server.md,
+    /// "Inspector"). `nil` when the inspector is off (``ServerConfiguration/Inspector``).
+    public var inspectorURL: URL? {
+        guard core.inspector.isEnabled else { return nil }
+        return URL(string: core.inspector.url(base: baseURL.absoluteString))
     }
 
     /// The URL standing for `https://<host>` (or the scheme given with `--host`): `baseURL/<host>`.

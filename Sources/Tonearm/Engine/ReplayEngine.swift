@@ -37,6 +37,9 @@ public final class ReplayEngine: Sendable {
 
         /// `track #3` or `rule #0`.
         public var description: String { "\(kind == .track ? "track" : "rule") #\(number)" }
+
+        /// The track's position, for a track's id; `nil` for a rule's.
+        package var trackPosition: Int? { kind == .track ? number : nil }
     }
 
     /// The indexed tracks.

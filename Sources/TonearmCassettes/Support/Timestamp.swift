@@ -7,7 +7,7 @@ import Tonearm
 /// four-digit year. Only times from `0000-01-01T00:00:00.000Z` to `9999-12-31T23:59:59.999Z` can be
 /// written that way, so the parsers answer `nil` for anything outside (rather than a date the writer
 /// would then refuse), and all arithmetic on file-supplied numbers is bounded before it is done.
-enum Timestamp {
+package enum Timestamp {
     /// Milliseconds since 1970 of `0000-01-01T00:00:00.000Z`, the earliest time a cassette stores.
     static let earliestMilliseconds: Int64 = -62_167_219_200_000
     /// Milliseconds since 1970 of `9999-12-31T23:59:59.999Z`, the latest time a cassette stores.
@@ -44,7 +44,7 @@ enum Timestamp {
 
     /// `date` as text for any date: ``cassetteText(_:)`` when representable, else the seconds since 1970,
     /// so a document holding an out-of-range date (a property list) still reads instead of trapping.
-    static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         cassetteText(date) ?? String(date.timeIntervalSince1970)
     }
 

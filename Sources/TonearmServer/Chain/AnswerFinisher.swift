@@ -66,9 +66,11 @@ struct AnswerFinisher: Sendable {
                 for: miss, alsoMissed: alsoMissed, status: missStatus, acceptsJSON: MissResponse.acceptsJSON(missed.headers))
             if let journaled = answer.journaled {
                 journal.append(
-                    entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: miss.report))
+                    entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: miss.report, lookedIn: miss.lookedIn))
             }
             return OutgoingResponse(response)
+        case .stream(let head, let stream):
+            return OutgoingResponse(message: .parts(head, .stream(stream), keep: nil), ending: .keepAlive)
         case .tunnel(let host):
             // The tunnel itself is not an exchange: the requests inside it are journaled one by one.
             return .tunnel(to: host)

@@ -42,7 +42,7 @@ struct MappingStage: ResponderStage {
             // A request for an upstream is the cassette's and the network's: only a local one's miss is
             // worth reporting, ahead of the cassette's.
             guard case .local = request.route else { return .passed }
-            return .missed(StageMiss(report: report, lookedIn: "the stub mappings", request: asSent))
+            return .missed(StageMiss(report: report, lookedIn: StageMiss.stubMappings, request: asSent))
         case .hit(let hit):
             let track = hit.track
             var delay = track.delay ?? .zero

@@ -8,4 +8,7 @@ struct StageMiss: Sendable {
     let lookedIn: String
     /// The request as the stage looked it up (with the upstream URL it stands for), as the journal keeps it.
     let request: Request
+
+    /// What the mapping stage names as looked in.
+    static let stubMappings = "the stub mappings"
 }

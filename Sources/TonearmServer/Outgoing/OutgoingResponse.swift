@@ -40,7 +40,7 @@ struct OutgoingResponse: Sendable {
         }
     }
 
-    /// What follows the head. (The streams issue adds a stream of chunks here.)
+    /// What follows the head.
     enum Body: Sendable, Equatable {
         /// No body (an interim answer, a tunnel's 200).
         case none
@@ -48,12 +48,23 @@ struct OutgoingResponse: Sendable {
         case bytes([UInt8])
         /// The body in parts, a pause before each: a slow network (WireMock's `chunkedDribbleDelay`).
         case dribbled([UInt8], Dribble)
+        /// A body of no known length, written as its source produces it (a live event feed).
+        case stream(BodyStream)
 
-        /// The body's bytes, whole.
+        /// The body's bytes, whole; none for a stream, whose bytes are not known in advance.
         var bytes: [UInt8] {
             switch self {
-            case .none: []
+            case .none, .stream: []
             case .bytes(let bytes), .dribbled(let bytes, _): bytes
+            }
+        }
+
+        /// Whether writing the body takes time after its head (a dribble, a stream): the exchange ends
+        /// when the writer completes it, not when it is handed to the writer.
+        var takesTime: Bool {
+            switch self {
+            case .none, .bytes: false
+            case .dribbled, .stream: true
             }
         }
     }

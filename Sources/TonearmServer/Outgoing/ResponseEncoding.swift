@@ -44,10 +44,12 @@ enum ResponseEncoding {
     }
 
     /// Calls `field` with each header field of the head that sends `head` with a body of `bodyCount`
-    /// bytes to `request`, framed as `framed` says (see the type's description).
+    /// bytes to `request`, framed as `framed` says (see the type's description). A `streamed` body's
+    /// length is not known: it is sent chunked to HTTP/1.1, and to HTTP/1.0 until the connection closes
+    /// (no length field; the caller does not keep such a connection alive).
     static func forEachField(
         of head: OutgoingResponse.Head, bodyCount: Int, request: RequestFraming, keepAlive: Bool, framed: Bool,
-        _ field: (String, String) -> Void
+        streamed: Bool = false, _ field: (String, String) -> Void
     ) {
         guard framed else {
             for header in head.fields { field(header.name, header.value) }
@@ -56,7 +58,9 @@ enum ResponseEncoding {
         for header in HopByHop.removing(from: head.fields) where !header.name.equalsIgnoringASCIICase("content-length") {
             field(header.name, header.value)
         }
-        if statesLength(status: head.status, request: request) {
+        if streamed {
+            if statesLength(status: head.status, request: request), request.version == .http1_1 { field("Transfer-Encoding", "chunked") }
+        } else if statesLength(status: head.status, request: request) {
             let length = String(bodyCount)
             field("Content-Length", request.method == .head ? (head.fields.first(named: "Content-Length") ?? length) : length)
         }
@@ -73,13 +77,13 @@ enum ResponseEncoding {
     /// cannot be sent as it is.
     static func encode(
         _ head: OutgoingResponse.Head, bodyCount: Int, body: [UInt8]?, request: RequestFraming, keepAlive: Bool, framed: Bool,
-        allocator: ByteBufferAllocator
+        streamed: Bool = false, allocator: ByteBufferAllocator
     ) -> ByteBuffer? {
         var valid = true
         var size = 32 + (head.reasonPhrase?.utf8.count ?? 0)
         let sent = body.flatMap { sendsBody(status: head.status, request: request) ? $0 : nil }
         size += sent?.count ?? 0
-        forEachField(of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed) { name, value in
+        forEachField(of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed, streamed: streamed) { name, value in
             valid = valid && isValidName(name) && isValidValue(value)
             size += name.utf8.count + value.utf8.count + 4
         }
@@ -94,7 +98,7 @@ enum ResponseEncoding {
         buffer.writeStaticString(" ")
         buffer.writeString(head.reasonPhrase ?? HTTPResponseStatus(statusCode: head.status).reasonPhrase)
         buffer.writeStaticString("\r\n")
-        forEachField(of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed) { name, value in
+        forEachField(of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed, streamed: streamed) { name, value in
             buffer.writeString(name)
             buffer.writeStaticString(": ")
             buffer.writeString(value)
@@ -104,6 +108,20 @@ enum ResponseEncoding {
         if let sent { buffer.writeBytes(sent) }
         return buffer
     }
+
+    /// `bytes` as one chunk of a chunked body (RFC 9112 §7.1): its size in hex, the bytes, CRLF.
+    static func chunk(_ bytes: [UInt8], allocator: ByteBufferAllocator) -> ByteBuffer {
+        let size = String(bytes.count, radix: 16)
+        var buffer = allocator.buffer(capacity: size.utf8.count + bytes.count + 4)
+        buffer.writeString(size)
+        buffer.writeStaticString("\r\n")
+        buffer.writeBytes(bytes)
+        buffer.writeStaticString("\r\n")
+        return buffer
+    }
+
+    /// The last chunk of a chunked body, with no trailer fields.
+    static let lastChunk = "0\r\n\r\n"
 
     /// Bytes that are no HTTP response: what a client sees when a server goes wrong.
     static let garbage = "lorem ipsum dolor sit amet, not an HTTP response\r\n\r\n"

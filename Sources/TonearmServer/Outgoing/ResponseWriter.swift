@@ -59,6 +59,8 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
                 ending: response.ending, request: request, promise: promise, context: context)
         case .parts(let head, .dribbled(let bytes, let dribble), _):
             sendDribbling(head, body: bytes, dribble: dribble, ending: response.ending, request: request, promise: promise, context: context)
+        case .parts(let head, .stream(let stream), _):
+            sendStreaming(head, stream: stream, ending: response.ending, request: request, promise: promise, context: context)
         case .parts(let head, let body, let keep):
             send(head, body: body.bytes, keep: keep, ending: response.ending, request: request, promise: promise, context: context)
         }
@@ -141,6 +143,67 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
             }
             guard keepAlive else { return handler.writeThenClose(pieces[index], promise: promise, context: context) }
             context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: promise)
+        }
+    }
+
+    /// Writes the head of `head` at once, stating no length, then what `stream`'s source produces, each
+    /// part once the one before it is written: chunked to HTTP/1.1 (kept alive after the last chunk when
+    /// `ending` says so), to HTTP/1.0 until the connection closes. The promise completes after the end;
+    /// a connection that closes meanwhile stops the stream. A `HEAD`, or a status without a body, gets
+    /// the head alone and the source is never asked.
+    private func sendStreaming(
+        _ head: OutgoingResponse.Head, stream: BodyStream, ending: OutgoingResponse.Ending, request: RequestFraming,
+        promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
+    ) {
+        guard ResponseEncoding.sendsBody(status: head.status, request: request) else {
+            return send(head, body: [], keep: nil, ending: ending, request: request, promise: promise, context: context)
+        }
+        let chunked = request.version == .http1_1
+        let keepAlive = chunked && ending == .keepAlive
+        guard let first = ResponseEncoding.encode(
+            head, bodyCount: 0, body: nil, request: request, keepAlive: keepAlive, framed: true, streamed: true,
+            allocator: context.channel.allocator)
+        else {
+            return refuse(head, request: request, promise: promise, context: context)
+        }
+        if !keepAlive { closing = true }
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(first)), promise: nil)
+        pump(stream, chunked: chunked, keepAlive: keepAlive, promise: promise, context: context)
+    }
+
+    /// Asks `stream` for its next step and does it: writes a part and asks again once it is written
+    /// (so a client that does not read holds one part, never more), waits on the loop's clock, or ends
+    /// the body.
+    private func pump(
+        _ stream: BodyStream, chunked: Bool, keepAlive: Bool, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
+    ) {
+        guard context.channel.isActive else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let again: @Sendable () -> Void = {
+            let (handler, context) = bound.value
+            handler.pump(stream, chunked: chunked, keepAlive: keepAlive, promise: promise, context: context)
+        }
+        switch stream.source.next(now: context.eventLoop.now) {
+        case .write(let bytes) where bytes.isEmpty:
+            // An empty chunk would end a chunked body: nothing is written, and the source is asked again.
+            context.eventLoop.execute(again)
+        case .write(let bytes):
+            let part = chunked ? ResponseEncoding.chunk(bytes, allocator: context.channel.allocator) : ByteBuffer(bytes: bytes)
+            context.writeAndFlush(wrapOutboundOut(.byteBuffer(part))).whenComplete { result in
+                switch result {
+                case .success: again()
+                case .failure(let error): promise?.fail(error)
+                }
+            }
+        case .wait(let deadline):
+            context.eventLoop.scheduleTask(deadline: deadline, again)
+        case .end:
+            let last = ByteBuffer(string: chunked ? ResponseEncoding.lastChunk : "")
+            guard keepAlive else { return writeThenClose(last, promise: promise, context: context) }
+            context.writeAndFlush(wrapOutboundOut(.byteBuffer(last)), promise: promise)
         }
     }
 

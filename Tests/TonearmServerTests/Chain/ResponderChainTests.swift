@@ -222,7 +222,7 @@ struct ResponderChainTests {
         }
     }
 
-    @Test("The server's chain: guard, admin, control, tunnel, mappings, refusal, cassette; replays and mapping hits need no task")
+    @Test("The server's chain: guard, inspector, admin, control, tunnel, mappings, refusal, cassette; replays and mapping hits need no task")
     func order() async throws {
         let server = try await TonearmServer.start(ServerConfiguration(log: { _ in }))
         try server.addStubs(Self.usersStub)
@@ -232,7 +232,7 @@ struct ResponderChainTests {
         #expect(documented == core.chain.stages.map { type(of: $0).name })
         let stages = core.chain.stages.map { String(describing: type(of: $0)) }
         #expect(stages == [
-            "ControlPlaneGuardStage", "WireMockAdminStage", "ControlStage", "TunnelStage", "MappingStage", "RefusalStage", "CassetteStage",
+            "ControlPlaneGuardStage", "InspectorStage", "WireMockAdminStage", "ControlStage", "TunnelStage", "MappingStage", "RefusalStage", "CassetteStage",
         ])
 
         // The cassette answers before any mapping exists, at once and journaled once (a replay carries

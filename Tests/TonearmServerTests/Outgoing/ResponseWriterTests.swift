@@ -205,6 +205,68 @@ struct ResponseWriterTests {
         #expect(other.kept(for: hit.source) == nil)
     }
 
+    /// An answer whose body `steps` produce, in order.
+    private static func streamed(_ steps: [ScriptedStream.Step], ending: OutgoingResponse.Ending = .keepAlive) -> OutgoingResponse {
+        OutgoingResponse(
+            message: .parts(
+                OutgoingResponse.Head(status: 200, fields: [HeaderField("Content-Type", "text/event-stream")]),
+                .stream(BodyStream(ScriptedStream(steps))), keep: nil),
+            ending: ending)
+    }
+
+    @Test("A stream: the head states no length and says chunked, each part a chunk when its source gives it, the last chunk ends it and the connection stays")
+    func streamChunked() throws {
+        let channel = try channel()
+        let response = Self.streamed([.write("data: 1\n\n"), .waitMilliseconds(100), .write("data: 2\n\n"), .end])
+        let done = channel.eventLoop.makePromise(of: Void.self)
+        let finished = SharedFlag()
+        done.futureResult.whenSuccess { finished.set() }
+        channel.write(ResponseWrite(response: response, request: Self.get11), promise: done)
+        channel.flush()
+        channel.embeddedEventLoop.run()
+        #expect(try written(channel) == "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n9\r\ndata: 1\n\n\r\n")
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(99))
+        #expect(try written(channel) == "")
+        #expect(!finished.isSet)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(try written(channel) == "9\r\ndata: 2\n\n\r\n0\r\n\r\n")
+        #expect(finished.isSet)
+        #expect(channel.isActive)
+    }
+
+    @Test("A stream to HTTP/1.0 has no chunks: the body ends when the connection closes; a HEAD gets the head alone")
+    func streamWithoutChunks() throws {
+        let channel = try channel()
+        let response = Self.streamed([.write("a"), .write("b"), .end])
+        channel.write(ResponseWrite(response: response, request: RequestFraming(version: .http1_0, method: .GET)), promise: nil)
+        channel.flush()
+        channel.embeddedEventLoop.run()
+        #expect(try written(channel) == "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\nab")
+        #expect(!channel.isActive)
+
+        let head = try write(
+            Self.streamed([.write("never")]), to: RequestFraming(version: .http1_1, method: .HEAD))
+        #expect(head == ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 0\r\n\r\n", true))
+    }
+
+    @Test("A stream whose connection closes stops: its source is not asked again and the write fails")
+    func streamStopsWithConnection() throws {
+        let channel = try channel()
+        let source = ScriptedStream([.write("x"), .waitMilliseconds(50), .write("y"), .end])
+        let response = OutgoingResponse(
+            message: .parts(OutgoingResponse.Head(status: 200), .stream(BodyStream(source)), keep: nil), ending: .keepAlive)
+        let done = channel.eventLoop.makePromise(of: Void.self)
+        let failed = SharedFlag()
+        done.futureResult.whenFailure { _ in failed.set() }
+        channel.write(ResponseWrite(response: response, request: Self.get11), promise: done)
+        channel.flush()
+        channel.embeddedEventLoop.run()
+        channel.close(promise: nil)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(50))
+        #expect(failed.isSet)
+        #expect(source.asked == 2)
+    }
+
     @Test("An answer and its request's framing travel through the pipeline without a box (NIOAny holds 24 bytes inline)")
     func writeFitsInline() {
         #expect(MemoryLayout<ResponseWrite>.size <= 24)
@@ -216,4 +278,40 @@ private final class SharedFlag: Sendable {
     private let storage = Mutex(false)
     func set() { storage.withLock { $0 = true } }
     var isSet: Bool { storage.withLock { $0 } }
+}
+
+/// A stream source that plays a script: bytes, pauses on the loop's clock, the end.
+private final class ScriptedStream: BodyStreamSource {
+    enum Step: Sendable {
+        case write(String)
+        case waitMilliseconds(Int64)
+        case end
+    }
+
+    private let state: Mutex<(steps: [Step], next: Int, asked: Int, waitingUntil: NIODeadline?)>
+    init(_ steps: [Step]) {
+        state = Mutex((steps, 0, 0, nil))
+    }
+
+    /// How many times the writer asked for a step.
+    var asked: Int { state.withLock { $0.asked } }
+
+    func next(now: NIODeadline) -> BodyStreamStep {
+        state.withLock { state in
+            state.asked += 1
+            if let until = state.waitingUntil, now < until { return .wait(until: until) }
+            state.waitingUntil = nil
+            guard state.next < state.steps.count else { return .end }
+            let step = state.steps[state.next]
+            state.next += 1
+            switch step {
+            case .write(let text): return .write(Array(text.utf8))
+            case .end: return .end
+            case .waitMilliseconds(let milliseconds):
+                let until = now + .milliseconds(milliseconds)
+                state.waitingUntil = until
+                return .wait(until: until)
+            }
+        }
+    }
 }

@@ -1,0 +1,81 @@
+import NIOCore
+
+/// When the inspector's live feed sends what, decided as a value: the server's state when it changed,
+/// the exchanges journaled since the last ones sent, a keep-alive comment when nothing was sent for a
+/// while, else a wait until the next look. ``InspectorFeedSource`` executes it over the journal; tests
+/// drive it with instants of their own.
+///
+/// The feed looks at the journal every ``Timing/lookInterval`` rather than being told of each exchange:
+/// the request path then does nothing for an open page (one look costs a lock and two integers), and a
+/// burst of exchanges goes out as one event. A look that finds more than ``Timing/batch`` new exchanges
+/// sends the newest of them and says how many it skipped: the feed never falls behind the journal, and
+/// what it writes a second is bounded however fast requests come.
+struct InspectorFeed: Equatable {
+    /// How often, and how much.
+    struct Timing: Equatable {
+        /// How long between looks at the journal: short enough to read as live.
+        var lookInterval = TimeAmount.milliseconds(100)
+        /// How long the feed may send nothing before a keep-alive comment (proxies and browsers close
+        /// connections silent for long).
+        var keepAliveInterval = TimeAmount.seconds(15)
+        /// The most exchanges one event carries.
+        var batch = 250
+    }
+
+    /// What the feed does next.
+    enum Step: Equatable {
+        /// Send the server's state (its fingerprint changed, or none was sent yet).
+        case sendState
+        /// Send the newest exchanges numbered after `after`, at most `limit`; then report what was sent
+        /// with ``sent(through:)``.
+        case sendExchanges(after: Int, limit: Int)
+        /// Send a comment that keeps the connection open.
+        case keepAlive
+        /// Nothing now: look again at `deadline`.
+        case wait(until: NIODeadline)
+    }
+
+    let timing: Timing
+    /// The number of the newest exchange sent (or not wanted: older than the page's own list).
+    private(set) var lastSent: Int
+    /// The state fingerprint last sent, `nil` before the first.
+    private var sentFingerprint: Int?
+    /// When a keep-alive is due, counted from the last send.
+    private var keepAliveDue: NIODeadline
+
+    /// A feed opened at `now` that sends exchanges numbered after `after`.
+    init(after: Int, now: NIODeadline, timing: Timing = Timing()) {
+        self.timing = timing
+        lastSent = after
+        keepAliveDue = now + timing.keepAliveInterval
+    }
+
+    /// What to do at `now`, the journal's newest exchange being numbered `newest` (-1 when none) and the
+    /// server's state having `fingerprint`.
+    mutating func next(now: NIODeadline, newest: Int, fingerprint: Int) -> Step {
+        if sentFingerprint != fingerprint {
+            sentFingerprint = fingerprint
+            keepAliveDue = now + timing.keepAliveInterval
+            return .sendState
+        }
+        if newest > lastSent {
+            keepAliveDue = now + timing.keepAliveInterval
+            let after = lastSent
+            // Until told otherwise, everything up to the newest counts as sent: a send that finds the
+            // journal changed meanwhile is reported by `sent(through:)`.
+            lastSent = newest
+            return .sendExchanges(after: after, limit: timing.batch)
+        }
+        if now >= keepAliveDue {
+            keepAliveDue = now + timing.keepAliveInterval
+            return .keepAlive
+        }
+        return .wait(until: min(now + timing.lookInterval, keepAliveDue))
+    }
+
+    /// The exchanges sent went up to the one numbered `sequence` (a journal that grew between the look
+    /// and the read sends more than the look saw).
+    mutating func sent(through sequence: Int) {
+        lastSent = max(lastSent, sequence)
+    }
+}

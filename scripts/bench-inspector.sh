@@ -9,6 +9,8 @@
 #   scripts/bench-inspector.sh                         # 16 connections, 10 s a half, 3 rounds, 1 feed
 #   CONNECTIONS=1 ROUNDS=5 scripts/bench-inspector.sh
 #   SUBSCRIBERS=4 scripts/bench-inspector.sh
+#   BROWSER=1 scripts/bench-inspector.sh               # the page itself, open in headless Chromium
+#                                                      # (its catch-up fetches too), instead of curl
 #   TONEARM=/path/to/tonearm scripts/bench-inspector.sh   # a binary already built (no build step)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,14 +40,23 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 run_wrk() {  # duration; prints the number of requests answered
     wrk -t2 -c"$CONNECTIONS" -d"$1" -s "$WORK/paths.lua" "http://127.0.0.1:$PORT" | awk '/requests in/ {print $1}'
 }
+BROWSER=${BROWSER:-0}
+PYTHON=${PYTHON:-.build/python-venv/bin/python}
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 open_feeds() {
     FEEDS=()
     for _ in $(seq "$SUBSCRIBERS"); do
-        curl -sN "${INSPECTOR}events" >"$WORK/feed.out" &
-        FEEDS+=($!)
+        if [ "$BROWSER" = 1 ]; then
+            "$PYTHON" scripts/bench-support/inspector_page.py "$INSPECTOR" "$CHROMIUM" >"$WORK/page.out" &
+            FEEDS+=($!)
+            until grep -q "^live" "$WORK/page.out" 2>/dev/null; do sleep 0.1; done
+        else
+            curl -sN "${INSPECTOR}events" >"$WORK/feed.out" &
+            FEEDS+=($!)
+        fi
     done
     # Each feed's first event (the state) arrives within a look: the feeds are open before counting.
-    until grep -q "event: state" "$WORK/feed.out" 2>/dev/null; do sleep 0.05; done
+    [ "$BROWSER" = 1 ] || until grep -q "event: state" "$WORK/feed.out" 2>/dev/null; do sleep 0.05; done
 }
 close_feeds() {
     for feed in "${FEEDS[@]}"; do kill "$feed" 2>/dev/null || true; wait "$feed" 2>/dev/null || true; done
@@ -66,7 +77,7 @@ for round in $(seq "$ROUNDS"); do
     read -r without without_count < <(measure)
     open_feeds
     read -r with with_count < <(measure)
-    events=$(grep -c "^event: exchanges" "$WORK/feed.out" || true)
+    events=$(grep -c "^event: exchanges" "$WORK/feed.out" 2>/dev/null || true)
     close_feeds
     echo "round $round: no page $without ns/request ($without_count requests); page subscribed $with ns/request ($with_count requests, $events exchange events); ratio $(python3 -c "print(f'{$with / $without:.3f}')")"
 done

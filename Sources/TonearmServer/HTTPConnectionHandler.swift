@@ -178,7 +178,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// Writes the answer to the request `head`, as the request pipeline says.
     private func send(_ response: consuming OutgoingResponse, for head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let takesTime = if case .parts(_, let body, _) = response.message { body.takesTime } else { false }
+        let takesTime = response.message.bodyTakesTime
         let framing = RequestFraming(version: head.version, method: head.method)
         switch requests.answerReady(ending: response.ending, dribbled: takesTime, for: head) {
         case .asIs:
@@ -289,11 +289,11 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             response.ending = .close
             requests.closesAfterThisAnswer()
         }
-        guard case .parts(_, let body, _) = response.message, body.takesTime else {
+        guard response.message.bodyTakesTime else {
             context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: promise)
             return answerEnded(context: context)
         }
-        if case .stream = body { streaming = true }
+        if case .parts(_, .stream, _) = response.message { streaming = true }
         let written = promise ?? context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { [self] _ in
             streaming = false

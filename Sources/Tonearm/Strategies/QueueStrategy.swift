@@ -50,3 +50,19 @@ struct QueueStrategy: KeyedMatchingStrategy {
         lastPlayed.zeroAll()
     }
 }
+
+extension QueueStrategy: TrackAvailability {
+    /// A track its key's queue has not reached yet; once the queue is through, under FIFO the last one
+    /// played keeps answering, under unique-play none does.
+    package func isPlayable(_ position: Int) -> Bool {
+        guard position < index.positionCount, !index.isRemovedOrPrePlayed(position) else { return false }
+        let group = index.keyGroup(at: position)
+        let cursor = lastPlayed.load(group)
+        if cursor <= position { return true }
+        guard whenExhausted == .repeatLast, cursor - 1 == position else { return false }
+        // The last track played answers again only when nothing live follows it in its key.
+        var next = index.keys.next(after: position)
+        while let candidate = next, index.isRemovedOrScenario(candidate) { next = index.keys.next(after: candidate) }
+        return next == nil
+    }
+}

@@ -48,3 +48,10 @@ struct StrictOrderStrategy: KeyedMatchingStrategy {
         return next < index.positionCount ? next : nil
     }
 }
+
+extension StrictOrderStrategy: TrackAvailability {
+    /// A track the sequence has not passed yet.
+    package func isPlayable(_ position: Int) -> Bool {
+        position < index.positionCount && !index.isRemovedOrPrePlayed(position) && position >= cursor.value(0)
+    }
+}

@@ -36,6 +36,11 @@ final class Inspector: Sendable {
     let address: ServerAddress
     /// The exchange numbers of misses dismissed or fixed in the page, which the inbox no longer lists.
     private let dismissed = Mutex(Set<Int>())
+    /// Whether the loaded cassette's file can keep a track, and why not, worked out once per file: it
+    /// reads the file's first bytes, which the feed's state and every listed miss would otherwise do
+    /// again on the event loop. (A file's format does not change while it is served: Tonearm writes only
+    /// the format it detected, or, for a file it creates, the one its name implies.)
+    private let writability = Mutex<(file: String?, writable: Bool, whyNot: String?)?>(nil)
 
     init(
         token: InspectorToken, isEnabled: Bool, journal: Journal, cassettes: CassetteOperations, wireMock: WireMockStubs,
@@ -170,15 +175,7 @@ final class Inspector: Sendable {
     /// `api/state`: the server, its cassette and counts (also the feed's `state` event).
     func state() -> JSONValue {
         let loaded = cassettes.current
-        var writable: (Bool, String?) = (false, "no cassette file is loaded (the server serves rule files only)")
-        if let url = loaded.url {
-            do throws(TonearmError) {
-                _ = try ReplaySession.keptFormat(of: url)
-                writable = (true, nil)
-            } catch {
-                writable = (false, error.description)
-            }
-        }
+        let writable = acceptability()
         let configuration = cassettes.configuration
         return .object([
             "url": .string(address.url),
@@ -288,15 +285,20 @@ final class Inspector: Sendable {
 
     /// Whether a track can be kept in the loaded cassette, and why not.
     private func acceptability() -> (Bool, String?) {
-        guard let url = cassettes.current.url else {
-            return (false, "no cassette file is loaded (the server serves rule files only): load one with POST /__tonearm/cassette")
+        let loaded = cassettes.current
+        let identity = loaded.url?.path
+        if let known = writability.withLock({ $0 }), known.file == identity { return (known.writable, known.whyNot) }
+        var answer: (Bool, String?) = (false, "no cassette file is loaded (the server serves rule files only): load one with POST /__tonearm/cassette")
+        if let url = loaded.url {
+            do throws(TonearmError) {
+                _ = try ReplaySession.keptFormat(of: url)
+                answer = (true, nil)
+            } catch {
+                answer = (false, error.description)
+            }
         }
-        do throws(TonearmError) {
-            _ = try ReplaySession.keptFormat(of: url)
-            return (true, nil)
-        } catch {
-            return (false, error.description)
-        }
+        writability.withLock { $0 = (identity, answer.0, answer.1) }
+        return answer
     }
 
     /// The allowed upstream a missed request may be recorded from, or why there is none.
@@ -327,6 +329,7 @@ final class Inspector: Sendable {
                 "status": status,
                 "plays": .integer(usage.trackPlays.indices.contains(position) ? usage.trackPlays[position] : 0),
                 "added": .bool(position >= loaded.engine.loadedTrackCount),
+                "playable": engine.isPlayable(trackAt: position).map(JSONValue.bool) ?? .null,
             ]))
         }
         let rules = engine.rules.enumerated().map { position, rule -> JSONValue in

@@ -584,17 +584,17 @@ function addMethodOption(method) {
 
 const PAGE = 10000; // the server's default and maximum page
 
-// Fetches what is newer than the last id kept; a full page means there may be more (at most a few
-// pages: only the newest 10,000 are kept anyway).
-async function fetchAfter() {
+// Fetches what is newer than the last id kept (the newest `limit` of it); a full page means there may
+// be more (at most a few pages: only the newest 10,000 are kept anyway).
+async function fetchAfter(limit = PAGE) {
   for (let pages = 0; pages < 4; pages++) {
-    const query = lastId >= 0 ? `?after=${encodeURIComponent(lastId)}` : '';
+    const query = (lastId >= 0 ? `?after=${encodeURIComponent(lastId)}&` : '?') + `limit=${limit}`;
     const page = await getJSON(`./api/exchanges${query}`);
     // Fewer exchanges in total than our last id: the server restarted and its ids began again.
     if (typeof page.total === 'number' && page.total < lastId) { forget(); continue; }
     const got = (page.entries || []).length;
     addEntries(page.entries || []);
-    if (got < PAGE) return;
+    if (got < limit || limit < PAGE) return;
   }
 }
 
@@ -608,11 +608,21 @@ function enqueue(task) {
 // happened while it was down is missed (entries already kept are skipped by id).
 export const catchUp = () => enqueue(fetchAfter);
 
+// Under heavy traffic the feed skips exchanges (it sends at most a few hundred a tenth of a second).
+// The page fetches what it skipped at most every CATCH_UP_MS, the newest CATCH_UP_LIMIT of it: a page
+// mirroring tens of thousands of exchanges a second would cost the server as much as the traffic.
+const CATCH_UP_MS = 2000;
+const CATCH_UP_LIMIT = 1000;
+let lastCatchUp = 0;
+
 export function onExchangesEvent(data) {
   enqueue(async () => {
-    // `skipped` entries were never sent: fetch from the last id kept, which includes them and
-    // this event's own entries.
-    if (data.skipped > 0) await fetchAfter();
+    // `skipped` entries were never sent: fetch from the last id kept, which includes them and this
+    // event's own entries, unless a catch-up ran moments ago (then the gap stays until the next one).
+    if (data.skipped > 0 && performance.now() - lastCatchUp >= CATCH_UP_MS) {
+      lastCatchUp = performance.now();
+      await fetchAfter(CATCH_UP_LIMIT);
+    }
     addEntries(data.entries || []);
   });
 }

@@ -14,7 +14,7 @@ struct InspectorFeed: Equatable {
     /// How often, and how much.
     struct Timing: Equatable {
         /// How long between looks at the journal: short enough to read as live.
-        var lookInterval = TimeAmount.milliseconds(100)
+        var lookInterval = TimeAmount.milliseconds(250)
         /// How long the feed may send nothing before a keep-alive comment (proxies and browsers close
         /// connections silent for long).
         var keepAliveInterval = TimeAmount.seconds(15)
@@ -42,23 +42,33 @@ struct InspectorFeed: Equatable {
     private var sentFingerprint: Int?
     /// When a keep-alive is due, counted from the last send.
     private var keepAliveDue: NIODeadline
+    /// The earliest the next state event, and the next exchanges event, may go: one of each per look,
+    /// however fast the journal grows (otherwise the writer, asking again as soon as a part is written,
+    /// would find new exchanges every time under load and send without pause).
+    private var stateAllowed: NIODeadline
+    private var exchangesAllowed: NIODeadline
 
     /// A feed opened at `now` that sends exchanges numbered after `after`.
     init(after: Int, now: NIODeadline, timing: Timing = Timing()) {
         self.timing = timing
         lastSent = after
         keepAliveDue = now + timing.keepAliveInterval
+        stateAllowed = now
+        exchangesAllowed = now
     }
 
     /// What to do at `now`, the journal's newest exchange being numbered `newest` (-1 when none) and the
     /// server's state having `fingerprint`.
     mutating func next(now: NIODeadline, newest: Int, fingerprint: Int) -> Step {
-        if sentFingerprint != fingerprint {
+        let stateChanged = sentFingerprint != fingerprint, exchangesWaiting = newest > lastSent
+        if stateChanged, now >= stateAllowed {
             sentFingerprint = fingerprint
+            stateAllowed = now + timing.lookInterval
             keepAliveDue = now + timing.keepAliveInterval
             return .sendState
         }
-        if newest > lastSent {
+        if exchangesWaiting, now >= exchangesAllowed {
+            exchangesAllowed = now + timing.lookInterval
             keepAliveDue = now + timing.keepAliveInterval
             let after = lastSent
             // Until told otherwise, everything up to the newest counts as sent: a send that finds the
@@ -70,7 +80,10 @@ struct InspectorFeed: Equatable {
             keepAliveDue = now + timing.keepAliveInterval
             return .keepAlive
         }
-        return .wait(until: min(now + timing.lookInterval, keepAliveDue))
+        var wake = min(now + timing.lookInterval, keepAliveDue)
+        if stateChanged { wake = min(wake, stateAllowed) }
+        if exchangesWaiting { wake = min(wake, exchangesAllowed) }
+        return .wait(until: wake)
     }
 
     /// The exchanges sent went up to the one numbered `sequence` (a journal that grew between the look

@@ -59,14 +59,7 @@ struct OutgoingResponse: Sendable {
             }
         }
 
-        /// Whether writing the body takes time after its head (a dribble, a stream): the exchange ends
-        /// when the writer completes it, not when it is handed to the writer.
-        var takesTime: Bool {
-            switch self {
-            case .none, .bytes: false
-            case .dribbled, .stream: true
-            }
-        }
+
     }
 
     /// How the exchange ends once the message is written.
@@ -122,6 +115,18 @@ struct OutgoingResponse: Sendable {
         case (_, .fault): nil
         case (.kept(let kept), _): kept.response
         case (.parts(let head, let body, _), _): Response(status: head.status, headers: head.fields, body: body.bytes)
+        }
+    }
+}
+
+extension OutgoingResponse.Message {
+    /// Whether writing the body takes time after its head (a dribble, a stream): the exchange ends when
+    /// the writer completes it, not when it is handed to the writer. Matched without binding the body,
+    /// so that asking copies nothing on the request path.
+    var bodyTakesTime: Bool {
+        switch self {
+        case .parts(_, .dribbled, _), .parts(_, .stream, _): true
+        case .parts, .kept: false
         }
     }
 }

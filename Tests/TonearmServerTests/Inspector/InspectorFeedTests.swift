@@ -44,6 +44,20 @@ struct InspectorFeedTests {
         #expect(feed.next(now: later + .seconds(15), newest: 0, fingerprint: 1) == .keepAlive)
     }
 
+    @Test("Under a steady stream of exchanges, one event of each kind per look, not one per write")
+    func onePerLook() {
+        var feed = InspectorFeed(after: -1, now: Self.start, timing: Self.timing)
+        #expect(feed.next(now: Self.start, newest: 10, fingerprint: 1) == .sendState)
+        #expect(feed.next(now: Self.start, newest: 10, fingerprint: 1) == .sendExchanges(after: -1, limit: 250))
+        // The part was written 10 ms later and more came meanwhile: the feed waits for its next look.
+        let soon = Self.start + .milliseconds(10)
+        #expect(feed.next(now: soon, newest: 20, fingerprint: 2) == .wait(until: Self.start + .milliseconds(100)))
+        let look = Self.start + .milliseconds(100)
+        #expect(feed.next(now: look, newest: 30, fingerprint: 3) == .sendState)
+        #expect(feed.next(now: look, newest: 30, fingerprint: 3) == .sendExchanges(after: 10, limit: 250))
+        #expect(feed.next(now: look + .milliseconds(1), newest: 31, fingerprint: 4) == .wait(until: look + .milliseconds(100)))
+    }
+
     @Test("However far behind, one look sends one batch: the feed skips to the newest")
     func neverFallsBehind() {
         var feed = InspectorFeed(after: -1, now: Self.start, timing: Self.timing)

@@ -289,7 +289,11 @@ struct InspectorTests {
         let broken = try await TestClient.send(inspector + "api/explain", method: "POST", body: #"{"text": "curl --frobnicate x"}"#)
         let played = try await TestClient.send(server.baseURL.absoluteString + "/api.example.com/v1/users?page=1")
         let journal = try json(try await TestClient.send(inspector + "api/exchanges"))
+        let cassette = try json(try await TestClient.send(inspector + "api/cassette"))
         try await server.stop()
+        let track = cassette[member: "tracks"]?[index: 0]
+        #expect(track?[member: "plays"]?.intValue == 1)
+        #expect(track?[member: "playable"] == .bool(false), "the unique-play track is used up once played")
         let document = try json(explained)
         #expect(document[member: "answer"]?[member: "kind"]?.stringValue == "track")
         #expect(document[member: "canonical"]?.stringValue?.contains("query 6 page=1") == true)

@@ -290,11 +290,19 @@ final class Inspector: Sendable {
         if let known = writability.withLock({ $0 }), known.file == identity { return (known.writable, known.whyNot) }
         var answer: (Bool, String?) = (false, "no cassette file is loaded (the server serves rule files only): load one with POST /__tonearm/cassette")
         if let url = loaded.url {
+            let folder = FolderConfinement(root: cassettes.configuration.cassetteFolder)
             do throws(TonearmError) {
                 _ = try ReplaySession.keptFormat(of: url)
                 answer = (true, nil)
             } catch {
                 answer = (false, error.description)
+            }
+            // The page writes only where the control API may: inside the cassette folder.
+            do throws(FolderConfinement.Escape) {
+                _ = try folder.resolve(url.path)
+            } catch {
+                answer = (false, "the inspector writes cassettes only inside the cassette folder (--cassette-dir, "
+                    + "\(folder.root.path)), and the loaded cassette is \(error)")
             }
         }
         writability.withLock { $0 = (identity, answer.0, answer.1) }
@@ -434,7 +442,7 @@ final class Inspector: Sendable {
 
     /// Keeps `track` in the cassette file and answers what happened; the miss leaves the inbox.
     private func keep(_ track: Track, miss id: Int) -> Response {
-        guard let url = cassettes.current.url else { return keepRefusal(track) }
+        guard case (true, _) = acceptability(), let url = cassettes.current.url else { return keepRefusal(track) }
         do throws(ServerError) {
             let position = try cassettes.keep(track)
             dismissed.withLock { _ = $0.insert(id) }

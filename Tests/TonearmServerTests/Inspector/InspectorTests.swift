@@ -212,6 +212,42 @@ struct InspectorTests {
         #expect(try CassetteFile.load(cassette).cassette.tracks.last?.request.url == upstream.origin + "/new")
     }
 
+    @Test("Accepting while recording keeps every recording: the kept track joins those recorded before and after it")
+    func acceptWhileRecording() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try await TestUpstream { request in Response(status: 200, body: "live \(request.url)") }
+        let (server, inspector, cassette) = try await server(in: folder) { $0.hosts = [UpstreamHost(upstream.origin)].compactMap { $0 } }
+        let base = server.baseURL(for: upstream.authority).absoluteString
+        _ = try await TestClient.send(base + "/missed")
+        let switched = try await TestClient.send(inspector + "api/mode", method: "POST", body: #"{"mode": "missing"}"#)
+        _ = try await TestClient.send(base + "/before")
+        let accepted = try await TestClient.send(
+            inspector + "api/misses/0/accept", method: "POST", body: #"{"response": {"status": 200, "body": "kept"}}"#)
+        _ = try await TestClient.send(base + "/after")
+        let replayed = try await TestClient.send(base + "/missed")
+        try await server.stop()
+        try await upstream.stop()
+        #expect(switched.status == 200, "\(switched.text)")
+        #expect(accepted.status == 200, "\(accepted.text)")
+        #expect(replayed.text == "kept")
+        #expect(try CassetteFile.load(cassette).cassette.tracks.map(\.request.url) == [
+            "https://api.example.com/v1/users?page=1", upstream.origin + "/before", upstream.origin + "/missed", upstream.origin + "/after",
+        ])
+    }
+
+    @Test("A cassette outside --cassette-dir is not written from the page: Accept says why")
+    func acceptConfined() async throws {
+        let folder = try TemporaryFolder()
+        let elsewhere = try TemporaryFolder()
+        let (server, inspector, cassette) = try await server(in: folder) { $0.cassetteDirectory = elsewhere.url }
+        _ = try await TestClient.send(server.baseURL.absoluteString + "/api.example.com/v1/users?page=2")
+        let refused = try await TestClient.send(inspector + "api/misses/0/accept", method: "POST", body: #"{"candidate": 0}"#)
+        try await server.stop()
+        #expect(refused.status == 409)
+        #expect(refused.text.contains("only inside the cassette folder"), "\(refused.text)")
+        #expect(try CassetteFile.load(cassette).cassette.tracks.count == 1)
+    }
+
     @Test("The event feed sends the state, then each exchange as it happens, resuming after Last-Event-ID")
     func feed() async throws {
         let folder = try TemporaryFolder()

@@ -307,10 +307,14 @@ export function cassetteChanged() {
 }
 export function cassetteShown() { if (stale) refreshCassette(); }
 
-// The mode radios reflect the server's mode; "all"/"passthrough" (set at launch) check neither.
+// The mode radios reflect the server's mode; "all"/"passthrough" (set at launch) check neither. While
+// a switch the user asked for is on its way, a state event (sent before the server switched) must not
+// put the radio back: the answer to the switch decides.
 let currentMode = null;
+let switching = false;
 export function showMode(mode) {
   currentMode = mode;
+  if (switching) return;
   for (const input of document.querySelectorAll('input[name="mode"]')) input.checked = input.value === mode;
 }
 
@@ -324,7 +328,13 @@ export function initCassette(context) {
   });
   for (const input of document.querySelectorAll('input[name="mode"]')) {
     input.addEventListener('change', async () => {
-      const result = await post('./api/mode', {mode: input.value}, `Switched to ${input.value} mode`);
+      switching = true;
+      let result;
+      try {
+        result = await post('./api/mode', {mode: input.value}, `Switched to ${input.value} mode`);
+      } finally {
+        switching = false;
+      }
       if (result && result.data) onState(result.data);
       else showMode(currentMode); // failed: back to the mode the server has
       refreshCassette();

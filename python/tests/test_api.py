@@ -75,6 +75,19 @@ def test_a_miss_is_answered_404_with_the_report_and_listed(tmp_path):
         assert server.health()["misses"] == 1
 
 
+def test_the_inspector_url_opens_the_page_and_lists_the_miss(tmp_path):
+    with tonearm.serve(cassette=tmp_path / "empty.json") as server:
+        assert server.inspector_url is not None and server.inspector_url.startswith(server.url + "/__tonearm/inspector/")
+        get(server.base_url("api.example.com") + "/v1/users?page=2")
+        status, headers, page = get(server.inspector_url, accept="text/html")
+        assert status == 200 and '<script type="module" src="./app.js">' in page
+        assert headers["Content-Security-Policy"].startswith("default-src 'self'")
+        status, _, body = get(server.inspector_url + "api/misses")
+        assert status == 200 and [miss["url"] for miss in json.loads(body)] == ["https://api.example.com/v1/users?page=2"]
+        status, _, _ = get(server.url + "/__tonearm/inspector/")
+        assert status == 401
+
+
 def test_stubs_answer_until_stopped(tmp_path):
     with tonearm.serve() as server:
         server.stubs({"name": "flags", "path": "^/v1/flags$", "json": {"dark": True}})

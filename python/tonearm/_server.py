@@ -50,6 +50,9 @@ class Server:
         self.url: str = str(listening["url"])
         #: The port the system chose.
         self.port: int = int(listening["port"])
+        #: The inspector page, its token in the address (the listening line's `inspectorUrl`): open it in a
+        #: browser to watch the exchanges live and fix a miss in one click. `None` when the server has it off.
+        self.inspector_url: str | None = listening.get("inspectorUrl")
         #: The cassette replayed and recorded into, if any.
         self.cassette = cassette
         #: The record mode the server runs in.

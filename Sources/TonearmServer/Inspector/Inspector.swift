@@ -107,14 +107,15 @@ final class Inspector: Sendable {
         switch (method, route) {
         case ("GET", ""), ("HEAD", ""):
             return .now(asset("index.html"))
-        case ("GET", "events"):
-            return .now(Self.text(500, "the event feed is answered as a stream"))
         case ("GET", "api/state"):
             return .now(Self.json(state()))
         case ("GET", "api/exchanges"):
-            return .now(Self.json(exchanges(after: parameters["after"].flatMap { Int($0) }, limit: parameters["limit"].flatMap { Int($0) })))
+            // Up to the whole journal (10,000 entries by default): encoded off the event loop, as the
+            // miss inbox (each miss with its candidates) and the cassette are.
+            let after = parameters["after"].flatMap { Int($0) }, limit = parameters["limit"].flatMap { Int($0) }
+            return .onThreadPool { Self.json(self.exchanges(after: after, limit: limit)) }
         case ("GET", "api/misses"):
-            return .now(Self.json(.array(openMisses().map { missSummary($0) })))
+            return .onThreadPool { Self.json(.array(self.openMisses().map { self.missSummary($0) })) }
         case ("GET", "api/cassette"):
             return .onThreadPool { Self.json(self.cassette()) }
         case ("POST", "api/reset"):

@@ -29,10 +29,13 @@ final class CassetteEngine: Sendable {
     func source(of hit: Hit) -> JournalEntry.Source {
         switch hit.source {
         case .track(let position) where position >= loadedTrackCount:
-            JournalEntry.Source(kind: .recorded, detail: "track #\(position), added since the cassette was loaded (recorded or a stub)")
-        case .track(let position): JournalEntry.Source(kind: .track, detail: "track #\(position)")
-        case .rule(let name, let position) where position >= fileRuleCount: JournalEntry.Source(kind: .stub, detail: "stub \(name)")
-        case .rule(let name, _), .custom(let name): JournalEntry.Source(kind: .rule, detail: "rule \(name)")
+            JournalEntry.Source(
+                kind: .recorded, detail: "track #\(position), added since the cassette was loaded (recorded or a stub)", position: position)
+        case .track(let position): JournalEntry.Source(kind: .track, detail: "track #\(position)", position: position)
+        case .rule(let name, let position) where position >= fileRuleCount:
+            JournalEntry.Source(kind: .stub, detail: "stub \(name)", position: position)
+        case .rule(let name, let position): JournalEntry.Source(kind: .rule, detail: "rule \(name)", position: position)
+        case .custom(let name): JournalEntry.Source(kind: .rule, detail: "rule \(name)")
         }
     }
 

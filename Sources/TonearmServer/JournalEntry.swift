@@ -9,11 +9,20 @@ public struct JournalEntry: Sendable {
         public var kind: Kind
         /// Which track, rule or host, or why the request was refused or missed.
         public var detail: String
+        /// The position of the track, or of the rule, that answered in the engine of the cassette in
+        /// force then, when a track or rule did: what the inspector shows of it beside the exchange.
+        var position: Int?
 
         /// Creates a source.
         public init(kind: Kind, detail: String) {
             self.kind = kind
             self.detail = detail
+        }
+
+        /// A source naming the track or rule at `position`.
+        init(kind: Kind, detail: String, position: Int) {
+            self.init(kind: kind, detail: detail)
+            self.position = position
         }
 
         /// `kind: detail`.

@@ -21,6 +21,8 @@ final class LoadedCassette: Sendable {
     let trackHosts: [UpstreamHost]
     /// Its tracks' and rules' answers, encoded once for the common request.
     let encodedResponses: EncodedResponseCache
+    /// When it was loaded: a journal entry from before answered from another cassette's engine.
+    let loadedAt = Date()
 
     /// What the server does with the network while this cassette is loaded.
     var mode: RecordMode { session.mode }

@@ -231,10 +231,36 @@ final class Inspector: Sendable {
             "kind": .string(entry.source.kind.rawValue),
             "detail": .string(entry.source.detail),
             "why": InspectorDocuments.why(entry.source.kind).map(JSONValue.string) ?? .null,
+            "request": answeringEntry(of: entry),
         ])))
         members.append(JSONMember(key: "miss", value: journal.miss(id).map { missDocument($0) } ?? .null))
         members.append(JSONMember(key: "curl", value: .string(RequestText.curlCommand(for: request))))
         return Self.json(.object(members))
+    }
+
+    /// What the track or rule that answered `entry` matches, as the cassette holds it (`{"method","url",
+    /// "name"}` for a track, `{"method","pattern","name"}` for a rule), when it is the loaded cassette's: `nil` for other
+    /// answers, and for entries from before the cassette in force was loaded.
+    private func answeringEntry(of entry: JournalEntry) -> JSONValue? {
+        let loaded = cassettes.current
+        guard let position = entry.source.position, entry.time >= loaded.loadedAt else { return nil }
+        let engine = loaded.engine.engine
+        switch entry.source.kind {
+        case .track, .recorded:
+            guard let track = engine.index.track(at: position) else { return nil }
+            return .object([
+                "method": .string(track.request.method), "url": .string(track.request.url), "name": track.name.map(JSONValue.string),
+            ])
+        case .rule, .stub:
+            let rules = engine.rules
+            guard rules.indices.contains(position) else { return nil }
+            return .object([
+                "method": rules[position].method.map(JSONValue.string), "pattern": .string(rules[position].pattern),
+                "name": .string(rules[position].name),
+            ])
+        default:
+            return nil
+        }
     }
 
     /// The misses still kept and not dismissed, oldest first.

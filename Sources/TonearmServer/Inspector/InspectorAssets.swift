@@ -686,7 +686,8 @@ function detailBody(d) {
     h('dt', {text: 'Status'}), h('dd', {}, h('span', {class: statusClass(d.status), text: statusText(d.status)})),
     h('dt', {text: 'Answered by'}), h('dd', {}, h('span', {class: sourceClass(by.kind || d.source), text: by.kind || d.source}), ' ', by.detail || d.detail || ''),
     by.why ? [h('dt', {text: 'Why'}), h('dd', {text: by.why})] : null,
-    by.request ? [h('dt', {text: 'Recorded request'}), h('dd', {class: 'mono', text: `${by.request.method || '*'} ${by.request.url || ''}`})] : null,
+    by.request ? [h('dt', {text: by.request.pattern ? 'Rule matches' : 'Recorded request'}),
+      h('dd', {class: 'mono', text: `${by.request.method || '*'} ${by.request.url || by.request.pattern || ''}${by.request.name ? ` (${by.request.name})` : ''}`})] : null,
     h('dt', {text: 'Duration'}), h('dd', {text: formatMs(d.ms)}),
     h('dt', {text: 'Time'}), h('dd', {text: d.time}),
     h('dt', {text: 'Exchange'}), h('dd', {text: `#${d.id}`}));

@@ -106,6 +106,7 @@ struct InspectorTests {
         #expect(!first.text.contains("secret-token"), "the Authorization header is redacted as recordings are")
         #expect(detail[member: "curl"]?.stringValue?.hasPrefix("curl 'https://api.example.com/v1/users?page=1'") == true)
         #expect(detail[member: "answeredBy"]?[member: "kind"]?.stringValue == "track")
+        #expect(detail[member: "answeredBy"]?[member: "request"]?[member: "url"]?.stringValue == "https://api.example.com/v1/users?page=1")
         #expect(binary[member: "response"]?[member: "body"]?[member: "kind"]?.stringValue == "binary")
         #expect(binary[member: "response"]?[member: "body"]?[member: "hex"]?.stringValue?.hasPrefix("00000000  89 50 4e 47 0d 0a 1a 0a  00") == true)
         #expect(gone.status == 404)

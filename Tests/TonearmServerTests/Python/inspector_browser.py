@@ -169,7 +169,7 @@ def main():
         detail = page.text_content("#detail")
         check("the detail shows the recorded body's <script> as text", "<script>window.pwned=1</script>" in detail)
         check("… and the recorded header's </textarea><img onerror> as text", "</textarea><img src=x onerror=window.pwned=2>" in detail)
-        check("… and what answered it", "track #0" in detail)
+        check("… and what answered it, with the track's recorded request", "track #0" in detail and "Recorded request" in detail)
         if shots:
             page.screenshot(path=str(shots / "inspector-detail.png"))
         page.click("#detail button:has-text('Copy as curl')")

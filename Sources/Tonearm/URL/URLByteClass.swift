@@ -4,7 +4,7 @@
 /// where range comparisons took several branches per byte. The table is a string literal, so it sits
 /// in read-only data with no initialisation at run time, no bounds check and no reference counting.
 /// A unit test checks every entry against the RFC's character lists.
-enum URLByteClass {
+package enum URLByteClass {
     /// `ALPHA / DIGIT / "-" / "." / "_" / "~"` (RFC 3986 §2.3): the only bytes whose escapes are decoded.
     static let unreserved: UInt8 = 0x01
     /// `pchar / "/"` minus `pct-encoded` (§3.3), without ".": bytes a path keeps literally and that need no
@@ -57,7 +57,7 @@ enum URLByteClass {
 
     /// The value of an ASCII hex digit, or `nil`; both cases are accepted on input (RFC 3986 §2.1).
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         guard flags(byte) & hexDigit != 0 else { return nil }
         return byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : (byte | 0x20) &- UInt8(ascii: "a") &+ 10
     }

@@ -1,3 +1,5 @@
+import Tonearm
+
 /// What bash's `printf 'FORMAT'` writes, for the escapes ``RequestText/curlCommand(for:)`` uses.
 enum PrintfFormat {
     /// The output of `printf` with `format` and no arguments: `\\`, `\n`, `\t`, `\r`, `\a`, `\b`, `\f`,
@@ -36,7 +38,7 @@ enum PrintfFormat {
             case UInt8(ascii: "x"):
                 var value: UInt8 = 0
                 var digits = 0
-                while digits < 2, index < bytes.count, let digit = hexValue(bytes[index]) {
+                while digits < 2, index < bytes.count, let digit = URLByteClass.hexValue(bytes[index]) {
                     value = value << 4 | digit
                     digits += 1
                     index += 1
@@ -56,14 +58,5 @@ enum PrintfFormat {
             }
         }
         return output
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

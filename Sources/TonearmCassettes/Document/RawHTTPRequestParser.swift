@@ -147,7 +147,7 @@ struct RawHTTPRequestParser {
             var size = 0
             var digits = 0
             for byte in sizeText where byte != 0x20 && byte != 0x09 {
-                guard let digit = Self.hexValue(byte), digits < 15 else {
+                guard let digit = URLByteClass.hexValue(byte), digits < 15 else {
                     throw text.error(
                         at: line.offset, expected: "a chunk size in hexadecimal",
                         found: "`\(String(decoding: line.bytes, as: UTF8.self))`")
@@ -180,14 +180,5 @@ struct RawHTTPRequestParser {
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

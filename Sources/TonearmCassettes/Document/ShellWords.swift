@@ -1,3 +1,5 @@
+import Tonearm
+
 /// One word of a shell command line after quote removal, with the byte offset where it starts.
 struct ShellWord: Sendable, Hashable {
     /// The word's bytes: `$'\xff'` may make a word that is not UTF-8.
@@ -244,7 +246,7 @@ enum ShellWords {
                     let most = escape == UInt8(ascii: "x") ? 2 : escape == UInt8(ascii: "u") ? 4 : 8
                     var value: UInt32 = 0
                     var digits = 0
-                    while digits < most, index < bytes.count, let digit = Self.hexValue(bytes[index]) {
+                    while digits < most, index < bytes.count, let digit = URLByteClass.hexValue(bytes[index]) {
                         value = value << 4 | UInt32(digit)
                         digits += 1
                         index += 1
@@ -270,15 +272,6 @@ enum ShellWords {
                 }
             }
             throw unterminated("`'`", openedAt: open)
-        }
-
-        static func hexValue(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
         }
     }
 }

@@ -207,10 +207,17 @@ final class Inspector: Sendable {
     func exchanges(after: Int?, limit: Int?) -> JSONValue {
         let limit = min(max(1, limit ?? journal.limit), journal.limit)
         let (entries, _) = journal.entries(after: after ?? -1, newest: limit)
-        return .object([
+        return exchangesDocument(entries, skipped: nil)
+    }
+
+    /// `{"total","oldest","entries","skipped"}`: what `api/exchanges` answers (without `skipped`) and the
+    /// feed's `exchanges` event carries.
+    func exchangesDocument(_ entries: [JournalEntry], skipped: Int?) -> JSONValue {
+        .object([
             "total": .integer(journal.total),
             "oldest": .integer(journal.oldestSequence),
             "entries": .array(entries.map(InspectorDocuments.summary)),
+            "skipped": skipped.map(JSONValue.integer),
         ])
     }
 

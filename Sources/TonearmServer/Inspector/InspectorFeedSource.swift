@@ -27,13 +27,7 @@ final class InspectorFeedSource: BodyStreamSource {
         case .sendExchanges(let after, let limit):
             let (entries, skipped) = journal.entries(after: after, newest: limit)
             if let last = entries.last { feed.withLock { $0.sent(through: last.sequence) } }
-            let data = JSONValue.object([
-                "total": .integer(journal.total),
-                "oldest": .integer(journal.oldestSequence),
-                "entries": .array(entries.map(InspectorDocuments.summary)),
-                "skipped": .integer(skipped),
-            ])
-            return .write(Self.event("exchanges", id: entries.last?.sequence, data: data))
+            return .write(Self.event("exchanges", id: entries.last?.sequence, data: inspector.exchangesDocument(entries, skipped: skipped)))
         case .keepAlive:
             return .write(Array(": keep-alive\n\n".utf8))
         case .wait(let deadline):

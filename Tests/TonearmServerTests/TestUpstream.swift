@@ -7,6 +7,8 @@ import TonearmTestSupport
 /// and keeps the requests it received, as seen on its wire.
 final class TestUpstream: Sendable {
     private let server: HTTPTestServer
+    /// Holds every answer of a ``hanging()`` upstream until ``stop()``.
+    private let gate: DispatchSemaphore?
 
     /// `http://127.0.0.1:PORT`.
     var origin: String { server.baseURL }
@@ -16,12 +18,32 @@ final class TestUpstream: Sendable {
     /// An upstream answering with `respond`, each answer sent `delay` after its request arrived (so that
     /// a test can have many requests in flight at once: each connection is served on its own thread),
     /// its body one byte every `byteInterval` when given (an upstream dripping its body).
-    init(
+    convenience init(
         delay: Duration = .zero, byteInterval: Duration? = nil,
         respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo
     ) async throws {
+        try self.init(delay: delay, byteInterval: byteInterval, gate: nil, respond: respond)
+    }
+
+    /// An upstream that answers nothing until ``stop()``: a hung service, however long the test takes
+    /// to get to its next step. (A long delay stands in for "never" only until a starved test process
+    /// takes longer than the delay to reach that step: under the whole suite on two cores, test tasks
+    /// have waited tens of seconds for a thread.)
+    static func hanging() async throws -> TestUpstream {
+        // Never waits more than ten minutes, so a test that forgets stop() leaves no thread for good.
+        try TestUpstream(delay: .zero, byteInterval: nil, gate: DispatchSemaphore(value: 0), respond: TestUpstream.echo)
+    }
+
+    private init(
+        delay: Duration, byteInterval: Duration?, gate: DispatchSemaphore?, respond: @escaping @Sendable (Request) -> Response
+    ) throws {
+        self.gate = gate
         server = try HTTPTestServer { received in
             let response = respond(Self.request(received))
+            if let gate {
+                _ = gate.wait(timeout: .now() + 600)
+                gate.signal()  // the next held answer goes too
+            }
             if delay > .zero {
                 let parts = delay.components
                 Thread.sleep(forTimeInterval: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
@@ -36,8 +58,11 @@ final class TestUpstream: Sendable {
     /// The requests received so far.
     var requests: [Request] { server.received.map(Self.request) }
 
+    /// Stops accepting, and lets a ``hanging()`` upstream's held answers go (to connections the proxy
+    /// has long closed).
     func stop() async throws {
         server.stop()
+        gate?.signal()
     }
 
     private static func request(_ received: HTTPTestServer.ReceivedRequest) -> Request {

@@ -41,7 +41,7 @@ struct ShutdownDeadlineTests {
         let folder = try TemporaryFolder()
         let journal = folder.file("journal.har")
         let live = try await TestUpstream()
-        let hung = try await TestUpstream(delay: .seconds(45))
+        let hung = try await TestUpstream.hanging()
         let slow = Track(request: Request(url: live.origin + "/slow"), response: Response(status: 200, body: "slow"), delay: .seconds(60))
         let cassette = try savedCassette([slow], in: folder)
         let server = try await ServeProcess([
@@ -66,7 +66,7 @@ struct ShutdownDeadlineTests {
 
         #expect(ended.status == 0)
         // 2 s of shutdown timeout and a margin for a loaded machine, inside the 10 s a container runtime
-        // allows; before, it waited for the upstream (45 s).
+        // allows; before, it waited for the upstream (which never answers).
         #expect(took < .seconds(10))
         for answer in [hungAnswer, delayedAnswer] {
             #expect(answer.text.hasPrefix("HTTP/1.1 503"))
@@ -84,7 +84,7 @@ struct ShutdownDeadlineTests {
 
     @Test("tonearm serve: a second SIGTERM while a stop waits on a hung exchange exits at once with status 130, saying so")
     func secondSignalExitsAtOnce() async throws {
-        let hung = try await TestUpstream(delay: .seconds(45))
+        let hung = try await TestUpstream.hanging()
         let server = try await ServeProcess(["--mode", "missing", "--host", hung.origin, "--shutdown-timeout", "60"])
         let hungClient = try sendInFlight("/\(hung.authority)/hang", port: server.port)
         try await waitForRequests(1, at: hung)
@@ -105,7 +105,7 @@ struct ShutdownDeadlineTests {
     func stopWithHungUpstream() async throws {
         let folder = try TemporaryFolder()
         let cassette = folder.file("hung.json")
-        let hung = try await TestUpstream(delay: .seconds(45))
+        let hung = try await TestUpstream.hanging()
         let server = try await TonearmServer.start(ServerConfiguration(
             cassette: cassette, mode: .missing, hosts: [try #require(UpstreamHost(hung.origin))],
             limits: .init(shutdownTimeout: .seconds(1)), log: { _ in }))
@@ -118,8 +118,8 @@ struct ShutdownDeadlineTests {
         let answer = try await client.readUntilClosed()
         try await hung.stop()
 
-        // 1 s of shutdown timeout and a margin, well short of the upstream's 45 s (generous: under the
-        // whole suite on two cores it measured 11 s once).
+        // 1 s of shutdown timeout and a margin (generous: under the whole suite on two cores it measured
+        // 11 s once); the upstream never answers.
         #expect(took < .seconds(25))
         #expect(answer.text.hasPrefix("HTTP/1.1 503"))
         #expect(answer.closed)
@@ -147,7 +147,7 @@ struct ShutdownDeadlineTests {
         let took = ContinuousClock.now - stopping
         let answer = try await client.readUntilClosed()
 
-        // 1 s of shutdown timeout and a margin, well short of the upstream's 45 s (generous: under the
+        // 1 s of shutdown timeout and a margin, well short of the mapping's 60 s delay (generous: under the
         // whole suite on two cores it measured 11 s once).
         #expect(took < .seconds(25))
         #expect(answer.text.hasPrefix("HTTP/1.1 503"))

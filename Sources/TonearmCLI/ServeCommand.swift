@@ -73,6 +73,8 @@ struct ServeCommand: AsyncParsableCommand {
     var journalMaxBytes = 64 * 1024 * 1024
     @Option(name: .customLong("miss-status"), help: "The status a miss is answered with.")
     var missStatus = 404
+    @Option(name: .customLong("stream-pacing"), help: "How a recorded stream (Server-Sent Events, a chunked body) is replayed: recorded (its parts when they came), off (at once), or a factor such as 0.5 (twice as fast) (default: $TONEARM_STREAM_PACING, else recorded).")
+    var streamPacing: String?
     @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take to arrive (from accept, or from its first byte); slower heads get 408.")
     var headerTimeout = 10.0
     @Option(name: .customLong("min-body-rate"), help: "The slowest a request body may arrive, in bytes per second over each 10 s window; slower bodies get 408 (0: no minimum).")
@@ -189,11 +191,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
         let upstreamDeadline = try Self.duration(upstreamTimeout, option: "--upstream-timeout", allowsZero: false)
+        let pacingText = streamPacing ?? ProcessInfo.processInfo.environment["TONEARM_STREAM_PACING"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let pacing = pacingText.map(StreamPacing.init) ?? .recorded else {
+            throw ValidationError("--stream-pacing \(pacingText ?? ""): expected recorded, off, or a factor from 0 to 1000 such as 0.5")
+        }
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
         return ServerConfiguration(
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
-            rewritesURLs: rewriteURLs, missStatus: missStatus, adminToken: try resolvedAdminToken(),
+            rewritesURLs: rewriteURLs, missStatus: missStatus, streamPacing: pacing, adminToken: try resolvedAdminToken(),
             cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
             usageFolder: (usageDir ?? ProcessInfo.processInfo.environment[UsageRecord.environmentVariable]).flatMap {
                 $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true)

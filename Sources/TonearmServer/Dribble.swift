@@ -31,13 +31,6 @@ struct Dribble: Sendable, Equatable {
         self.total = .milliseconds(total)
     }
 
-    /// `body` cut into at most ``pieces`` parts of nearly equal length, none empty.
-    func parts(of body: [UInt8]) -> [ArraySlice<UInt8>] {
-        guard !body.isEmpty else { return [] }
-        let size = (body.count + pieces - 1) / pieces
-        return stride(from: 0, to: body.count, by: size).map { body[$0..<min($0 + size, body.count)] }
-    }
-
     private static func invalid(_ member: String, _ expected: String) -> WireMockError {
         .invalid("/response/chunkedDribbleDelay\(member)", "Invalid stub mapping", detail: "chunkedDribbleDelay: expected \(expected)")
     }

@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     public var missStatus: Int
     /// What is hidden before recording, and from live requests before matching.
     public var redaction: Redaction
+    /// How a replayed track's recorded stream (``Track/pacing``: Server-Sent Events, a chunked body) is
+    /// delivered: as recorded (the default), scaled, or at once (`--stream-pacing`).
+    public var streamPacing: StreamPacing
     /// The secret control (`/__tonearm/`) and admin (`/__admin/`) requests must carry as
     /// `Authorization: Bearer TOKEN` (`--admin-token`); `nil` asks for none. Required to bind an
     /// address other than loopback: anyone who can reach it could otherwise plant answers.
@@ -63,8 +66,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         cassette: URL? = nil, rules: [URL] = [], mode: RecordMode = .never, strategy: StrategyHint? = nil,
         matching: MatchingConfiguration? = nil, hosts: [UpstreamHost] = [], upstream: UpstreamHost? = nil,
-        rewritesURLs: Bool = false, missStatus: Int = 404, redaction: Redaction = .default, adminToken: String? = nil,
-        cassetteDirectory: URL? = nil, usageFolder: URL? = nil, network: Network = Network(), limits: Limits = Limits(), tls: TLS = TLS(),
+        rewritesURLs: Bool = false, missStatus: Int = 404, redaction: Redaction = .default, streamPacing: StreamPacing = .recorded,
+        adminToken: String? = nil, cassetteDirectory: URL? = nil, usageFolder: URL? = nil, network: Network = Network(), limits: Limits = Limits(), tls: TLS = TLS(),
         journal: Journal = Journal(), wireMock: WireMock = WireMock(), inspector: Inspector = Inspector(),
         log: @escaping @Sendable (String) -> Void = ServerConfiguration.standardError
     ) {
@@ -78,6 +81,7 @@ public struct ServerConfiguration: Sendable {
         self.rewritesURLs = rewritesURLs
         self.missStatus = missStatus
         self.redaction = redaction
+        self.streamPacing = streamPacing
         self.adminToken = adminToken
         self.cassetteDirectory = cassetteDirectory
         self.usageFolder = usageFolder

@@ -212,6 +212,21 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// Everything received until `marker` is among it (or the peer closes, or 60 s pass), each read with
+    /// the time it arrived: for a test of when a paced body's parts come.
+    func timedReads(until marker: String) async throws -> [(arrived: ContinuousClock.Instant, text: String)] {
+        try await blocking {
+            var reads: [(arrived: ContinuousClock.Instant, text: String)] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !reads.map(\.text).joined().contains(marker) {
+                let count = recv(self.descriptor, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                reads.append((ContinuousClock.now, String(decoding: buffer[0..<count], as: UTF8.self)))
+            }
+            return reads
+        }
+    }
+
     /// What arrives until it ends with `suffix` (one keep-alive answer), the peer closes, or 60 s pass.
     func readUntil(suffix: String) -> String {
         var data: [UInt8] = []

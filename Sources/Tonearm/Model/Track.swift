@@ -21,25 +21,30 @@ public struct Track: Sendable, Hashable {
     /// required state, then moves it on. A track with a scenario is a stub: it answers any number of
     /// times, whatever the engine's strategy (see ``ScenarioStep``).
     public var scenario: ScenarioStep?
+    /// How the response's body arrived over time, when it was a stream (Server-Sent Events, a chunked
+    /// download): replay delivers its parts at their offsets from the head, after ``delay``, as
+    /// ``StreamPacing`` says. `nil` for a body delivered whole.
+    public var pacing: BodyPacing?
 
     /// Creates a track that answers `request` with `response`.
     public init(
         request: Request, response: Response, name: String? = nil, delay: Duration? = nil,
-        scenario: ScenarioStep? = nil
+        scenario: ScenarioStep? = nil, pacing: BodyPacing? = nil
     ) {
-        self.init(request: request, outcome: .response(response), name: name, delay: delay, scenario: scenario)
+        self.init(request: request, outcome: .response(response), name: name, delay: delay, scenario: scenario, pacing: pacing)
     }
 
     /// Creates a track with any outcome, including a simulated transport error.
     public init(
         request: Request, outcome: Outcome, name: String? = nil, delay: Duration? = nil,
-        scenario: ScenarioStep? = nil
+        scenario: ScenarioStep? = nil, pacing: BodyPacing? = nil
     ) {
         self.request = request
         self.outcome = outcome
         self.name = name
         self.delay = delay
         self.scenario = scenario
+        self.pacing = pacing
     }
 
     /// The response, or `nil` when the track simulates a transport error.

@@ -62,7 +62,7 @@ extension HARFormat {
             ("startedDateTime", .string(started)),
             ("time", .int(wait)),
             ("request", requestOutput(entry.track.request)),
-            ("response", responseOutput(entry.track.outcome)),
+            ("response", responseOutput(entry.track.outcome, pacing: entry.track.pacing)),
             ("cache", .object([])),
             ("timings", .object([("send", .int(0)), ("wait", .int(wait)), ("receive", .int(0))])),
         ]
@@ -88,7 +88,8 @@ extension HARFormat {
         return .object(members)
     }
 
-    private static func responseOutput(_ outcome: Track.Outcome) -> JSONOutput {
+    /// The response; a paced body's parts in `_tonearmParts` (HAR readers ignore members starting `_`).
+    private static func responseOutput(_ outcome: Track.Outcome, pacing: BodyPacing?) -> JSONOutput {
         switch outcome {
         case .transportError(let error):
             var code: [(String, JSONOutput)] = []
@@ -106,12 +107,14 @@ extension HARFormat {
                 ("mimeType", .string(response.headers.first(named: "Content-Type") ?? "x-unknown")),
             ]
             if !response.body.isEmpty { content += textMembers(response.body) }
-            return .object([
+            var members: [(String, JSONOutput)] = [
                 ("status", .int(response.status)), ("statusText", .string("")), ("httpVersion", .string("HTTP/1.1")),
                 ("cookies", .array([])), ("headers", headersOutput(response.headers)), ("content", .object(content)),
                 ("redirectURL", .string(response.headers.first(named: "Location") ?? "")),
                 ("headersSize", .int(-1)), ("bodySize", .int(response.body.count)),
-            ])
+            ]
+            if let pacing { members.append(("_tonearmParts", NativeStreamCodec.partsOutput(pacing, bodyCount: response.body.count))) }
+            return .object(members)
         }
     }
 

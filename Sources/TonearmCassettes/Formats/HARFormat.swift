@@ -38,11 +38,15 @@ public enum HARFormat {
         let request = try readRequest(try entry.required("request", expected: "a request object"))
         let response = try entry.required("response", expected: "a response object")
         let outcome = try readOutcome(response, file: file, path: entry.path, warnings: &warnings)
+        var pacing: BodyPacing?
+        if case .response(let answer) = outcome, let parts = try response.member("_tonearmParts") {
+            pacing = try NativeStreamCodec.readParts(parts, bodyCount: answer.body.count)
+        }
         let recordedAt = try entry.member("startedDateTime")?.recordingTime(file: file, warnings: &warnings) { (value) throws(CassetteError) in
             Timestamp.parseISO8601(try value.string())
         }
         let name = try entry.optionalString("comment")  // Tonearm's HAR export writes track names here
-        return CassetteEntry(Track(request: request, outcome: outcome, name: name), recordedAt: recordedAt)
+        return CassetteEntry(Track(request: request, outcome: outcome, name: name, pacing: pacing), recordedAt: recordedAt)
     }
 
     private static func readRequest(_ cursor: DocumentCursor) throws(CassetteError) -> Request {

@@ -15,7 +15,7 @@ enum NativeTrackCodec {
         if let recordedAt = entry.recordedAt.flatMap(Timestamp.cassetteText) { members.append(("recordedAt", .string(recordedAt))) }
         members.append(("request", requestOutput(track.request)))
         switch track.outcome {
-        case .response(let response): members.append(("response", responseOutput(response)))
+        case .response(let response): members.append(("response", responseOutput(response, pacing: track.pacing)))
         case .transportError(let error): members.append(("transportError", transportErrorOutput(error)))
         }
         if let delay = track.delay.flatMap(RecordedLimits.milliseconds) { members.append(("delayMilliseconds", .int(delay))) }
@@ -38,9 +38,15 @@ enum NativeTrackCodec {
         return .object(members)
     }
 
-    static func responseOutput(_ response: Response) -> JSONOutput {
+    /// The response object; a paced body as ``NativeStreamCodec`` keeps it.
+    static func responseOutput(_ response: Response, pacing: BodyPacing? = nil) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("status", .int(response.status))]
-        appendHeadersAndBody(response.headers, response.body, to: &members)
+        guard let pacing else {
+            appendHeadersAndBody(response.headers, response.body, to: &members)
+            return .object(members)
+        }
+        appendHeadersAndBody(response.headers, [], to: &members)
+        NativeStreamCodec.appendBody(of: response, pacing: pacing, to: &members)
         return .object(members)
     }
 
@@ -71,8 +77,11 @@ enum NativeTrackCodec {
     static func read(_ cursor: DocumentCursor) throws(CassetteError) -> CassetteEntry {
         let request = try readRequest(try cursor.required("request", expected: "a request object"))
         let outcome: Track.Outcome
+        var pacing: BodyPacing?
         if let response = try cursor.member("response") {
-            outcome = .response(try readResponse(response))
+            let read = try readPacedResponse(response)
+            outcome = .response(read.response)
+            pacing = read.pacing
         } else if let error = try cursor.member("transportError") {
             outcome = .transportError(try readTransportError(error))
         } else {
@@ -93,7 +102,8 @@ enum NativeTrackCodec {
         var scenario = try legacyScenario(hintsCursor)
         if let member = try cursor.member("scenario") { scenario = try readScenario(member) }
         let track = Track(
-            request: request, outcome: outcome, name: try cursor.optionalString("name"), delay: delay, scenario: scenario)
+            request: request, outcome: outcome, name: try cursor.optionalString("name"), delay: delay, scenario: scenario,
+            pacing: pacing)
         return CassetteEntry(track, recordedAt: recordedAt, hints: try readHints(hintsCursor))
     }
 
@@ -125,10 +135,15 @@ enum NativeTrackCodec {
     }
 
     static func readResponse(_ cursor: DocumentCursor) throws(CassetteError) -> Response {
+        try readPacedResponse(cursor).response
+    }
+
+    /// The response object and its body's pacing, when it has one (`events`, or `parts`).
+    static func readPacedResponse(_ cursor: DocumentCursor) throws(CassetteError) -> (response: Response, pacing: BodyPacing?) {
         let status = try cursor.required("status", expected: "a status code").statusCode()
         let headers = try readHeaders(cursor.member("headers"))
-        let body = try cursor.member("body").map { (body) throws(CassetteError) in try BodyStorage.read(body) } ?? []
-        return Response(status: status, headers: headers, body: body)
+        let (body, pacing) = try NativeStreamCodec.readBody(cursor)
+        return (Response(status: status, headers: headers, body: body), pacing)
     }
 
     static func readHeaders(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderField] {

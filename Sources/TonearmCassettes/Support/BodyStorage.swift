@@ -47,6 +47,12 @@ enum BodyStorage: Equatable {
         }
     }
 
+    /// The compact bytes of a `json` member's value (parsed as raw, so its exact text).
+    static func jsonBytes(_ value: DocumentCursor) -> [UInt8] {
+        guard case .raw(let range) = value.node.value else { return JSONOutput(value.node).compact() }
+        return value.source.bytes.withUnsafeBufferPointer { JSONLayout.compact(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     /// Reads a body written by ``output``. The `json` member must have been parsed as raw.
     static func read(_ cursor: DocumentCursor) throws(CassetteError) -> [UInt8] {
         let members = try cursor.members()
@@ -55,8 +61,7 @@ enum BodyStorage: Equatable {
         }
         switch key {
         case "json":
-            guard case .raw(let range) = value.node.value else { return JSONOutput(value.node).compact() }
-            return cursor.source.bytes.withUnsafeBufferPointer { JSONLayout.compact(UnsafeBufferPointer(rebasing: $0[range])) }
+            return jsonBytes(value)
         case "text":
             return Array(try value.string().utf8)
         case "base64":

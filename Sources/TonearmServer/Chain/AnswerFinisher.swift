@@ -48,13 +48,13 @@ struct AnswerFinisher: Sendable {
             return OutgoingResponse(message: .kept(kept), ending: .keepAlive)
         case .response(let response):
             if let journaled = answer.journaled { journal.append(entry(journaled, .response(response), answer, request)) }
-            guard let dribble = answer.dribble, !response.body.isEmpty else {
+            guard let pacing = answer.pacing, !response.body.isEmpty else {
                 return OutgoingResponse(response, reasonPhrase: answer.reasonPhrase, keep: answer.encoded)
             }
             return OutgoingResponse(
                 message: .parts(
                     OutgoingResponse.Head(status: response.status, reasonPhrase: answer.reasonPhrase, fields: response.headers),
-                    .dribbled(response.body, dribble), keep: nil),
+                    .stream(.paced(response.body, pacing.parts(forBodyCount: response.body.count))), keep: nil),
                 ending: .keepAlive)
         case .fault(let error):
             if let journaled = answer.journaled { journal.append(entry(journaled, .response(nil), answer, request)) }

@@ -69,7 +69,7 @@ struct MappingStage: ResponderStage {
             }
             return .answered(.now(StageAnswer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
-                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, dribble: settings?.dribble)))
+                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, pacing: settings?.dribble.map(AnswerPacing.dribble))))
         }
     }
 
@@ -106,7 +106,7 @@ struct MappingStage: ResponderStage {
             // answer (checked against the jar), and recordings then hold the upstream's headers only.
             return StageAnswer(
                 content: .response(fetched), source: source, journaled: request, delay: delay,
-                reasonPhrase: settings?.statusMessage, dribble: settings?.dribble, keepsWholeBodies: true)
+                reasonPhrase: settings?.statusMessage, pacing: settings?.dribble.map(AnswerPacing.dribble), keepsWholeBodies: true)
         }
     }
 

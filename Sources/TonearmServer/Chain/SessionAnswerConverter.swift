@@ -20,6 +20,12 @@ struct SessionAnswerConverter: Sendable {
             let track = hit.track
             switch track.outcome {
             case .response(let response):
+                if let recorded = track.pacing {
+                    // A paced answer is written part by part, never from kept bytes.
+                    return StageAnswer(
+                        content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: track.delay,
+                        pacing: configuration.streamPacing.apply(to: recorded).map(AnswerPacing.recorded))
+                }
                 return StageAnswer(
                     content: .response(served(response, loaded: loaded)), source: source, journaled: request, delay: track.delay,
                     encoded: configuration.rewritesURLs ? nil : loaded.encodedResponses.slot(for: hit, delay: track.delay, source: source))

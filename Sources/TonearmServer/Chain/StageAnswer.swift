@@ -41,8 +41,8 @@ final class StageAnswer: Sendable {
     let logLine: String?
     /// The reason phrase of the status line, when the answer has its own (a mapping's `statusMessage`).
     let reasonPhrase: String?
-    /// How the body is dribbled, when it is (a mapping's `chunkedDribbleDelay`).
-    let dribble: Dribble?
+    /// How the body is written over time, when it is not written at once.
+    let pacing: AnswerPacing?
     /// Whether the journal keeps the exchange's bodies whole (up to ``Journal/recordableBodyLimit``):
     /// an upstream's answer through a proxy mapping, which WireMock's recorder may turn into a mapping.
     let keepsWholeBodies: Bool
@@ -51,7 +51,7 @@ final class StageAnswer: Sendable {
 
     init(
         content: Content, source: JournalEntry.Source, journaled: Request? = nil, delay: Duration? = nil, logLine: String? = nil,
-        reasonPhrase: String? = nil, dribble: Dribble? = nil, keepsWholeBodies: Bool = false, encoded: EncodedResponseCache.Slot? = nil
+        reasonPhrase: String? = nil, pacing: AnswerPacing? = nil, keepsWholeBodies: Bool = false, encoded: EncodedResponseCache.Slot? = nil
     ) {
         self.content = content
         self.source = source
@@ -59,7 +59,7 @@ final class StageAnswer: Sendable {
         self.delay = delay
         self.logLine = logLine
         self.reasonPhrase = reasonPhrase
-        self.dribble = dribble
+        self.pacing = pacing
         self.keepsWholeBodies = keepsWholeBodies
         self.encoded = encoded
     }
@@ -81,5 +81,22 @@ final class StageAnswer: Sendable {
         StageAnswer(
             content: .miss(miss, alsoMissed: alsoMissed), source: JournalEntry.Source(kind: .miss, detail: miss.report.reason.description),
             journaled: miss.request)
+    }
+}
+
+/// How an answer's body is written over time.
+enum AnswerPacing: Sendable {
+    /// Evenly over a time, whatever the body's length once rendered and compressed (a mapping's
+    /// `chunkedDribbleDelay`).
+    case dribble(Dribble)
+    /// In a recorded stream's parts, at their times (scaled as ``ServerConfiguration/streamPacing`` says).
+    case recorded(BodyPacing)
+
+    /// The parts of a body of `count` bytes.
+    func parts(forBodyCount count: Int) -> BodyPacing {
+        switch self {
+        case .dribble(let dribble): BodyPacing.evenly(byteCount: count, pieces: dribble.pieces, over: dribble.total)
+        case .recorded(let pacing): pacing
+        }
     }
 }

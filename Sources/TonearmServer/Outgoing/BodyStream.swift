@@ -1,9 +1,11 @@
 import NIOCore
+import Tonearm
 
-/// A body written over time as its source produces it, after a head that states no length: a live feed
-/// of Server-Sent Events (the inspector's), and any answer whose parts are not all known when its head
-/// is written. ``ResponseWriter`` writes it chunked to HTTP/1.1, and to HTTP/1.0 until the connection
-/// closes.
+/// A body written over time as its source produces it: a live feed of Server-Sent Events (the
+/// inspector's), whose parts are not known when its head is written, or a body known in advance and
+/// written at its parts' times (``PacedBody``: a recorded stream, a dribble). ``ResponseWriter`` writes
+/// one of unknown length chunked to HTTP/1.1 and to HTTP/1.0 until the connection closes, and a known
+/// one after a head stating its `Content-Length`.
 ///
 /// The writer asks the source for its next step only once the previous part is written (handed to the
 /// socket), so a client that stops reading stops the source: nothing piles up in memory for it. A
@@ -11,9 +13,17 @@ import NIOCore
 final class BodyStream: Sendable, Equatable {
     /// What produces the parts.
     let source: any BodyStreamSource
+    /// The whole body, when it is known in advance (what the journal shows, and its length the head's).
+    let knownBody: [UInt8]?
 
-    init(_ source: any BodyStreamSource) {
+    init(_ source: any BodyStreamSource, knownBody: [UInt8]? = nil) {
         self.source = source
+        self.knownBody = knownBody
+    }
+
+    /// `body` written as `pacing` says.
+    static func paced(_ body: [UInt8], _ pacing: BodyPacing) -> BodyStream {
+        BodyStream(PacedBody(body: body, pacing: pacing), knownBody: body)
     }
 
     static func == (lhs: BodyStream, rhs: BodyStream) -> Bool { lhs === rhs }

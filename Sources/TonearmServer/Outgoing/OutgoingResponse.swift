@@ -46,20 +46,18 @@ struct OutgoingResponse: Sendable {
         case none
         /// The whole body at once.
         case bytes([UInt8])
-        /// The body in parts, a pause before each: a slow network (WireMock's `chunkedDribbleDelay`).
-        case dribbled([UInt8], Dribble)
-        /// A body of no known length, written as its source produces it (a live event feed).
+        /// A body written over time as its source produces it: a live event feed, or a body known in
+        /// advance written at its parts' times (a recorded stream, WireMock's `chunkedDribbleDelay`).
         case stream(BodyStream)
 
-        /// The body's bytes, whole; none for a stream, whose bytes are not known in advance.
+        /// The body's bytes, whole; none for a stream whose bytes are not known in advance.
         var bytes: [UInt8] {
             switch self {
-            case .none, .stream: []
-            case .bytes(let bytes), .dribbled(let bytes, _): bytes
+            case .none: []
+            case .stream(let stream): stream.knownBody ?? []
+            case .bytes(let bytes): bytes
             }
         }
-
-
     }
 
     /// How the exchange ends once the message is written.
@@ -125,7 +123,7 @@ extension OutgoingResponse.Message {
     /// so that asking copies nothing on the request path.
     var bodyTakesTime: Bool {
         switch self {
-        case .parts(_, .dribbled, _), .parts(_, .stream, _): true
+        case .parts(_, .stream, _): true
         case .parts, .kept: false
         }
     }

@@ -14,9 +14,9 @@ struct ResponseWrite: Sendable {
 
 /// The only writer of response bytes: turns each ``ResponseWrite`` into bytes (``ResponseEncoding``),
 /// writes them (the caller flushes: `writeAndFlush`), and ends the exchange as the answer says: keeps the connection, closes it once the
-/// answer is written, plays a fault, or leaves it to the tunnel. A dribbled body is written in its
-/// parts on the event loop's clock; the write's promise completes once the whole answer is written, so
-/// the connection knows when the exchange is over.
+/// answer is written, plays a fault, or leaves it to the tunnel. A streamed body (a live feed, a paced
+/// recorded stream, a dribble) is written part by part on the event loop's clock; the write's promise
+/// completes once the whole answer is written, so the connection knows when the exchange is over.
 ///
 /// It sits where NIO's HTTP response encoder would (``HTTPPipeline``), beneath the request decoder and
 /// above TLS, and nothing else in the pipeline writes: there is one encoder, and so one framing.
@@ -57,8 +57,6 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
             send(
                 OutgoingResponse.Head(status: answer.status, fields: answer.headers), body: answer.body, keep: nil,
                 ending: response.ending, request: request, promise: promise, context: context)
-        case .parts(let head, .dribbled(let bytes, let dribble), _):
-            sendDribbling(head, body: bytes, dribble: dribble, ending: response.ending, request: request, promise: promise, context: context)
         case .parts(let head, .stream(let stream), _):
             sendStreaming(head, stream: stream, ending: response.ending, request: request, promise: promise, context: context)
         case .parts(let head, let body, let keep):
@@ -104,64 +102,24 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
         context.eventLoop.scheduleTask(in: Self.finalAnswerGrace) { channel.close(promise: nil) }
     }
 
-    /// Writes the head of `head` at once and `body` in the dribble's parts, a pause before each; the
-    /// promise completes after the last part. A connection that closes meanwhile stops it.
-    private func sendDribbling(
-        _ head: OutgoingResponse.Head, body: [UInt8], dribble: Dribble, ending: OutgoingResponse.Ending, request: RequestFraming,
-        promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
-    ) {
-        let pieces = ResponseEncoding.sendsBody(status: head.status, request: request) ? dribble.parts(of: body) : []
-        guard !pieces.isEmpty else {
-            return send(head, body: body, keep: nil, ending: ending, request: request, promise: promise, context: context)
-        }
-        let keepAlive = ending == .keepAlive
-        guard let first = ResponseEncoding.encode(
-            head, bodyCount: body.count, body: nil, request: request, keepAlive: keepAlive, framed: true, allocator: context.channel.allocator)
-        else {
-            return refuse(head, request: request, promise: promise, context: context)
-        }
-        if !keepAlive { closing = true }
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(first)), promise: nil)
-        let pause = TimeAmount.nanoseconds(TonearmServer.nanoseconds(dribble.total / pieces.count))
-        writePiece(0, of: pieces.map { ByteBuffer(bytes: $0) }, pause: pause, keepAlive: keepAlive, promise: promise, context: context)
-    }
-
-    private func writePiece(
-        _ index: Int, of pieces: [ByteBuffer], pause: TimeAmount, keepAlive: Bool, promise: EventLoopPromise<Void>?,
-        context: ChannelHandlerContext
-    ) {
-        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        context.eventLoop.scheduleTask(in: pause) {
-            let (handler, context) = bound.value
-            guard context.channel.isActive else {
-                promise?.fail(ChannelError.ioOnClosedChannel)
-                return
-            }
-            guard index + 1 == pieces.count else {
-                context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: nil)
-                return handler.writePiece(index + 1, of: pieces, pause: pause, keepAlive: keepAlive, promise: promise, context: context)
-            }
-            guard keepAlive else { return handler.writeThenClose(pieces[index], promise: promise, context: context) }
-            context.writeAndFlush(handler.wrapOutboundOut(.byteBuffer(pieces[index])), promise: promise)
-        }
-    }
-
-    /// Writes the head of `head` at once, stating no length, then what `stream`'s source produces, each
-    /// part once the one before it is written: chunked to HTTP/1.1 (kept alive after the last chunk when
-    /// `ending` says so), to HTTP/1.0 until the connection closes. The promise completes after the end;
-    /// a connection that closes meanwhile stops the stream. A `HEAD`, or a status without a body, gets
-    /// the head alone and the source is never asked.
+    /// Writes the head of `head` at once, then what `stream`'s source produces, each part once the one
+    /// before it is written. A body known in advance follows a head stating its `Content-Length` (empty,
+    /// it is written whole); one of unknown length is chunked to HTTP/1.1 (kept alive after the last
+    /// chunk when `ending` says so) and written to HTTP/1.0 until the connection closes. The promise
+    /// completes after the end; a connection that closes meanwhile stops the stream. A `HEAD`, or a
+    /// status without a body, gets the head alone and the source is never asked.
     private func sendStreaming(
         _ head: OutgoingResponse.Head, stream: BodyStream, ending: OutgoingResponse.Ending, request: RequestFraming,
         promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
     ) {
-        guard ResponseEncoding.sendsBody(status: head.status, request: request) else {
-            return send(head, body: [], keep: nil, ending: ending, request: request, promise: promise, context: context)
+        let known = stream.knownBody
+        guard ResponseEncoding.sendsBody(status: head.status, request: request), known?.isEmpty != true else {
+            return send(head, body: known ?? [], keep: nil, ending: ending, request: request, promise: promise, context: context)
         }
-        let chunked = request.version == .http1_1
-        let keepAlive = chunked && ending == .keepAlive
+        let chunked = known == nil && request.version == .http1_1
+        let keepAlive = (known != nil || chunked) && ending == .keepAlive
         guard let first = ResponseEncoding.encode(
-            head, bodyCount: 0, body: nil, request: request, keepAlive: keepAlive, framed: true, streamed: true,
+            head, bodyCount: known?.count ?? 0, body: nil, request: request, keepAlive: keepAlive, framed: true, streamed: known == nil,
             allocator: context.channel.allocator)
         else {
             return refuse(head, request: request, promise: promise, context: context)
@@ -203,6 +161,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
         case .end:
             let last = ByteBuffer(string: chunked ? ResponseEncoding.lastChunk : "")
             guard keepAlive else { return writeThenClose(last, promise: promise, context: context) }
+            // An empty write still completes the promise once everything before it is written.
             context.writeAndFlush(wrapOutboundOut(.byteBuffer(last)), promise: promise)
         }
     }

@@ -126,7 +126,7 @@ struct ResponseWriterTests {
         let channel = try channel()
         let dribble = try Self.dribble(chunks: 3, milliseconds: 300)
         let response = OutgoingResponse(
-            message: .parts(OutgoingResponse.Head(status: 200, fields: Self.text), .dribbled(Array("abcdefg".utf8), dribble), keep: nil),
+            message: .parts(OutgoingResponse.Head(status: 200, fields: Self.text), Self.dribbled("abcdefg", dribble), keep: nil),
             ending: .keepAlive)
         let done = channel.eventLoop.makePromise(of: Void.self)
         let finished = SharedFlag()
@@ -150,11 +150,13 @@ struct ResponseWriterTests {
     @Test("A dribbled body that closes closes after its last part; one whose connection closes meanwhile stops")
     func dribbledEndings() throws {
         let dribble = try Self.dribble(chunks: 2, milliseconds: 100)
-        let response = OutgoingResponse(
-            message: .parts(OutgoingResponse.Head(status: 200), .dribbled(Array("abcd".utf8), dribble), keep: nil), ending: .close)
+        // A stream is one producer: each write gets its own.
+        let response = {
+            OutgoingResponse(message: .parts(OutgoingResponse.Head(status: 200), Self.dribbled("abcd", dribble), keep: nil), ending: .close)
+        }
         let closing = try channel()
         // Not `writeOutbound`, which waits on the write's future: a dribbled write completes only on the loop's clock.
-        closing.write(ResponseWrite(response: response, request: Self.get11), promise: nil)
+        closing.write(ResponseWrite(response: response(), request: Self.get11), promise: nil)
         closing.flush()
         closing.embeddedEventLoop.advanceTime(by: .milliseconds(100))
         #expect(try written(closing) == "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\nabcd")
@@ -164,11 +166,66 @@ struct ResponseWriterTests {
         let done = leaving.eventLoop.makePromise(of: Void.self)
         let failed = SharedFlag()
         done.futureResult.whenFailure { _ in failed.set() }
-        leaving.write(ResponseWrite(response: response, request: Self.get11), promise: done)
+        leaving.write(ResponseWrite(response: response(), request: Self.get11), promise: done)
         leaving.flush()
         leaving.close(promise: nil)
         leaving.embeddedEventLoop.advanceTime(by: .milliseconds(100))
         #expect(failed.isSet)
+    }
+
+    /// `text` dribbled as a mapping's `chunkedDribbleDelay` says: a paced stream of known length.
+    private static func dribbled(_ text: String, _ dribble: Dribble) -> OutgoingResponse.Body {
+        .stream(.paced(Array(text.utf8), AnswerPacing.dribble(dribble).parts(forBodyCount: text.utf8.count)))
+    }
+
+    @Test("A recorded stream replays paced: the head states the length, each part is written at its offset from the head (not before), parts due together go in one write, and the write completes after the last")
+    func recordedPacing() throws {
+        let channel = try channel()
+        let pacing = BodyPacing(parts: [
+            .init(offset: .milliseconds(0), byteCount: 2), .init(offset: .milliseconds(250), byteCount: 3),
+            .init(offset: .milliseconds(250), byteCount: 1), .init(offset: .milliseconds(400), byteCount: 4),
+        ])
+        let response = OutgoingResponse(
+            message: .parts(OutgoingResponse.Head(status: 200, fields: [HeaderField("Content-Type", "text/event-stream")]),
+                .stream(.paced(Array("abcdefghij".utf8), pacing)), keep: nil),
+            ending: .keepAlive)
+        let done = channel.eventLoop.makePromise(of: Void.self)
+        let finished = SharedFlag()
+        done.futureResult.whenSuccess { finished.set() }
+        channel.write(ResponseWrite(response: response, request: Self.get11), promise: done)
+        channel.flush()
+        channel.embeddedEventLoop.run()
+        #expect(try written(channel) == "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: 10\r\n\r\nab")
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(249))
+        #expect(try written(channel) == "")
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(try written(channel) == "cdef")
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(149))
+        #expect(try written(channel) == "")
+        #expect(!finished.isSet)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(try written(channel) == "ghij")
+        #expect(finished.isSet)
+        #expect(channel.isActive)
+    }
+
+    @Test("A paced stream to HEAD is the head alone; to HTTP/1.0 it keeps its Content-Length and closes after the last part")
+    func recordedPacingFramings() throws {
+        let pacing = BodyPacing(parts: [.init(offset: .milliseconds(10), byteCount: 2), .init(offset: .milliseconds(20), byteCount: 2)])
+        let response = {
+            OutgoingResponse(message: .parts(OutgoingResponse.Head(status: 200), .stream(.paced(Array("abcd".utf8), pacing)), keep: nil), ending: .close)
+        }
+        let head = try channel()
+        head.write(ResponseWrite(response: response(), request: RequestFraming(version: .http1_1, method: .HEAD)), promise: nil)
+        head.flush()
+        #expect(try written(head) == "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\n")
+
+        let old = try channel()
+        old.write(ResponseWrite(response: response(), request: RequestFraming(version: .http1_0, method: .GET)), promise: nil)
+        old.flush()
+        old.embeddedEventLoop.advanceTime(by: .milliseconds(20))
+        #expect(try written(old) == "HTTP/1.0 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\nabcd")
+        #expect(!old.isActive)
     }
 
     @Test("A replayed answer kept encoded is written as kept to the common request, framed anew from its track for HEAD, HTTP/1.0 and a close")

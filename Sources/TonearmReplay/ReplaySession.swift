@@ -402,6 +402,14 @@ public final class ReplaySession: Sendable {
     package func fetch(
         _ request: Request, missed report: MissReport?, from network: (Request) async throws -> Response
     ) async throws -> SessionAnswer {
+        try await fetch(request, missed: report, fromPaced: { (try await network($0), nil) })
+    }
+
+    /// ``fetch(_:missed:from:)`` for a network that says how the body arrived (a stream's parts and their
+    /// times, kept as the recorded track's ``Track/pacing``).
+    package func fetch(
+        _ request: Request, missed report: MissReport?, fromPaced network: (Request) async throws -> (Response, BodyPacing?)
+    ) async throws -> SessionAnswer {
         guard let report, mode.records, recorder != nil else { return .fetched(try await fetchOnce(request, from: network)) }
         var key = report.key
         while true {
@@ -452,9 +460,9 @@ public final class ReplaySession: Sendable {
     }
 
     /// One real exchange, recorded when the mode records.
-    private func fetchOnce(_ request: Request, from network: (Request) async throws -> Response) async throws -> Response {
-        let response = try await network(request)
-        if mode.records { noteRecorded(Track(request: request, response: response)) }
+    private func fetchOnce(_ request: Request, from network: (Request) async throws -> (Response, BodyPacing?)) async throws -> Response {
+        let (response, pacing) = try await network(request)
+        if mode.records { noteRecorded(Track(request: request, response: response, pacing: pacing)) }
         return response
     }
 

@@ -40,6 +40,18 @@ final class UpstreamClient: Sendable {
     /// The upstream's response to `request`, whose URL is absolute, head and whole body within the
     /// timeout.
     func fetch(_ request: Request) async throws(Failure) -> Response {
+        try await fetch(request, relaying: { _ in nil }).response
+    }
+
+    /// The upstream's response to `request` and, for a stream, how its body arrived. A response is a
+    /// stream when it is `text/event-stream` or states no `Content-Length` (chunked, or until the close):
+    /// then `relay` is given its head as soon as it arrives and returns where its body goes as it comes
+    /// (`nil` collects it whole). A stream is bounded by the timeout and the body limit like any
+    /// response, but one that passes either after its head is cut there rather than failed: what came is
+    /// kept, marked `Tonearm-Stream-Cut`, and its client's body ends.
+    func fetch(
+        _ request: Request, relaying relay: @escaping @Sendable (Response) -> StreamRelay?
+    ) async throws(Failure) -> (response: Response, pacing: BodyPacing?) {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for field in HopByHop.removing(from: request.headers, also: ["host", "content-length"]) {
@@ -51,13 +63,32 @@ final class UpstreamClient: Sendable {
         do {
             // AsyncHTTPClient's deadline stops counting once the head arrives; withDeadline also bounds
             // the body, which an upstream may drip one byte at a time.
-            return try await withDeadline(timeout, sleep: timer.sleep(for:)) {
-                let response = try await client.execute(outgoingRequest, timeout: .nanoseconds(TonearmServer.nanoseconds(timeout)))
-                let body = try await response.body.collect(upTo: maximumBodySize)
-                let headers = response.headers.map { HeaderField($0.name, $0.value) }
-                return Response(
-                    status: Int(response.status.code), headers: HopByHop.removing(from: headers),
-                    body: Array(buffer: body))
+            let capture = StreamCapture()
+            do {
+                return try await withDeadline(timeout, sleep: timer.sleep(for:)) {
+                    let response = try await client.execute(outgoingRequest, timeout: .nanoseconds(TonearmServer.nanoseconds(timeout)))
+                    let headers = response.headers.map { HeaderField($0.name, $0.value) }
+                    let head = Response(status: Int(response.status.code), headers: HopByHop.removing(from: headers))
+                    guard Self.isStream(head, method: request.method), let relay = relay(head) else {
+                        let body = try await response.body.collect(upTo: maximumBodySize)
+                        return (Response(status: head.status, headers: head.headers, body: Array(buffer: body)), nil)
+                    }
+                    capture.begin(head, relay: relay)
+                    for try await buffer in response.body {
+                        let bytes = Array(buffer: buffer)
+                        guard capture.append(bytes, limit: maximumBodySize) else {
+                            return capture.cut(because: "the body passed the \(maximumBodySize)-byte limit (--max-body-size)")
+                        }
+                        try await relay.push(bytes)
+                    }
+                    return capture.complete()
+                }
+            } catch where capture.hasBegun && !Task.isCancelled {
+                // Begun, a stream is answered already: what came is recorded, marked, and its client's body ends.
+                if error is DeadlineExceeded {
+                    return capture.cut(because: "the stream outlived the upstream timeout (\(timeout); --upstream-timeout)")
+                }
+                return capture.cut(because: "the upstream broke the stream: \(error)")
             }
         } catch is DeadlineExceeded {
             throw Self.timedOut(origin, after: timeout)
@@ -68,6 +99,14 @@ final class UpstreamClient: Sendable {
         } catch {
             throw Failure(status: 502, message: "upstream \(origin) could not be reached: \(error)")
         }
+    }
+
+    /// Whether `head` (the answer to a request with `method`) starts a stream: Server-Sent Events, or a
+    /// body of no stated length.
+    static func isStream(_ head: Response, method: String) -> Bool {
+        guard method != "HEAD", head.status >= 200, head.status != 204, head.status != 304 else { return false }
+        if MediaType.isEventStream(head.headers.first(named: "Content-Type")) { return true }
+        return head.headers.first(named: "Content-Length") == nil
     }
 
     /// The 504 for an exchange that outlived the timeout, saying how to give upstreams longer.

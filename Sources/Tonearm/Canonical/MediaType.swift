@@ -26,6 +26,12 @@ package enum MediaType {
         return parts.count == 2 && !parts[0].isEmpty && parts[1].count > suffix.utf8.count
     }
 
+    /// Whether a possibly absent `Content-Type` value names a stream of Server-Sent Events
+    /// (`text/event-stream`): recorded with its events' times, kept one object per event.
+    package static func isEventStream(_ contentType: String?) -> Bool {
+        contentType.map { essence(of: $0) == "text/event-stream" } ?? false
+    }
+
     /// Whether `contentType` is `application/x-www-form-urlencoded`, whose body is read like a query.
     package static func isForm(_ contentType: String) -> Bool { isForm(essence: essence(of: contentType)) }
 

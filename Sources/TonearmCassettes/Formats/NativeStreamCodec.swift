@@ -146,10 +146,3 @@ enum NativeStreamCodec {
         return (body, BodyPacing(parts: parts))
     }
 }
-
-extension MediaType {
-    /// Whether a possibly absent `Content-Type` value names a stream of Server-Sent Events.
-    static func isEventStream(_ contentType: String?) -> Bool {
-        contentType.map { essence(of: $0) == "text/event-stream" } ?? false
-    }
-}

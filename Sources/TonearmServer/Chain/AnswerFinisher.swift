@@ -70,6 +70,11 @@ struct AnswerFinisher: Sendable {
             }
             return OutgoingResponse(response)
         case .stream(let head, let stream):
+            // A relayed upstream stream is journaled by its head (its body is recorded, not kept here);
+            // the inspector's own feed is not journaled.
+            if let journaled = answer.journaled {
+                journal.append(entry(journaled, .response(Response(status: head.status, headers: head.fields)), answer, request))
+            }
             return OutgoingResponse(message: .parts(head, .stream(stream), keep: nil), ending: .keepAlive)
         case .tunnel(let host):
             // The tunnel itself is not an exchange: the requests inside it are journaled one by one.

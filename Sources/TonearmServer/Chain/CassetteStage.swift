@@ -53,14 +53,38 @@ struct CassetteStage: ResponderStage {
 
     /// `request` fetched from `host` through the cassette's session, in a task (`report` says why the
     /// cassette missed, `nil` when the mode does not replay); a failure answered with the upstream's
-    /// status and why.
+    /// status and why. A stream (``UpstreamClient/isStream(_:method:)``) is answered as soon as its head
+    /// arrives and relayed as it comes, while the fetch goes on recording it; the client leaving stops
+    /// the upstream exchange.
     private func fetched(_ request: Request, from host: UpstreamHost, missed report: MissReport?, loaded: LoadedCassette) -> Staged<StageAnswer> {
         .later { [client, converter] in
+            let streamHead = StreamHeadSignal()
+            let fetch = Task {
+                defer { streamHead.fetchEnded() }
+                return try await loaded.session.fetch(request, missed: report, fromPaced: { request in
+                    let fetched = try await client.fetch(request) { head in
+                        let relay = StreamRelay()
+                        streamHead.deliver(head, relay: relay)
+                        return relay
+                    }
+                    return (fetched.response, fetched.pacing)
+                })
+            }
+            let streamed = await withTaskCancellationHandler {
+                await streamHead.wait()
+            } onCancel: {
+                fetch.cancel()
+            }
+            if let (head, relay) = streamed {
+                relay.onStop { fetch.cancel() }
+                let served = converter.served(head, loaded: loaded)
+                return StageAnswer(
+                    content: .stream(OutgoingResponse.Head(status: served.status, fields: served.headers), BodyStream(relay)),
+                    source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: request)
+            }
             let answer: SessionAnswer
             do {
-                answer = try await loaded.session.fetch(request, missed: report) { request in
-                    try await client.fetch(request)
-                }
+                answer = try await fetch.value
             } catch {
                 // Cancelled by the shutdown deadline or the client leaving: not the upstream's failure.
                 if Task.isCancelled {

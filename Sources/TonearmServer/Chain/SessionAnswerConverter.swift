@@ -49,7 +49,7 @@ struct SessionAnswerConverter: Sendable {
     }
 
     /// The response as sent to the client: URLs rewritten when asked (cassettes keep the upstream's bytes).
-    private func served(_ response: Response, loaded: LoadedCassette) -> Response {
+    func served(_ response: Response, loaded: LoadedCassette) -> Response {
         guard configuration.rewritesURLs else { return response }
         return URLRewriter(hosts: configuration.allowedHosts + loaded.trackHosts, serverURL: address.url).rewrite(response)
     }

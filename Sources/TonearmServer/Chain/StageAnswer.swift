@@ -24,8 +24,9 @@ final class StageAnswer: Sendable {
         indirect case miss(StageMiss, alsoMissed: [StageMiss])
         /// An intercepted `CONNECT`: answered 200, then TLS to `host` is terminated on the connection.
         case tunnel(UpstreamHost)
-        /// A head, then a body of no known length that `stream` writes over time (the inspector's live
-        /// event feed); never journaled.
+        /// A head, then a body of no known length that `stream` writes over time: the inspector's live
+        /// event feed (not journaled), or an upstream's stream relayed while it is recorded (journaled
+        /// by its head).
         indirect case stream(OutgoingResponse.Head, BodyStream)
     }
 

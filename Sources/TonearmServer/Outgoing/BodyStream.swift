@@ -32,10 +32,22 @@ final class BodyStream: Sendable, Equatable {
 /// What produces a streamed body, one step at a time: its decisions are a value's (a feed's state
 /// machine), the writer only executes them on the connection's event loop.
 protocol BodyStreamSource: Sendable {
-    /// The next step at `now` (the event loop's clock): bytes to write now, a time to ask again, or the
-    /// end. Called on the connection's event loop, one call at a time, after the previous bytes were
-    /// written.
+    /// The next step at `now` (the event loop's clock): bytes to write now, a time to ask again, to be
+    /// woken, or the end. Called on the connection's event loop, one call at a time, after the previous
+    /// bytes were written.
     func next(now: NIODeadline) -> BodyStreamStep
+
+    /// Called once before the first ``next(now:)``: `wake` asks the writer to call ``next(now:)`` again,
+    /// for a source that answered ``BodyStreamStep/idle`` (call it once per idle answer).
+    func attach(wake: @escaping @Sendable () -> Void)
+
+    /// The connection closed: the writer will not ask again (a source relaying an upstream stops it).
+    func stopped()
+}
+
+extension BodyStreamSource {
+    func attach(wake: @escaping @Sendable () -> Void) {}
+    func stopped() {}
 }
 
 /// What a ``BodyStreamSource`` does next.
@@ -44,6 +56,8 @@ enum BodyStreamStep: Sendable, Equatable {
     case write([UInt8])
     /// Nothing to write until `deadline`: ask again then.
     case wait(until: NIODeadline)
+    /// Nothing to write until the source calls the `wake` it was attached with.
+    case idle
     /// The body is complete.
     case end
 }

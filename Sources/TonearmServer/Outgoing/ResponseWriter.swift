@@ -126,6 +126,18 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
         }
         if !keepAlive { closing = true }
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(first)), promise: nil)
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        stream.source.attach { [stream] in
+            loop.execute {
+                let (handler, context) = bound.value
+                handler.pump(stream, chunked: chunked, keepAlive: keepAlive, promise: promise, context: context)
+            }
+        }
+        // A live source (an upstream relayed as it comes) hears of a client that leaves while it waits,
+        // so the upstream stops at once. A paced body known in advance needs no notice: its next step
+        // finds the connection closed, and a connection serving many does not gather callbacks.
+        if known == nil { context.channel.closeFuture.whenComplete { [stream] _ in stream.source.stopped() } }
         pump(stream, chunked: chunked, keepAlive: keepAlive, promise: promise, context: context)
     }
 
@@ -136,6 +148,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
         _ stream: BodyStream, chunked: Bool, keepAlive: Bool, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
     ) {
         guard context.channel.isActive else {
+            stream.source.stopped()
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
         }
@@ -158,6 +171,8 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
             }
         case .wait(let deadline):
             context.eventLoop.scheduleTask(deadline: deadline, again)
+        case .idle:
+            break  // the source wakes the writer when it has more
         case .end:
             let last = ByteBuffer(string: chunked ? ResponseEncoding.lastChunk : "")
             guard keepAlive else { return writeThenClose(last, promise: promise, context: context) }

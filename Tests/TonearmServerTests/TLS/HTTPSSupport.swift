@@ -6,13 +6,10 @@ import TonearmTestSupport
 /// (Python/https_upstream.py), presenting a leaf for `localhost` and `127.0.0.1` signed by a CA of its own,
 /// made for the test and never written outside its temporary folder. It answers JSON naming the method,
 /// the path, the body and how many requests it has served.
-final class HTTPSUpstream: @unchecked Sendable {
-    // @unchecked Sendable: the process and its pipes are touched only by the test task that owns this
-    // value, apart from the blocking reads handed to a thread one at a time.
-    private let process = Process()
-    private let input: Pipe, output: Pipe
+final class HTTPSUpstream: Sendable {
+    private let server: PythonServer
     /// The port it listens on.
-    let port: Int
+    var port: Int { server.port }
     /// The PEM file of the CA its certificate is signed by, for `--upstream-ca`.
     let caFile: URL
 
@@ -24,8 +21,29 @@ final class HTTPSUpstream: @unchecked Sendable {
         try Data(leaf.certificatePEM.utf8).write(to: certificate)
         try Data(leaf.privateKeyPEM.utf8).write(to: key)
         try Data(authority.certificatePEM.utf8).write(to: caFile)
+        server = try await PythonServer("https_upstream.py", arguments: [certificate.path, key.path])
+    }
+
+    /// Ends it and waits for the exit.
+    func stop() async throws {
+        try await server.stop()
+    }
+}
+
+/// A test server written in Python (a script in Tests/TonearmServerTests/Python): launched with its
+/// arguments, it listens on 127.0.0.1 port 0, prints the port on one line, and exits when its standard
+/// input closes.
+final class PythonServer: @unchecked Sendable {
+    // @unchecked Sendable: the process and its pipes are touched only by the test task that owns this
+    // value, apart from the blocking reads handed to a thread one at a time.
+    private let process = Process()
+    private let input: Pipe, output: Pipe
+    /// The port it listens on.
+    let port: Int
+
+    init(_ script: String, arguments: [String] = []) async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script("https_upstream.py"), certificate.path, key.path]
+        process.arguments = ["python3", Self.script(script)] + arguments
         let pipes = try ChildProcessLaunch.start(process, errorsToRunner: true)
         (input, output) = (pipes.input, pipes.output)
         let line = try await blocking { [output] in
@@ -38,6 +56,9 @@ final class HTTPSUpstream: @unchecked Sendable {
         guard let port = Int(line) else { throw CocoaError(.fileReadCorruptFile) }
         self.port = port
     }
+
+    /// `http://127.0.0.1:PORT`.
+    var origin: String { "http://127.0.0.1:\(port)" }
 
     /// Closes its standard input, which ends it, and waits for the exit.
     func stop() async throws {

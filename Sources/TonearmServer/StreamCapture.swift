@@ -1,0 +1,65 @@
+import Synchronization
+import Tonearm
+
+/// What an upstream's stream has sent so far, for the recording: its head, its body, and when each part
+/// arrived after the head. Kept outside the fetch's deadline, so a stream cut by the deadline is still
+/// recorded up to the cut, marked.
+final class StreamCapture: Sendable {
+    private struct State {
+        var head: Response?
+        var relay: StreamRelay?
+        var began = ContinuousClock.now
+        var body: [UInt8] = []
+        var parts: [BodyPacing.Part] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The response header that marks a stream recorded only up to a limit, saying which.
+    static let cutField = "Tonearm-Stream-Cut"
+
+    /// Whether the head has arrived (the stream is being relayed).
+    var hasBegun: Bool { state.withLock { $0.head != nil } }
+
+    /// The head arrived now; its body goes to `relay` as it comes.
+    func begin(_ head: Response, relay: StreamRelay) {
+        state.withLock { state in
+            state.head = head
+            state.relay = relay
+            state.began = .now
+        }
+    }
+
+    /// Keeps `bytes`, arrived now; `false` (nothing kept) when the body would pass `limit` bytes.
+    func append(_ bytes: [UInt8], limit: Int) -> Bool {
+        state.withLock { state in
+            guard bytes.count <= limit - state.body.count else { return false }
+            state.body += bytes
+            state.parts.append(BodyPacing.Part(offset: .now - state.began, byteCount: bytes.count))
+            return true
+        }
+    }
+
+    /// The whole stream, once its body has ended: the client's body ends too.
+    func complete() -> (response: Response, pacing: BodyPacing?) {
+        recorded(cut: nil)
+    }
+
+    /// The stream as far as it came, marked as cut for `reason`: the client's body ends there.
+    func cut(because reason: String) -> (response: Response, pacing: BodyPacing?) {
+        recorded(cut: reason)
+    }
+
+    private func recorded(cut reason: String?) -> (response: Response, pacing: BodyPacing?) {
+        let (response, parts, relay) = state.withLock { state in
+            var response = state.head ?? Response(status: 502)
+            response.body = state.body
+            if let reason { response.headers.append(HeaderField(Self.cutField, reason)) }
+            return (response, state.parts, state.relay)
+        }
+        relay?.finish()
+        // A body that came in one part at once has nothing to pace.
+        let paced = parts.count > 1 || (parts.first.map { $0.offset >= .milliseconds(1) } ?? false)
+        return (response, paced ? BodyPacing(parts: parts) : nil)
+    }
+}

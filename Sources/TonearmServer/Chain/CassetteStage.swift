@@ -1,3 +1,4 @@
+import NIOPosix
 import Tonearm
 import TonearmReplay
 
@@ -59,7 +60,11 @@ struct CassetteStage: ResponderStage {
     private func fetched(_ request: Request, from host: UpstreamHost, missed report: MissReport?, loaded: LoadedCassette) -> Staged<StageAnswer> {
         .later { [client, converter] in
             let streamHead = StreamHeadSignal()
-            let fetch = Task {
+            // On the connection's event loop, as the answering task is (an unstructured task would not
+            // inherit its preference): a host whose cooperative threads are all busy must not starve the
+            // upstream exchange or its deadline.
+            let loop = MultiThreadedEventLoopGroup.currentEventLoop
+            let fetch = Task(executorPreference: loop.map { EventLoopExecutor($0) } ?? globalConcurrentExecutor) {
                 defer { streamHead.fetchEnded() }
                 return try await loaded.session.fetch(request, missed: report, fromPaced: { request in
                     let fetched = try await client.fetch(request) { head in

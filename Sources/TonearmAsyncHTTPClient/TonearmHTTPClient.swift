@@ -71,9 +71,11 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
             method: request.method.rawValue, url: request.url,
             headers: request.headers.map { HeaderField($0.name, $0.value) }, body: body)
         let response: Response
+        let pacing: BodyPacing?
         do {
-            response = try await Self.within(timeout) {
-                try await session.respond(to: captured) { _ in try await fetch(request, body: body, timeout: timeout) }
+            (response, pacing) = try await Self.within(timeout) {
+                try await session.respondPaced(
+                    to: captured, network: { _ in try await fetch(request, body: body, timeout: timeout) }, reportMiss: nil)
             }
         } catch let failure as ReplayFailure {
             if let error = failure.simulatedError?.httpClientError { throw error }
@@ -82,7 +84,8 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
         return HTTPClientResponse(
             status: HTTPResponseStatus(statusCode: response.status),
             headers: HTTPHeaders(response.headers.map { ($0.name, $0.value) }),
-            body: .stream(Self.chunks(of: response.body)))
+            body: pacing.map { .stream(PacedDelivery(response.body, $0).map { ByteBuffer(bytes: $0) }) }
+                ?? .stream(Self.chunks(of: response.body)))
     }
 
     /// One real exchange through ``upstream``, its body read whole so it can be recorded.

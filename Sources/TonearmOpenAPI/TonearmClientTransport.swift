@@ -53,13 +53,18 @@ public struct TonearmClientTransport: ClientTransport {
         let requestBody = try await collect(body)
         var captured = Request(request, body: requestBody)
         captured.url = Self.join(baseURL, request.path ?? "/")
-        let response = try await session.respond(to: captured) { _ in
+        let (response, pacing) = try await session.respondPaced(to: captured, network: { _ in
             guard let upstream else { throw MissingUpstreamError(method: captured.method, url: captured.url, bridge: "TonearmClientTransport") }
             let (head, received) = try await upstream.send(
                 request, body: body.map { _ in HTTPBody(requestBody) }, baseURL: baseURL, operationID: operationID)
             return Response(head, body: try await collect(received))
-        }
-        return (try HTTPResponse(response), response.body.isEmpty ? nil : HTTPBody(response.body))
+        }, reportMiss: nil)
+        guard !response.body.isEmpty else { return (try HTTPResponse(response), nil) }
+        // A replayed stream's body comes in its parts at their times (ReplaySession.streamPacing).
+        let body = pacing.map {
+            HTTPBody(PacedDelivery(response.body, $0), length: .known(Int64(response.body.count)), iterationBehavior: .single)
+        } ?? HTTPBody(response.body)
+        return (try HTTPResponse(response), body)
     }
 
     private func collect(_ body: HTTPBody?) async throws -> [UInt8] {

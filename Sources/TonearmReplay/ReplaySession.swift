@@ -72,6 +72,20 @@ public final class ReplaySession: Sendable {
             redaction: Redaction(headers: []), logger: nil)
     }
 
+    /// How a replayed track's recorded stream (``Track/pacing``) is delivered: as recorded (the
+    /// default, or `TONEARM_STREAM_PACING` when it names one: `recorded`, `off`, a factor such as `0.5`),
+    /// scaled, or at once. Bridges that deliver bodies in parts (URLSession, AsyncHTTPClient) follow it.
+    public var streamPacing: StreamPacing {
+        get { pacing.withLock { $0 } }
+        set { pacing.withLock { $0 = newValue } }
+    }
+
+    /// The environment variable that sets ``streamPacing`` for every session.
+    public static let streamPacingVariable = "TONEARM_STREAM_PACING"
+
+    private let pacing = Mutex(
+        ProcessInfo.processInfo.environment[ReplaySession.streamPacingVariable].flatMap(StreamPacing.init) ?? .recorded)
+
     package init(
         engine: ReplayEngine, source: String, mode: RecordMode, cassetteURL: URL?, recorder: CassetteRecorder?,
         redaction: Redaction, logger: (@Sendable (LoggedExchange) -> Void)?, savesEachRecording: Bool = false,
@@ -321,6 +335,16 @@ public final class ReplaySession: Sendable {
         to request: Request, network: (Request) async throws -> Response,
         reportMiss: (@Sendable (SessionMiss) async -> Void)?
     ) async throws -> Response {
+        try await respondPaced(to: request, network: network, reportMiss: reportMiss).response
+    }
+
+    /// ``respond(to:network:reportMiss:)`` with how the body is to be delivered: a replayed stream's
+    /// parts and their times as ``streamPacing`` has them (after the track's delay, which is waited out
+    /// here), `nil` to deliver it whole.
+    package func respondPaced(
+        to request: Request, network: (Request) async throws -> Response,
+        reportMiss: (@Sendable (SessionMiss) async -> Void)?
+    ) async throws -> (response: Response, pacing: BodyPacing?) {
         guard !isFinished else { throw ReplayFailure.sessionFinished(source: source) }
         let answer: SessionAnswer
         do {
@@ -336,7 +360,7 @@ public final class ReplaySession: Sendable {
             switch track.outcome {
             case .response(let response):
                 log(LoggedExchange(request: request, source: .replayed, status: response.status, response: response))
-                return response
+                return (response, track.pacing.flatMap { streamPacing.apply(to: $0) })
             case .transportError(let error):
                 log(LoggedExchange(request: request, source: .replayed, failure: error.description))
                 throw ReplayFailure.simulated(error)
@@ -354,7 +378,7 @@ public final class ReplaySession: Sendable {
             throw ReplayFailure.miss(miss)
         case .fetched(let response):
             log(LoggedExchange(request: request, source: .network, status: response.status, response: response))
-            return response
+            return (response, nil)
         }
     }
 

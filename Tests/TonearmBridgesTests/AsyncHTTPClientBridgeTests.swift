@@ -171,4 +171,28 @@ import TonearmTestSupport
         }
         #expect(failure?.description.contains("no Tonearm session is active") == true)
     }
+
+    @Test("A replayed stream's body arrives as paced chunks, each no earlier than its recorded time after the response; with pacing off, at once")
+    func replayedStreamIsPaced() async throws {
+        let body = "data: one\n\ndata: two\n\n"
+        let track = Track(
+            request: Request(url: "https://api.example.com/stream"),
+            response: Response(status: 200, headers: [HeaderField("Content-Type", "text/event-stream")], body: body),
+            pacing: BodyPacing(parts: [.init(offset: .zero, byteCount: 11), .init(offset: .milliseconds(300), byteCount: 11)]))
+        for pacing in [StreamPacing.recorded, .immediate] {
+            let session = ReplaySession(engine: ReplayEngine(tracks: [track]))
+            session.streamPacing = pacing
+            let started = ContinuousClock.now
+            let response = try await TonearmHTTPClient(session: session).execute(HTTPClientRequest(url: "https://api.example.com/stream"), timeout: .seconds(5))
+            var chunks: [(ContinuousClock.Instant, String)] = []
+            for try await chunk in response.body { chunks.append((.now, String(buffer: chunk))) }
+            #expect(chunks.map(\.1).joined() == body)
+            if pacing == .recorded {
+                #expect(chunks.map(\.1) == ["data: one\n\n", "data: two\n\n"])
+                #expect(chunks[1].0 - started >= .milliseconds(300))
+            } else {
+                #expect(chunks.count == 1)
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OpenAPIURLSession
@@ -87,5 +88,23 @@ import TonearmTestSupport
         let missing = try #require(error?.underlyingError as? MissingUpstreamError)
         #expect(missing.bridge == "TonearmClientTransport")
         #expect(missing.url == "https://api.example.com/greetings/ada")
+    }
+
+    @Test("A replayed stream's HTTPBody yields its parts, each no earlier than its recorded time")
+    func replayedStreamIsPaced() async throws {
+        let body = "data: one\n\ndata: two\n\n"
+        let track = Track(
+            request: Request(url: "https://api.example.com/v1/stream"),
+            response: Response(status: 200, headers: [HeaderField("Content-Type", "text/event-stream")], body: body),
+            pacing: BodyPacing(parts: [.init(offset: .zero, byteCount: 11), .init(offset: .milliseconds(300), byteCount: 11)]))
+        let transport = TonearmClientTransport(session: ReplaySession(engine: ReplayEngine(tracks: [track])))
+        let started = ContinuousClock.now
+        let (_, received) = try await transport.send(
+            HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/stream"), body: nil,
+            baseURL: try #require(URL(string: "https://api.example.com/v1")), operationID: "stream")
+        var parts: [(ContinuousClock.Instant, String)] = []
+        for try await part in try #require(received) { parts.append((.now, String(decoding: part, as: UTF8.self))) }
+        #expect(parts.map(\.1) == ["data: one\n\n", "data: two\n\n"])
+        #expect(parts[1].0 - started >= .milliseconds(300))
     }
 }

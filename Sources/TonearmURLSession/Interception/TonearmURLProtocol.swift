@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Synchronization
 import Tonearm
+import TonearmReplay
 
 /// The `URLProtocol` that answers HTTP(S) requests from a ``TonearmSession``.
 ///
@@ -56,7 +57,7 @@ open class TonearmURLProtocol: URLProtocol {
         let work = Task {
             let answer = await session.answer(request, requester: requester)
             guard !Task.isCancelled else { return }  // stopLoading ran: URLSession reports the cancellation
-            delivery.deliver(answer)
+            await delivery.deliver(answer)
         }
         loading.withLock { $0 = work }
     }
@@ -66,17 +67,28 @@ open class TonearmURLProtocol: URLProtocol {
         loading.withLock { $0?.cancel() }
     }
 
-    func deliver(_ answer: Answer) {
+    /// Hands `answer` to URLSession; a paced body in parts at their times after the response (a
+    /// cancelled load stops between parts: URLSession reports the cancellation).
+    func deliver(_ answer: Answer) async {
         guard let client else { return }
         switch answer {
-        case .response(let recorded, let url):
+        case .response(let recorded, let url, let pacing):
             let response = ContentDecoding.decoded(recorded)
             guard let http = Self.httpResponse(response, url: url) else {
                 client.urlProtocol(self, didFailWithError: URLError(.badURL))
                 return
             }
             client.urlProtocol(self, didReceive: http, cacheStoragePolicy: .notAllowed)
-            if !response.body.isEmpty { client.urlProtocol(self, didLoad: Data(response.body)) }
+            if let pacing, !response.body.isEmpty {
+                // Decoding a recorded Content-Encoding changes the body's length; the parts' times stay.
+                for await part in PacedDelivery(response.body, pacing) {
+                    client.urlProtocol(self, didLoad: Data(part))
+                }
+                // Cancelled between parts (stopLoading): URLSession reports the cancellation.
+                if Task.isCancelled { return }
+            } else if !response.body.isEmpty {
+                client.urlProtocol(self, didLoad: Data(response.body))
+            }
             client.urlProtocolDidFinishLoading(self)
         case .redirect(let response, let from, let to):
             guard let http = Self.httpResponse(response, url: from.url), let target = URL(string: to.url) else {
@@ -130,7 +142,7 @@ struct ProtocolDelivery: @unchecked Sendable {
         self.target = target
     }
 
-    func deliver(_ answer: Answer) {
-        target.deliver(answer)
+    func deliver(_ answer: Answer) async {
+        await target.deliver(answer)
     }
 }

@@ -7,8 +7,9 @@ import TonearmReplay
 
 /// What the protocol delivers for one request.
 enum Answer: Sendable {
-    /// A final response for the request at `url` (the last hop, after any redirects followed here).
-    case response(Response, url: String)
+    /// A final response for the request at `url` (the last hop, after any redirects followed here);
+    /// its body delivered in parts at their times when `pacing` is given (a replayed stream).
+    case response(Response, url: String, pacing: BodyPacing?)
     /// A redirect for the client to follow itself (Apple platforms, where URLSession supports
     /// `wasRedirectedTo` from a custom protocol).
     case redirect(Response, from: Request, to: Request)
@@ -30,9 +31,9 @@ extension TonearmSession {
         var current = request
         do {
             for _ in 0...Self.maximumRedirects {
-                let response = try await exchange(current, requester: requester?.session === replaySession ? requester : nil)
+                let (response, pacing) = try await exchange(current, requester: requester?.session === replaySession ? requester : nil)
                 guard let next = Self.redirectTarget(of: response, for: current) else {
-                    return .response(response, url: current.url)
+                    return .response(response, url: current.url, pacing: pacing)
                 }
                 #if canImport(FoundationNetworking)
                 current = next
@@ -48,13 +49,13 @@ extension TonearmSession {
 
     /// One hop: the shared session's answer, from the engine or the network, with its failures as the
     /// `URLError`s a real URLSession reports.
-    private func exchange(_ request: Request, requester: RequestingTask?) async throws -> Response {
+    private func exchange(_ request: Request, requester: RequestingTask?) async throws -> (Response, BodyPacing?) {
         var reportMiss: (@Sendable (SessionMiss) async -> Void)?
         if let requester {
             reportMiss = { miss in await requester.report(miss) }
         }
         do {
-            return try await replaySession.respond(
+            return try await replaySession.respondPaced(
                 to: request, network: { try await LiveNetwork.shared.fetch($0) }, reportMiss: reportMiss)
         } catch let failure as ReplayFailure {
             if let simulated = failure.simulatedError { throw simulated.urlError }

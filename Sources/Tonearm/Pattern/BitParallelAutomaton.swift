@@ -304,28 +304,29 @@ struct BitParallelAutomaton: Sendable {
 /// - *fan-outs*: the rest, per source: its remaining targets ORed in when it is a source.
 /// Each edge is covered by the first operation that takes it, in that order; ``words`` is their cost.
 struct FollowUnion: Sendable {
-    /// Edges `p → p + distance` for the source bits in `masks[maskStart…]` over words `firstWord..<endWord`.
+    /// Where an operation's mask is: `masks[maskStart…]`, one word for each of words `firstWord..<endWord`.
+    struct MaskSpan: Sendable {
+        var firstWord: Int
+        var endWord: Int
+        var maskStart: Int
+    }
+
+    /// Edges `p → p + distance` for the source bits of the mask.
     struct Shift: Sendable {
         var distance: Int
-        var firstWord: Int
-        var endWord: Int
-        var maskStart: Int
+        var span: MaskSpan
     }
 
-    /// `target` is reached when any source bit (`masks[maskStart…]` over `firstWord..<endWord`) is set.
+    /// `target` is reached when any source bit of the mask is set.
     struct FanIn: Sendable {
         var target: Int
-        var firstWord: Int
-        var endWord: Int
-        var maskStart: Int
+        var span: MaskSpan
     }
 
-    /// When `source` is set, the targets in `masks[maskStart…]` over `firstWord..<endWord` are reached.
+    /// When `source` is set, the targets of the mask are reached.
     struct FanOut: Sendable {
         var source: Int
-        var firstWord: Int
-        var endWord: Int
-        var maskStart: Int
+        var span: MaskSpan
     }
 
     /// Disjoint fill blocks over words `firstWord..<endWord`: four masks of that span from `maskStart`,
@@ -364,12 +365,12 @@ struct FollowUnion: Sendable {
             return set
         }
         /// Stores the words of `bits` from its first non-zero word to its last; `nil` when all are zero.
-        func store(_ bits: [UInt64]) -> (firstWord: Int, endWord: Int, maskStart: Int)? {
+        func store(_ bits: [UInt64]) -> MaskSpan? {
             guard let first = bits.firstIndex(where: { $0 != 0 }), let last = bits.lastIndex(where: { $0 != 0 }) else { return nil }
             let maskStart = masks.count
             masks.append(contentsOf: bits[first...last])
             words += last - first + 2
-            return (first, last + 1, maskStart)
+            return MaskSpan(firstWord: first, endWord: last + 1, maskStart: maskStart)
         }
         func targets(of source: Int) -> [Int] {
             var found: [Int] = []
@@ -481,7 +482,7 @@ struct FollowUnion: Sendable {
             if fusingChain && distance == 1 {
                 chain = mask
             } else if let stored = store(mask) {
-                shifts.append(Shift(distance: distance, firstWord: stored.firstWord, endWord: stored.endWord, maskStart: stored.maskStart))
+                shifts.append(Shift(distance: distance, span: stored))
             }
         }
         self.chain = chain
@@ -498,7 +499,7 @@ struct FollowUnion: Sendable {
             guard from.count >= 2, let first = from.first, let last = from.last, from.count >= last >> 6 - first >> 6 + 1 else { continue }
             for source in from { rows[source][target >> 6] &= ~(1 << UInt64(target & 63)) }
             if let stored = store(bitSet(from)) {
-                fanIns.append(FanIn(target: target, firstWord: stored.firstWord, endWord: stored.endWord, maskStart: stored.maskStart))
+                fanIns.append(FanIn(target: target, span: stored))
             }
         }
         self.fanIns = fanIns
@@ -506,7 +507,7 @@ struct FollowUnion: Sendable {
         var fanOuts: [FanOut] = []
         for source in sources {
             if let stored = store(rows[source]) {
-                fanOuts.append(FanOut(source: source, firstWord: stored.firstWord, endWord: stored.endWord, maskStart: stored.maskStart))
+                fanOuts.append(FanOut(source: source, span: stored))
             }
         }
         self.fanOuts = fanOuts
@@ -549,14 +550,14 @@ struct FollowUnion: Sendable {
             for shift in shifts {
                 let quotient = shift.distance >> 6
                 let remainder = UInt64(shift.distance & 63)
-                var mask = shift.maskStart
+                var mask = shift.span.maskStart
                 if remainder == 0 {
-                    for word in shift.firstWord..<shift.endWord {
+                    for word in shift.span.firstWord..<shift.span.endWord {
                         live[word + quotient + 1] |= sources[word + 1] & masks[mask]
                         mask += 1
                     }
                 } else {
-                    for word in shift.firstWord..<shift.endWord {
+                    for word in shift.span.firstWord..<shift.span.endWord {
                         let bits = sources[word + 1] & masks[mask]
                         live[word + quotient + 1] |= bits << remainder
                         live[word + quotient + 2] |= bits >> (64 - remainder)
@@ -566,16 +567,16 @@ struct FollowUnion: Sendable {
             }
             for fanIn in fanIns {
                 var hit: UInt64 = 0
-                var mask = fanIn.maskStart
-                for word in fanIn.firstWord..<fanIn.endWord {
+                var mask = fanIn.span.maskStart
+                for word in fanIn.span.firstWord..<fanIn.span.endWord {
                     hit |= sources[word + 1] & masks[mask]
                     mask += 1
                 }
                 if hit != 0 { live[fanIn.target >> 6 + 1] |= 1 << UInt64(fanIn.target & 63) }
             }
             for fanOut in fanOuts where sources[fanOut.source >> 6 + 1] >> UInt64(fanOut.source & 63) & 1 != 0 {
-                var mask = fanOut.maskStart
-                for word in fanOut.firstWord..<fanOut.endWord {
+                var mask = fanOut.span.maskStart
+                for word in fanOut.span.firstWord..<fanOut.span.endWord {
                     live[word + 1] |= masks[mask]
                     mask += 1
                 }

@@ -19,8 +19,14 @@
 /// 4. the new state is the union of the follow sets of `consumed`, plus the start's unless the pattern
 ///    is anchored at the start (``FollowUnion``).
 ///
-/// Memory: the class masks (classes × words) and the operations' masks, each trimmed to the words it
-/// spans; for the widest patterns of docs/benchmarks.md (1,493–1,993 stops, 24–32 words) a few KiB.
+/// Memory: the stop number of each instruction, the class masks (classes × words) and the operations'
+/// masks, each trimmed to the words it spans; about 12 KB for the widest patterns of docs/benchmarks.md
+/// (1,493–1,993 stops, 24–32 words). Built at load only for patterns whose table is incomplete.
+///
+/// The cost of a step depends on the pattern's shape: a few passes over the words for concatenations,
+/// optional and counted runs and stars of small groups (65 word operations for `a.{1000}.{990}x`), but
+/// hundreds of operations for groups mixing optional parts, nested stars and alternations repeated
+/// hundreds of times, which the grouping into fill blocks only partly finds (docs/benchmarks.md).
 struct BitParallelAutomaton: Sendable {
     /// Stops (bits) and the words that hold them (at most 32 under ``PatternProgram/maximumSize``).
     let stopCount: Int

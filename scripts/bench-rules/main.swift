@@ -80,7 +80,7 @@ let shapes = arguments.isEmpty ? ["issue", "middle"] : Array(arguments)
 let exactTracks = (0..<1_000).map { Track(request: Request(method: "GET", url: "https://api.example.com/v1/t\($0)/items"), response: Response(status: 200, body: "{}")) }
 let exactEngine = ReplayEngine(tracks: exactTracks)
 let exactRequests = (0..<4_096).map { exactTracks[($0 &* 7_919) % exactTracks.count].request }
-let exact = shapes.allSatisfy { $0.hasPrefix("load") } ? 1 : perRequest(exactRequests) { exactEngine.match($0).hit != nil }
+let exact = shapes.allSatisfy { $0.hasPrefix("load") || $0.hasPrefix("worst") } ? 1 : perRequest(exactRequests) { exactEngine.match($0).hit != nil }
 print("exact replay hit (1,000 tracks): \(Int(exact)) ns/request")
 /// `RuleWorkload`'s realistic sets (shared prefixes, ids in paths, path rules, unanchored rules, query
 /// conditions, priorities) through the rule stage alone, against `NaiveRuleMatcher` (every rule in turn,
@@ -119,6 +119,10 @@ func perRequestIncoming(_ requests: [IncomingRequest], _ body: (IncomingRequest)
 }
 
 for argument in shapes {
+    if argument.hasPrefix("worst") {
+        worstRun(argument.split(separator: "@").dropFirst().first.flatMap { Int($0) } ?? 5)
+        continue
+    }
     // `issue` runs 100, 1,000 and 10,000 rules; `issue@500` only 500.
     let parts = argument.split(separator: "@")
     let shape = String(parts[0])
@@ -174,4 +178,85 @@ for argument in shapes {
 func format1(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10)"
+}
+
+// MARK: Worst cases (issue 18's table, issue 33's bit-parallel steps)
+
+/// `a` followed by 11 random `a`/`b` and a `c`, repeated: no `a` is followed by 12 of them, so
+/// `(a|b)*a(a|b){12}` never matches (the Benchmarks package's `WorstCasePatterns.blocksOfTwelve`).
+func blocksOfTwelve(_ count: Int) -> String {
+    let random = Array(AdversarialText.ab(count + 13, seed: 0x9E37_79B9_7F4A_7C15).unicodeScalars)
+    var scalars = String.UnicodeScalarView()
+    var index = 0
+    while scalars.count < count {
+        scalars.append("a")
+        scalars.append(contentsOf: random[index..<index + 11])
+        scalars.append("c")
+        index += 13
+    }
+    return String(scalars)
+}
+
+/// The Benchmarks package's `Pattern worst 80 KB …` cases (docs/benchmarks.md, "Worst cases"): CPU time
+/// of one match of each pattern on its 80 KB path, through the pattern alone and through
+/// `ReplayEngine.match` (which adds canonicalising the URL), `runs` times each, min / median / max; plus
+/// the load (compile) time of each pattern.
+func worstRun(_ runs: Int) {
+    let length = 80 * 1024
+    let randomAB = AdversarialText.ab(length, seed: 0x9E37_79B9_7F4A_7C15)
+    var nineteen = Array(String(repeating: "b", count: length).unicodeScalars)
+    for index in stride(from: 100, to: 100 + 19 * 4_000, by: 4_000) { nineteen[index] = "a" }
+    var nineteenView = String.UnicodeScalarView()
+    nineteenView.append(contentsOf: nineteen)
+    let widest = "(?:a?){500}a.{990}x"
+    let cases: [(name: String, pattern: String, path: String)] = [
+        ("(a|b)*a(a|b){12} on a+11 random ab+c", "(a|b)*a(a|b){12}", "/" + blocksOfTwelve(length)),
+        ("(.*a){20} on 19 a", "(.*a){20}", "/" + String(nineteenView)),
+        ("^/(a|b|c|d|e)*x(.{1,40})*y$ on random ab", "^/(a|b|c|d|e)*x(.{1,40})*y$", "/abcdex" + randomAB),
+        ("a.{1000}.{990}x on all a", "a.{1000}.{990}x", "/x" + String(repeating: "a", count: length)),
+        ("a.{1000}.{990}x on random ab", "a.{1000}.{990}x", "/x" + randomAB),
+        ("(?:a?){500}a.{990}x on all a", widest, "/x" + String(repeating: "a", count: length)),
+        ("(?:a?){500}a.{990}x on random ab", widest, "/x" + randomAB),
+    ]
+    func milliseconds(_ nanoseconds: UInt64) -> String {
+        let hundredths = Int((Double(nanoseconds) / 10_000).rounded())
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
+    }
+    func summary(_ samples: [UInt64]) -> String {
+        let sorted = samples.sorted()
+        return "min \(milliseconds(sorted[0])) / median \(milliseconds(sorted[sorted.count / 2])) / max \(milliseconds(sorted[sorted.count - 1])) ms"
+    }
+    for item in cases {
+        let pattern: LinearPattern
+        do { pattern = try LinearPattern(item.pattern) } catch { print("\(item.pattern): \(error)"); exit(1) }
+        var alone: [UInt64] = []
+        var found = false
+        for _ in 0..<runs {
+            let start = cpu()
+            found = pattern.matches(item.path) || found
+            alone.append(cpu() - start)
+        }
+        let engine: ReplayEngine
+        do {
+            engine = ReplayEngine(tracks: [], strategy: .rules(try RuleSet([
+                Rule(name: item.name, pattern: item.pattern, target: .path, response: Response())])))
+        } catch { print("\(error)"); exit(1) }
+        let request = Request(url: "http://h.example" + item.path)
+        var throughEngine: [UInt64] = []
+        for _ in 0..<runs {
+            let start = cpu()
+            found = (engine.match(request).hit != nil) || found
+            throughEngine.append(cpu() - start)
+        }
+        print("\(item.name): pattern \(summary(alone)); ReplayEngine.match \(summary(throughEngine))\(found ? " (MATCHED: wrong)" : "")")
+    }
+    for pattern in ["^/.{1000}x", "(a|b)*a(a|b){12}", "a.{1000}.{990}x", widest] {
+        var samples: [UInt64] = []
+        for _ in 0..<runs {
+            let start = cpu()
+            _ = try? RuleSet([Rule(name: "load", pattern: pattern, target: .path, response: Response())])
+            samples.append(cpu() - start)
+        }
+        print("load \(pattern): \(summary(samples))")
+    }
 }

@@ -40,7 +40,7 @@ struct PatternAutomaton: Sendable {
         }
     }
 
-    private func next(forColumn column: Int) -> Next {
+    func next(forColumn column: Int) -> Next {
         if column == finalNewlineColumn { return .finalNewline }
         switch classes.kinds[column] {
         case .word: return .word
@@ -49,7 +49,7 @@ struct PatternAutomaton: Sendable {
         }
     }
 
-    private static func holds(_ assertion: PatternAssertion, previous: Previous, next: Next) -> Bool {
+    static func holds(_ assertion: PatternAssertion, previous: Previous, next: Next) -> Bool {
         switch assertion {
         case .textStart: return previous == .start
         case .lineStart: return previous == .start || previous == .newline

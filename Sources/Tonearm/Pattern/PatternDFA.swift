@@ -1,9 +1,9 @@
 /// The steps of a ``PatternAutomaton`` worked out ahead, as a table from (state, input class) to state:
 /// the fast path, one table read per scalar. States are built breadth-first from the start until the
-/// table reaches ``maximumCells`` or the build ``maximumBuildVisits``; a step that leaves the table is
-/// run on the automaton and remembered in the match's own table (``LazyStates``), and matching returns
-/// to this table when it reaches a state it has, so a pattern whose DFA would be huge
-/// (`(a|b)*a(a|b){12}`) costs memory for its first states only and still matches in linear time.
+/// table reaches ``maximumCells`` or the build ``maximumBuildVisits``; a match that leaves the table
+/// continues on bit-parallel steps (``BitParallelAutomaton``) from the threads of the state it left, so a
+/// pattern whose DFA would be huge (`(a|b)*a(a|b){12}`) costs memory for its first states only and still
+/// matches in linear time.
 ///
 /// Built once when the pattern compiles and never changed afterwards, so it is shared by every
 /// connection without a lock.
@@ -13,10 +13,9 @@ struct PatternDFA: Sendable {
     /// The most instruction visits spent building the table. The cell cap alone let a wide pattern near
     /// the program-size cap (`(?:a?){500}a.{990}x`, thousands of visits per cell) take 1.4 s to load, on
     /// the thread that loads it (the event loop, for `POST /__admin/mappings`); with this budget it
-    /// takes 20–32 ms. A quarter of it (about 5 ms) was measured too: it made a match of
-    /// `(a|b)*a(a|b){12}` that leaves the table twice as slow (19 ms instead of 10 ms on 80 KB), since
-    /// every match then builds more states itself, and a load happens once where matches happen per
-    /// request. Typical URL patterns' tables have tens of states of a few threads each, far below it.
+    /// takes 20–32 ms. (A quarter of it was measured when a match that left the table built its own
+    /// lazy table, and made those matches slower; they now run bit-parallel steps instead.) Typical URL
+    /// patterns' tables have tens of states of a few threads each, far below it.
     static let maximumBuildVisits = 1_000_000
 
     /// A transition to a state not in the table.

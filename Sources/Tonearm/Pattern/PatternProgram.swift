@@ -1,8 +1,9 @@
 /// A pattern compiled to the instructions of a Thompson automaton: what ``PatternAutomaton`` runs.
 struct PatternProgram: Sendable {
-    /// The most instructions a pattern may compile to. Matching does at most this much work per scalar
-    /// of the text, so the cap bounds the worst case: about 80,000 × 2,000 instruction visits for an
-    /// 80 KB URL (see docs/limits.md). Counted repetition multiplies: `(a{100}){100}` is 10,000.
+    /// The most instructions a pattern may compile to. The automaton does at most twice this many
+    /// instruction visits per scalar; the bit-parallel steps a match runs off its table
+    /// (``BitParallelAutomaton``) hold at most this many positions, 32 words (see docs/limits.md).
+    /// Counted repetition multiplies: `(a{100}){100}` is 10,000.
     static let maximumSize = 2_000
 
     enum Instruction: Sendable {

@@ -12,10 +12,19 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure per-match latency of each strategy against a linear-scan baseline.",
         discussion: """
-            Without --cassette, generates realistic REST traffic (seeded) and replays hits with permuted
-            queries and reordered JSON bodies, plus near-misses with their reports. With --cassette, replays
-            every recorded request of your cassette, in recorded order, against each strategy.
-            These are quick numbers for choosing a strategy; the Benchmarks package measures precisely.
+            Without --cassette, generates realistic REST traffic (seeded) and replays hits with permuted \
+            queries and reordered JSON bodies, plus near-misses with their reports. With --cassette, replays \
+            every recorded request of your cassette, in recorded order, against each strategy. These are \
+            quick numbers for choosing a strategy; the Benchmarks package measures precisely.
+
+            With --rules 100,1000,10000,100000, measures rule sets instead: for each count, generated rules \
+            of realistic shapes (anchored URL patterns sharing host prefixes, ids in paths, WireMock-style \
+            path patterns with alternations, unanchored patterns, priorities) are compiled and indexed, then \
+            requests for them (one in ten built to miss) are matched one at a time. The same run times the \
+            linear-scan baseline, every rule in turn with Swift Regex as WireMock and OHHTTPStubs match, on \
+            the first requests (--baseline-sample), and checks that it answers each with the same rule; a \
+            disagreement exits with status 1. The baseline is left out above --naive-limit rules, where it \
+            would take minutes, and the output says so.
             """)
 
     @Option(help: "A cassette, rule file or stub folder to benchmark instead of generated traffic.")
@@ -24,8 +33,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "How many tracks to generate.") var tracks = 10_000
     @Option(help: "How many requests each strategy replays (generated traffic).") var requests = 20_000
     @Option(help: "How many near-misses to replay with their reports (generated traffic).") var misses = 200
-    @Option(name: .customLong("baseline-sample"), help: "How many requests to time against the linear baseline.")
-    var baselineSample = 40
+    @Option(name: .customLong("baseline-sample"), help: "How many requests to time against the linear baseline (default 40; 200 with --rules).")
+    var baselineSample: Int?
+    @Option(name: .customLong("rules"), help: ArgumentHelp(
+        "Measure generated rule sets of these sizes against the every-rule-in-turn baseline instead of tracks.",
+        valueName: "counts"))
+    var ruleCounts: String?
+    @Option(name: .customLong("naive-limit"), help: "With --rules: the largest rule count the baseline runs at.")
+    var naiveLimit = 10_000
     @Option(help: "The seed of the generated traffic.") var seed: UInt64 = 42
     @Flag(help: "Print JSON instead of a table.") var json = false
     @Flag(help: "With --cassette: report the resident memory loading it for replay takes (Linux), instead of timing matches.")
@@ -36,9 +51,39 @@ struct BenchCommand: ParsableCommand {
     var saveCassette: String?
 
     func validate() throws {
-        guard tracks > 0, requests > 0, misses >= 0, baselineSample >= 0 else {
-            throw ValidationError("--tracks and --requests must be positive, --misses and --baseline-sample not negative")
+        guard tracks > 0, requests > 0, misses >= 0, (baselineSample ?? 0) >= 0, naiveLimit >= 0 else {
+            throw ValidationError("--tracks and --requests must be positive, --misses, --baseline-sample and --naive-limit not negative")
         }
+        if ruleCounts != nil { _ = try ruleSizes() }
+    }
+
+    /// The sizes `--rules` names: positive counts separated by commas.
+    private func ruleSizes() throws -> [Int] {
+        let parts = (ruleCounts ?? "").split(separator: ",", omittingEmptySubsequences: false)
+        let sizes = parts.compactMap { Int($0.filter { $0 != "_" }.trimmingCharacters(in: .whitespaces)) }
+        guard !parts.isEmpty, sizes.count == parts.count, sizes.allSatisfy({ (1...1_000_000).contains($0) }) else {
+            throw ValidationError("--rules takes rule counts from 1 to 1,000,000 separated by commas, e.g. 100,1000,10000; got \"\(ruleCounts ?? "")\"")
+        }
+        return sizes
+    }
+
+    /// `--rules`: the rule workload against the baseline; exits with status 1 when they disagree.
+    private func runRules() throws {
+        let bench = RuleBench(
+            sizes: try ruleSizes(), requests: requests, naiveSample: baselineSample ?? 200, naiveLimit: naiveLimit,
+            seed: seed)
+        if !json { print(RuleBenchReport.heading(bench)) }
+        let report = try bench.run { row in
+            if !json { print(RuleBenchReport.line(row)) }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.summary)
+        }
+        if !report.agrees { throw ExitCode.failure }
     }
 
     func run() throws {
@@ -65,6 +110,10 @@ struct BenchCommand: ParsableCommand {
             }
             return
         }
+        if ruleCounts != nil {
+            try runRules()
+            return
+        }
         if let saveCassette {
             try NativeFormat.write(Cassette(name: "bench", tracks: Workload(trackCount: tracks, seed: seed).tracks), to: URL(fileURLWithPath: saveCassette))
             return
@@ -82,7 +131,7 @@ struct BenchCommand: ParsableCommand {
     private func makeBench() throws -> (QuickBench, String) {
         if let cassette {
             return try Self.cassetteBench(path: cassette, format: try CLIFormat.parse(from, option: "--from"),
-                                          baselineSample: baselineSample)
+                                          baselineSample: baselineSample ?? 40)
         }
         let workload = Workload(trackCount: tracks, seed: seed)
         let requestCount = requests, streamSeed = seed &+ 1
@@ -93,7 +142,7 @@ struct BenchCommand: ParsableCommand {
             },
             missRequests: workload.stream(count: misses, mix: .missesOnly, seed: seed &+ 2).map(\.request),
             rules: try RuleSet(RuleWorkload(ruleCount: 100, seed: seed &+ 3).rules),
-            baselineSample: baselineSample)
+            baselineSample: baselineSample ?? 40)
         return (bench, "\(tracks) generated tracks (seed \(seed)); chain = tracks, then 100 regex rules")
     }
 

@@ -1,13 +1,17 @@
 import Tonearm
 
 /// Seeded regex stub rules over the same hosts and routes as ``Workload``, with request streams that
-/// exercise them: for benchmarking rule matching at 10, 100 or 1,000 rules.
+/// exercise them: for benchmarking rule matching at 10 to 100,000 rules.
 ///
 /// Most rules are anchored URL patterns (`^https://api7\.example\.com/v1/users/[0-9]+(\?.*)?$`), some
-/// also require a query parameter, one in twenty matches on the path alone (`^/assets/…`), one in fifty
-/// has no literal prefix at all (searched anywhere in the URL, so no index can skip it), and one in
-/// twenty-five carries an explicit priority. Each request in a stream is built from one rule (or from
-/// none, for misses); which rule answers first is for the matcher under test to find.
+/// also require a query parameter, one in ten is a WireMock-style `urlPathPattern` on the path alone
+/// with an id and an alternation (`^/api/res17/[0-9]+/(items|orders)$`, as a mapping folder generated per
+/// resource has them), one in twenty matches asset paths (`^/assets/…`), one in fifty has no literal
+/// prefix at all (searched anywhere in the URL, so no index can skip it), and one in twenty-five carries
+/// an explicit priority. URL rules walk host × route × method (1,600 of them); past that each further
+/// round goes under a tenant segment of its own (`/t2/v1/users/…`), so a set of 100,000 rules has no
+/// two alike. Each request in a stream is built from one rule (or from none, for misses); which rule
+/// answers first is for the matcher under test to find.
 ///
 /// ```swift
 /// let workload = RuleWorkload(ruleCount: 1_000)
@@ -53,6 +57,14 @@ public struct RuleWorkload: Sendable {
                 rules.append(Rule(name: "export \(number)", method: "GET", pattern: "/\(name)/export\\.csv$",
                                   priority: priority, response: response))
                 recipes.append(RequestRecipe(method: "GET", origin: nil, path: "/reports/{id}/\(name)/export.csv"))
+            } else if number % 10 == 7 {
+                // WireMock's `urlPathPattern` matches the whole path: anchored at both ends.
+                let resource = "res\(number)"
+                rules.append(Rule(name: "mapping \(number)", method: "GET",
+                                  pattern: "^/api/\(resource)/[0-9]+/(items|orders)$", target: .path,
+                                  priority: priority, response: response))
+                recipes.append(RequestRecipe(method: "GET", origin: nil,
+                                             path: "/api/\(resource)/{id}/" + (number % 20 == 7 ? "items" : "orders")))
             } else if number % 20 == 19 {
                 let kind = Self.assetKinds[number % Self.assetKinds.count]
                 let bundle = vocabulary.word(&random)
@@ -64,14 +76,16 @@ public struct RuleWorkload: Sendable {
                 let origin = origins[urlRuleNumber % origins.count]
                 let route = routes[(urlRuleNumber / origins.count) % routes.count]
                 let method = Self.methods[(urlRuleNumber / (origins.count * routes.count)) % Self.methods.count]
+                let round = urlRuleNumber / (origins.count * routes.count * Self.methods.count)
                 urlRuleNumber += 1
-                let routePattern = route.replacing("{id}", with: "[0-9]+")
+                let tenantRoute = round == 0 ? route : "/t\(round + 1)" + route
+                let routePattern = tenantRoute.replacing("{id}", with: "[0-9]+")
                 let requiresLanguage = number % 10 == 5
                 let queryPattern = requiresLanguage ? "\\?(.*&)?lang=[a-z]{2}(&.*)?$" : "(\\?.*)?$"
-                rules.append(Rule(name: "\(method) \(route) \(number)", method: method,
+                rules.append(Rule(name: "\(method) \(tenantRoute) \(number)", method: method,
                                   pattern: "^" + Self.escaped(origin) + routePattern + queryPattern,
                                   priority: priority, response: response))
-                recipes.append(RequestRecipe(method: method, origin: origin, path: route,
+                recipes.append(RequestRecipe(method: method, origin: origin, path: tenantRoute,
                                              requiredParameter: requiresLanguage ? ("lang", "en") : nil))
             }
         }

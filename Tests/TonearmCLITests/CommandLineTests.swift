@@ -159,6 +159,42 @@ struct CommandLineTests {
         }
         #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "output is JSON")
     }
+
+    @Test("bench --rules times each rule count against the every-rule baseline, which agrees, and says when it skips it")
+    func benchRules() async throws {
+        let run = try await TonearmExecutable.run(
+            ["bench", "--rules", "20,60", "--requests", "300", "--baseline-sample", "50", "--naive-limit", "30"])
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        let rows = lines.filter { $0.hasPrefix("  20 ") || $0.hasPrefix("  60 ") }
+        #expect(rows.count == 2, "one line per size in \(run.output)")
+        #expect(rows.first?.contains("50 of 50 agree") == true, "\(rows)")
+        #expect(rows.last?.contains("skipped") == true, "\(rows)")
+        #expect(lines.contains { $0.contains("naive skipped at 60: more than 30 rules") }, "\(run.output)")
+        #expect(lines.contains { $0.contains("chose the same rule for every compared request") }, "\(run.output)")
+    }
+
+    @Test("bench --rules --json reports each size's engine and baseline medians and their agreement")
+    func benchRulesJSON() async throws {
+        let run = try await TonearmExecutable.run(["bench", "--rules", "40", "--requests", "200", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let rows = object?["rows"] as? [[String: Any]]
+        #expect(rows?.count == 1, "\(run.output.prefix(400))")
+        let row = rows?.first
+        #expect(row?["ruleCount"] as? Int == 40)
+        #expect(row?["disagreements"] as? Int == 0)
+        #expect(row?["compared"] as? Int == 200)
+        #expect(((row?["engine"] as? [String: Any])?["p50Nanoseconds"] as? Double ?? 0) > 0)
+        #expect(((row?["naive"] as? [String: Any])?["p50Nanoseconds"] as? Double ?? 0) > 0)
+    }
+
+    @Test("bench --rules refuses a count that is not a positive number")
+    func benchRulesRefusesBadCounts() async throws {
+        let run = try await TonearmExecutable.run(["bench", "--rules", "100,ten"])
+        #expect(run.status != 0)
+        #expect(run.errors.contains("--rules takes rule counts"), "\(run.errors)")
+    }
 }
 
 /// The `tonearm` executable SwiftPM built next to this test bundle, run from the package root.

@@ -81,7 +81,8 @@ final class LiveRules: Sendable {
     /// sequence number.
     func add(_ rule: Rule) throws(RuleError) -> Int {
         try writer.withLock { (writer: inout Writer) throws(RuleError) -> Int in
-            let sequence = try file(rule, writer: &writer)
+            let sequence = entries.count
+            file(try Self.compile(rule, sequence: sequence), writer: &writer)
             publishCompletedShards(endingAt: sequence + 1)
             return sequence
         }
@@ -89,23 +90,34 @@ final class LiveRules: Sendable {
 
     /// Compiles and files `rules` in order, as ``add(_:)`` does one at a time, but builds each of their
     /// blocks once: from the first, the largest block size that fits, so loading a set builds no block
-    /// it then supersedes. Stops at the first rule that does not compile (the rules before it stay).
-    func add(contentsOf rules: [Rule]) throws(RuleError) {
-        try writer.withLock { (writer: inout Writer) throws(RuleError) in
+    /// it then supersedes (adding rules one at a time leaves every block it replaced allocated). All or
+    /// nothing: every rule is compiled before any is filed, so when one does not compile none is added.
+    /// Returns the sequence numbers the rules were given, in order.
+    @discardableResult
+    func add(contentsOf rules: [Rule]) throws(RuleError) -> Range<Int> {
+        try writer.withLock { (writer: inout Writer) throws(RuleError) -> Range<Int> in
             let first = entries.count
-            defer { publishCovering(from: first, to: entries.count) }
-            for rule in rules { _ = try file(rule, writer: &writer) }
+            var compiled: [CompiledRule] = []
+            compiled.reserveCapacity(rules.count)
+            for rule in rules { compiled.append(try Self.compile(rule, sequence: first + compiled.count)) }
+            for rule in compiled { file(rule, writer: &writer) }
+            publishCovering(from: first, to: entries.count)
+            return first..<entries.count
         }
     }
 
-    /// Compiles `rule` and links it into its list; its blocks are the caller's to build.
-    private func file(_ rule: Rule, writer: inout Writer) throws(RuleError) -> Int {
-        let sequence = entries.count
+    /// `rule` compiled as rule number `sequence` (named `rule N`, N its 1-based sequence, when unnamed).
+    private static func compile(_ rule: Rule, sequence: Int) throws(RuleError) -> CompiledRule {
         var rule = rule
         if rule.name.isEmpty { rule.name = "rule \(sequence + 1)" }
-        let compiled = try CompiledRule(rule, declaredIndex: sequence)
+        return try CompiledRule(rule, declaredIndex: sequence)
+    }
+
+    /// Links `compiled`, the next rule in sequence, into its list; its blocks are the caller's to build.
+    private func file(_ compiled: CompiledRule, writer: inout Writer) {
+        let sequence = entries.count
         let list = self.list(for: RuleBucket(compiled), writer: &writer)
-        let rank = RuleRank(rule, sequence: sequence)
+        let rank = RuleRank(compiled.rule, sequence: sequence)
         entries.append(Entry(compiled: compiled, rank: rank))
         let tail = writer.tails[list]
         if tail < 0 || entries[tail].rank < rank {
@@ -122,7 +134,6 @@ final class LiveRules: Sendable {
         }
         liveCount.add(1, ordering: .relaxed)
         slowVisits.add(compiled.worstVisitsPerScalar, ordering: .relaxed)
-        return sequence
     }
 
     /// Builds and publishes the block that rule `end - 1` completes, when it completes one: of the

@@ -75,7 +75,7 @@ struct HoverflyPairReader {
         let pattern = "^" + (try urlPart(request, "scheme", within: "[^:/]")) + "://"
             + (try urlPart(request, "destination", within: "[^/]")) + (try urlPart(request, "path", within: "[^?]")) + "(?:\\?.*)?$"
         do {
-            _ = try LinearPattern(pattern)
+            try LinearPattern.check(pattern)
         } catch {
             throw request.error(expected: "matchers Tonearm can run", found: "\(pattern.debugDescription) (\(error.message))")
         }

@@ -196,7 +196,7 @@ struct WireMockMappingReader {
     private func checkCompiles(_ pattern: String, at cursor: DocumentCursor) throws(CassetteError) {
         // The check RuleSet makes, so a pattern it would refuse is refused here, with its place.
         do {
-            _ = try LinearPattern(pattern)
+            try LinearPattern.check(pattern)
         } catch {
             throw cursor.error(expected: "a usable regular expression", found: "\(pattern.debugDescription) (\(error.message))")
         }

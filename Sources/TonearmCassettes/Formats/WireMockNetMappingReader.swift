@@ -169,7 +169,7 @@ struct WireMockNetMappingReader {
     /// Whether the rule set will accept `regex` (the check ``LinearPattern`` makes); a warning when not.
     private mutating func usable(_ regex: String, at cursor: DocumentCursor, ignoredMeans: String) -> Bool {
         do throws(PatternProblem) {
-            _ = try LinearPattern(regex)
+            try LinearPattern.check(regex)
             return true
         } catch {
             warn(cursor, "the pattern \(regex.debugDescription) cannot run in linear time (\(error.message)); \(ignoredMeans)")

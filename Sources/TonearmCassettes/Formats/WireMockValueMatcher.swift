@@ -136,8 +136,8 @@ extension WireMockMappingReader {
     static func wholeValuePattern(_ regex: String, at cursor: DocumentCursor) throws(CassetteError) -> String {
         let pattern = "^(?:(?s)\(regex))\\z"
         do {
-            _ = try LinearPattern(regex)
-            _ = try LinearPattern(pattern)
+            try LinearPattern.check(regex)
+            try LinearPattern.check(pattern)
         } catch {
             throw cursor.error(expected: "a usable regular expression", found: "\(regex.debugDescription) (\(error.message))")
         }

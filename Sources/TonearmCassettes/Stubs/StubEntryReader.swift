@@ -184,7 +184,7 @@ extension DocumentCursor {
     /// within the program-size cap), so the error points into the document.
     func checkRegex(_ pattern: String, owner: String) throws(CassetteError) {
         do throws(PatternProblem) {
-            _ = try LinearPattern(pattern)
+            try LinearPattern.check(pattern)
         } catch {
             throw self.error(expected: "a usable regular expression for \(owner)", found: "\(pattern.debugDescription) (\(error.message))")
         }

@@ -239,10 +239,9 @@ extension WireMockAdmin {
             for mapping in wireMock.all where !kept.contains(mapping.id) { _ = try wireMock.remove(mapping.id) }
         }
         // Added last to first, as the 2.35.1 jar does: the list keeps its order in listings, and the first
-        // of two mappings for one request answers it (and, on a repeated id, the first one stays).
-        for mapping in mappings.reversed() where !(ignoreDuplicates && wireMock.mapping(mapping.id) != nil) {
-            try wireMock.add(mapping)
-        }
+        // of two mappings for one request answers it (and, on a repeated id, the first one stays). In one
+        // batch: their rules are indexed once.
+        try wireMock.add(contentsOf: mappings.reversed(), ignoringDuplicates: ignoreDuplicates)
         return .adminJSON(.object([]))
     }
 

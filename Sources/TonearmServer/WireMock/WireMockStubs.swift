@@ -117,6 +117,27 @@ final class WireMockStubs: Sendable {
         }
     }
 
+    /// Adds `mappings` in order, as that many ``add(_:)`` calls would (a later one replaces an earlier
+    /// one with the same id, a `persistent` one is written at once), but their rules go into the engine
+    /// together (see ``insert(contentsOf:into:afterEach:)``). With `ignoringDuplicates`, a mapping
+    /// whose id is held already (or was earlier in `mappings`) is left out instead.
+    func add(contentsOf mappings: [WireMockMapping], ignoringDuplicates: Bool = false) throws(WireMockError) {
+        try state.withLock { state throws(WireMockError) in
+            let wanted = ignoringDuplicates ? Self.firstOfEachID(mappings, leavingOut: state.mappings) : mappings
+            try insert(contentsOf: wanted, into: &state, replacingHeldIDs: true) { mapping, state throws(WireMockError) in
+                if mapping.isPersistent, let rootDirectory, let saved = try rootDirectory.save([mapping]).first {
+                    state.mappings[mapping.id]?.mapping = saved
+                }
+            }
+        }
+    }
+
+    /// The mappings of `mappings` whose id neither `held` nor an earlier one of them has.
+    private static func firstOfEachID(_ mappings: [WireMockMapping], leavingOut held: [String: Stored]) -> [WireMockMapping] {
+        var seen = Set<String>()
+        return mappings.filter { held[$0.id] == nil && seen.insert($0.id).inserted }
+    }
+
     /// Replaces the mapping `id`; `false` when there is none. A `persistent` replacement is written over
     /// the file the mapping came from (a new file when it had none of its own), as WireMock does: a new
     /// file beside the old one left the old content to come back at the next reset.
@@ -203,7 +224,7 @@ final class WireMockStubs: Sendable {
             if let defaults { state.defaults = defaults }
             for id in Array(state.mappings.keys) { remove(id, from: &state) }
             compact(&state)
-            for mapping in state.defaults { try insert(mapping, into: &state) }
+            try insert(contentsOf: state.defaults, into: &state, replacingHeldIDs: false)
             engine.resetScenarios()
         }
     }
@@ -227,7 +248,63 @@ final class WireMockStubs: Sendable {
         set { state.withLock { $0.globalSettings = newValue } }
     }
 
-    private func insert(_ mapping: WireMockMapping, into state: inout State) throws(WireMockError) {
+    /// Inserts `mappings` in order as ``insert(_:into:prepared:)`` one at a time would (calling
+    /// `afterEach` after each), leaving the engine and `state` as that would, but adds the rules of each
+    /// run of mappings to the engine in one batch first (``ReplayEngine/add(contentsOf:)``), each ranked
+    /// as its place in the run will make it: a root directory or an import of 10,000 pattern mappings
+    /// builds the engine's rule index once instead of once per block of rules completed.
+    ///
+    /// With `replacingHeldIDs` (as ``add(_:)`` does), a mapping whose id is held already first removes
+    /// the mapping holding it, and is inserted alone (removing may compact the engine), so runs end
+    /// there. When a rule of a run does not compile, the batch adds nothing and the run is inserted one
+    /// at a time, which stops at that mapping as before.
+    private func insert(
+        contentsOf mappings: [WireMockMapping], into state: inout State, replacingHeldIDs: Bool,
+        afterEach: (WireMockMapping, inout State) throws(WireMockError) -> Void = { _, _ in }
+    ) throws(WireMockError) {
+        var start = 0
+        while start < mappings.count {
+            var end = start
+            if replacingHeldIDs {
+                var ids = Set<String>()
+                while end < mappings.count, state.mappings[mappings[end].id] == nil, ids.insert(mappings[end].id).inserted { end += 1 }
+            } else {
+                end = mappings.count
+            }
+            guard end > start else {
+                remove(mappings[start].id, from: &state)
+                try insert(mappings[start], into: &state)
+                try afterEach(mappings[start], &state)
+                start += 1
+                continue
+            }
+            let run = mappings[start..<end]
+            var rules: [Rule] = []
+            for (offset, mapping) in run.enumerated() {
+                if case .rule(let rule) = mapping.stub { rules.append(Self.ranked(rule, sequence: state.insertions + offset)) }
+            }
+            let engine = engine
+            var prepared = ((try? engine.add(contentsOf: rules)) ?? [])[...]
+            // The rules of mappings never inserted (an `afterEach` before them threw) leave the engine.
+            defer {
+                for entry in prepared {
+                    engine.remove(entry)
+                    state.removedEntries += 1
+                }
+            }
+            for mapping in run {
+                var entry: ReplayEngine.EntryID?
+                if case .rule = mapping.stub { entry = prepared.popFirst() }
+                try insert(mapping, into: &state, prepared: entry)
+                try afterEach(mapping, &state)
+            }
+            start = end
+        }
+    }
+
+    /// Inserts `mapping`, whose id no stored mapping has; a rule mapping's rule goes into the engine
+    /// unless it is there already as `prepared` (ranked as it would be now).
+    private func insert(_ mapping: WireMockMapping, into state: inout State, prepared: ReplayEngine.EntryID? = nil) throws(WireMockError) {
         let engine = engine
         var stored = Stored(mapping: mapping, sequence: state.insertions)
         switch mapping.stub {
@@ -244,7 +321,7 @@ final class WireMockStubs: Sendable {
             stored.entry = engine.add(track)
         case .rule(let rule):
             do throws(RuleError) {
-                stored.entry = try engine.add(Self.ranked(rule, sequence: state.insertions))
+                if let prepared { stored.entry = prepared } else { stored.entry = try engine.add(Self.ranked(rule, sequence: state.insertions)) }
             } catch {
                 throw .invalid("/request", "Invalid stub mapping", detail: "\(error)")
             }
@@ -326,14 +403,20 @@ final class WireMockStubs: Sendable {
         guard state.removedEntries > 0 else { return }
         let old = engine
         let fresh = ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration)
-        var entries: [(id: String, entry: ReplayEngine.EntryID)] = []
         let live = state.mappings.values.filter { $0.entry != nil }.sorted { $0.addedToEngine < $1.addedToEngine }
+        // The rules in one batch (they are numbered among themselves as one at a time, apart from tracks).
+        var rules: [Rule] = []
+        for stored in live {
+            if case .rule(let rule) = stored.mapping.stub { rules.append(Self.ranked(rule, sequence: stored.sequence)) }
+        }
+        guard var ruleEntries = (try? fresh.add(contentsOf: rules))?[...] else { return }
+        var entries: [(id: String, entry: ReplayEngine.EntryID)] = []
         for stored in live {
             switch stored.mapping.stub {
             case .track(let track):
                 entries.append((stored.mapping.id, fresh.add(track)))
-            case .rule(let rule):
-                guard let entry = try? fresh.add(Self.ranked(rule, sequence: stored.sequence)) else { return }
+            case .rule:
+                guard let entry = ruleEntries.popFirst() else { return }
                 entries.append((stored.mapping.id, entry))
             }
         }

@@ -141,6 +141,22 @@ import TonearmURLSession
         #expect(session.cassetteURL?.lastPathComponent == "c.json")
     }
 
+    @Test("TONEARM_STREAM_PACING (or -TONEARM_STREAM_PACING) sets how replayed streams are delivered; a value that is not a pacing is an error naming the variable")
+    func streamPacing() throws {
+        let stubs = #"[{"method": "GET", "url": "https://api.example.com/flags", "json": {"beta": true}}]"#
+        let halved = try #require(try TonearmSession.fromEnvironment(["TONEARM_STUBS": stubs, "TONEARM_STREAM_PACING": "0.5"]))
+        #expect(halved.replaySession.streamPacing == StreamPacing.scaled(0.5))
+        let off = try #require(try TonearmSession.fromEnvironment(["TONEARM_STUBS": stubs], arguments: ["-TONEARM_STREAM_PACING", "off"]))
+        #expect(off.replaySession.streamPacing == .immediate)
+        #expect(try TonearmSession.fromEnvironment(["TONEARM_STREAM_PACING": "off"]) == nil, "alone it installs nothing")
+        do {
+            _ = try TonearmSession.fromEnvironment(["TONEARM_STUBS": stubs, "TONEARM_STREAM_PACING": "fast"])
+            Issue.record("an unknown pacing was accepted")
+        } catch {
+            #expect("\(error)".contains("TONEARM_STREAM_PACING"))
+        }
+    }
+
     // README: "Configuration from the environment"
     @Test func launchedProcess() async throws {
         let environment = [

@@ -38,9 +38,12 @@ extension TonearmSession {
         /// there saying which of its files' tracks and rules answered, for `tonearm coverage`. Setting
         /// it alone installs nothing.
         public static let usage = UsageRecord.environmentVariable
+        /// How a replayed stream is delivered (``TonearmReplay/ReplaySession/streamPacing``): `recorded`,
+        /// `off`, or a factor such as `0.5`. Setting it alone installs nothing.
+        public static let streamPacing = ReplaySession.streamPacingVariable
 
         /// Every variable, in the order they are documented.
-        public static let all = [cassette, cassetteFolder, testName, record, strategy, rules, stubs, urlStubs, stubBundles, misses, usage]
+        public static let all = [cassette, cassetteFolder, testName, record, strategy, rules, stubs, urlStubs, stubBundles, misses, usage, streamPacing]
     }
 
     /// Sets up stubbing for a launched process (an app under UI test, a CLI under integration test) from
@@ -79,7 +82,9 @@ extension TonearmSession {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
-        let activating = EnvironmentVariable.all.filter { $0 != EnvironmentVariable.stubBundles && $0 != EnvironmentVariable.usage }
+        let activating = EnvironmentVariable.all.filter {
+            ![EnvironmentVariable.stubBundles, EnvironmentVariable.usage, EnvironmentVariable.streamPacing].contains($0)
+        }
         guard activating.contains(where: { value($0) != nil }) || !launch.stubBundles.isEmpty else { return nil }
 
         var extraTracks: [Track] = [], extraRules: [Rule] = []
@@ -115,6 +120,14 @@ extension TonearmSession {
             guard let hint = StrategyHint(rawValue: name) else { throw .invalidStrategy(name) }
             strategy = hint.strategy
         }
+        var streamPacing = StreamPacing.recorded
+        if let text = value(EnvironmentVariable.streamPacing) {
+            guard let pacing = StreamPacing(text) else {
+                throw .environment(
+                    variable: EnvironmentVariable.streamPacing, detail: "expected recorded, off, or a factor from 0 to 1000 such as 0.5, found \(text.debugDescription)")
+            }
+            streamPacing = pacing
+        }
         let missesReachNetwork: Bool
         switch value(EnvironmentVariable.misses)?.lowercased() {
         case nil, "fail": missesReachNetwork = false
@@ -136,9 +149,11 @@ extension TonearmSession {
                     variable: EnvironmentVariable.misses,
                     detail: "network applies to stubs without a cassette; with a cassette, set \(EnvironmentVariable.record)=missing or passthrough")
             }
-            return TonearmSession(replaying: try ReplaySession.cassette(
+            let replay = try ReplaySession.cassette(
                 at: cassetteURL, options: CassetteOptions(strategy: strategy), environment: environment,
-                extra: (extraTracks, extraRules), savesEachRecording: true, extraSources: extraSources))
+                extra: (extraTracks, extraRules), savesEachRecording: true, extraSources: extraSources)
+            replay.streamPacing = streamPacing
+            return TonearmSession(replaying: replay)
         }
         let engine: ReplayEngine
         do throws(RuleError) {
@@ -148,9 +163,11 @@ extension TonearmSession {
         } catch {
             throw .rule(error)
         }
-        return TonearmSession(replaying: ReplaySession(
+        let replay = ReplaySession(
             engine: engine, source: "stubs from the environment", mode: .never, cassetteURL: nil, recorder: nil,
             redaction: Redaction(headers: []), logger: nil, missesReachNetwork: missesReachNetwork,
-            usageLog: UsageLog.fromEnvironment(environment, sources: extraSources)))
+            usageLog: UsageLog.fromEnvironment(environment, sources: extraSources))
+        replay.streamPacing = streamPacing
+        return TonearmSession(replaying: replay)
     }
 }

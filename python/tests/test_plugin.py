@@ -286,3 +286,41 @@ def test_the_readme_example_replays_its_cassette_and_fails_on_a_miss(pytester, r
     pytester.runpytest_subprocess().assert_outcomes(failed=1)  # no cassette yet: replay misses
     write_cassette(pytester.path, module.group(1), test.group(1))
     pytester.runpytest_subprocess().assert_outcomes(passed=1)
+
+
+STREAM_CASSETTE = {
+    "formatVersion": 1,
+    "tracks": [{
+        "request": {"method": "GET", "url": "https://api.example.com/v1/stream"},
+        "response": {"status": 200, "headers": [["Content-Type", "text/event-stream"]],
+                     "events": [{"at": 0, "data": "one"}, {"at": 500, "data": "two"}]},
+    }],
+}
+
+
+def test_recorded_streams_replay_paced_and_the_marker_turns_pacing_off(pytester):
+    write_cassette(pytester.path, "test_streams", "test_paced", STREAM_CASSETTE)
+    slow = json.loads(json.dumps(STREAM_CASSETTE))
+    slow["tracks"][0]["response"]["events"][1]["at"] = 600000
+    write_cassette(pytester.path, "test_streams", "test_off", slow)
+    pytester.makepyfile(test_streams="""
+        import time
+        import pytest
+        import requests
+
+        @pytest.mark.tonearm(hosts=["api.example.com"])
+        def test_paced(tonearm):
+            started = time.monotonic()
+            answer = requests.get(tonearm.base_url("api.example.com") + "/v1/stream", stream=True, timeout=30)
+            events = [line for line in answer.iter_lines() if line]
+            assert events == [b"data: one", b"data: two"]
+            # The second event was recorded 500 ms after the head: it never comes sooner.
+            assert time.monotonic() - started >= 0.5
+
+        @pytest.mark.tonearm(hosts=["api.example.com"], stream_pacing="off")
+        def test_off(tonearm):
+            # Recorded ten minutes apart; with pacing off the whole answer comes at once.
+            answer = requests.get(tonearm.base_url("api.example.com") + "/v1/stream", timeout=30)
+            assert answer.text == "data: one\\n\\ndata: two\\n\\n"
+    """)
+    pytester.runpytest_subprocess().assert_outcomes(passed=2)

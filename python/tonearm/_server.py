@@ -185,7 +185,8 @@ class Server:
 
 def serve(cassette: str | os.PathLike | None = None, mode: str = "replay", hosts: Sequence[str] = (), *,
           strategy: str | None = None, rules: Sequence[str | os.PathLike] = (), upstream: str | None = None,
-          arguments: Sequence[str] = (), binary: str | None = None, startup_timeout: float = 30.0) -> Server:
+          stream_pacing: str | float | None = None, arguments: Sequence[str] = (), binary: str | None = None,
+          startup_timeout: float = 30.0) -> Server:
     """Starts `tonearm serve` on 127.0.0.1 port 0 and returns it once it listens.
 
     - `cassette`: the file to replay and record into (any format Tonearm reads; records .json or .har).
@@ -193,6 +194,8 @@ def serve(cassette: str | os.PathLike | None = None, mode: str = "replay", hosts
       (re-record everything) or `passthrough` (proxy and journal only).
     - `hosts`: the hosts the server may reach, `api.example.com` (https) or `http://127.0.0.1:9000`.
     - `strategy`, `rules`, `upstream`: as `--strategy`, `--rules` (repeatable) and `--upstream`.
+    - `stream_pacing`: how recorded streams (Server-Sent Events, chunked bodies) replay: `"recorded"`,
+      `"off"`, or a factor such as `0.5` (`--stream-pacing`; default: `$TONEARM_STREAM_PACING`, else recorded).
     - `arguments`: any other `tonearm serve` flags, passed as they are.
     """
     if mode not in MODES:
@@ -213,6 +216,8 @@ def serve(cassette: str | os.PathLike | None = None, mode: str = "replay", hosts
         command += ["--rules", os.fspath(rule_file)]
     if upstream is not None:
         command += ["--upstream", upstream]
+    if stream_pacing is not None:
+        command += ["--stream-pacing", str(stream_pacing)]
     command += list(arguments)
 
     try:

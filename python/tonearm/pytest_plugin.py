@@ -26,7 +26,7 @@ from ._server import STRATEGIES, Server, serve
 RECORD_MODES = ("none", "once", "new_episodes", "all")
 
 #: What `@pytest.mark.tonearm` accepts.
-MARKER_SETTINGS = ("hosts", "strategy", "rules")
+MARKER_SETTINGS = ("hosts", "strategy", "rules", "stream_pacing")
 
 # Journal entries shown in a failing test's report; the newest are kept.
 _JOURNAL_LINES_SHOWN = 100
@@ -91,6 +91,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     except ValueError:
         # pytest-recording defines the same option with the same meanings: both plugins share it.
         pass
+    group.addoption("--tonearm-stream-pacing", action="store", default=None, metavar="PACING",
+                    help="how recorded streams (Server-Sent Events, chunked bodies) replay: recorded (default), "
+                         "off (at once) or a factor such as 0.5 (twice as fast); a test's marker "
+                         "stream_pacing=... wins (default: $TONEARM_STREAM_PACING)")
     group.addoption("--tonearm-usage", action="store", default=None, metavar="DIR",
                     help="leave a usage record of every cassette the tests replay in DIR (each worker's own), "
                          "for `tonearm coverage --usage DIR CASSETTES` (default: $TONEARM_USAGE_DIR)")
@@ -99,8 +103,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "tonearm(hosts=[...], strategy=None, rules=[...]): hosts the tonearm fixture's server may reach, "
-        "its strategy (repeat, fifo, uniquePlay, strictOrder) and rule files (relative to the test file)",
+        "tonearm(hosts=[...], strategy=None, rules=[...], stream_pacing=None): hosts the tonearm fixture's "
+        "server may reach, its strategy (repeat, fifo, uniquePlay, strictOrder), rule files (relative to the "
+        "test file) and how recorded streams replay (recorded, off, or a factor such as 0.5)",
     )
 
 
@@ -121,8 +126,9 @@ def tonearm_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[S
     usage = request.config.getoption("tonearm_usage")
     # Each server writes its own record when it stops, so parallel workers never share a file.
     arguments = ["--usage-dir", str(Path(usage).resolve())] if usage else []
+    pacing = settings.get("stream_pacing", request.config.getoption("tonearm_stream_pacing"))
     server = serve(cassette=cassette, mode=mode, hosts=list(settings.get("hosts", ())),
-                   strategy=settings.get("strategy"), rules=rules, arguments=arguments)
+                   strategy=settings.get("strategy"), rules=rules, stream_pacing=pacing, arguments=arguments)
     item.stash[_SERVER] = server
     item.stash[_HAR_FOLDER] = tmp_path
     try:

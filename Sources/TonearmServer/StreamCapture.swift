@@ -58,8 +58,22 @@ final class StreamCapture: Sendable {
             return (response, state.parts, state.relay)
         }
         relay?.finish()
-        // A body that came in one part at once has nothing to pace.
-        let paced = parts.count > 1 || (parts.first.map { $0.offset >= .milliseconds(1) } ?? false)
-        return (response, paced ? BodyPacing(parts: parts) : nil)
+        let pacing = BodyPacing(parts: parts)
+        return (response, Self.keepsPacing(pacing, of: response) ? pacing : nil)
     }
+
+    /// Whether a recording keeps `pacing`: for Server-Sent Events whenever the body came in parts or
+    /// after the head, for any other body only when it took at least ``pacedSpan`` (a chunked JSON
+    /// answer whose parts came milliseconds apart is an ordinary answer, and its times would only make
+    /// every re-recording differ).
+    static func keepsPacing(_ pacing: BodyPacing, of response: Response) -> Bool {
+        guard !pacing.parts.isEmpty else { return false }
+        if MediaType.isEventStream(response.headers.first(named: "Content-Type")) {
+            return pacing.parts.count > 1 || pacing.duration >= .milliseconds(1)
+        }
+        return pacing.duration >= pacedSpan
+    }
+
+    /// How long a body other than Server-Sent Events must take to arrive for its pacing to be kept.
+    static let pacedSpan = Duration.milliseconds(100)
 }

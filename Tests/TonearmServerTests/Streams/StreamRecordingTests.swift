@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmCassettes
-import TonearmServer
+@testable import TonearmServer
 import TonearmTestSupport
 
 /// Recording a stream through the server: a real Server-Sent Events upstream (Python's http.server,
@@ -83,5 +83,17 @@ struct StreamRecordingTests {
         #expect(closed == "1", "the upstream's stream was still being read after its client left")
         let saved = FileManager.default.fileExists(atPath: cassette.path) ? try CassetteFile.load(cassette).cassette.tracks.count : 0
         #expect(saved == 0)
+    }
+
+    @Test("What keeps its times: Server-Sent Events in parts always; another body only when it took 100 ms or more (a chunked JSON answer in parts milliseconds apart is an ordinary answer)")
+    func whatKeepsPacing() {
+        let sse = Response(status: 200, headers: [HeaderField("Content-Type", "text/event-stream")], body: "data: a\n\ndata: b\n\n")
+        let json = Response(status: 200, headers: [HeaderField("Content-Type", "application/json")], body: "[1,2]")
+        let quick = BodyPacing(parts: [.init(offset: .zero, byteCount: 3), .init(offset: .milliseconds(3), byteCount: 2)])
+        let slow = BodyPacing(parts: [.init(offset: .zero, byteCount: 3), .init(offset: .milliseconds(150), byteCount: 2)])
+        #expect(StreamCapture.keepsPacing(quick, of: sse))
+        #expect(!StreamCapture.keepsPacing(quick, of: json))
+        #expect(StreamCapture.keepsPacing(slow, of: json))
+        #expect(!StreamCapture.keepsPacing(BodyPacing(parts: [.init(offset: .zero, byteCount: 5)]), of: sse))
     }
 }

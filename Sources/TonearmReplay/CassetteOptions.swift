@@ -14,16 +14,20 @@ public struct CassetteOptions: Sendable {
     /// What is hidden before a track is written (and from live requests before matching); `nil` hides the
     /// default headers (`Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization`).
     public var redaction: Redaction?
+    /// How a replayed stream (``Track/pacing``) is delivered; `nil` defers to `TONEARM_STREAM_PACING`,
+    /// then delivers it as recorded (see ``ReplaySession/streamPacing``).
+    public var streamPacing: StreamPacing?
 
     /// Creates options; every `nil` means "use the default".
     public init(
         configuration: MatchingConfiguration? = nil, strategy: Strategy? = nil, record: RecordMode? = nil,
-        redaction: Redaction? = nil
+        redaction: Redaction? = nil, streamPacing: StreamPacing? = nil
     ) {
         self.configuration = configuration
         self.strategy = strategy
         self.record = record
         self.redaction = redaction
+        self.streamPacing = streamPacing
     }
 
     /// These options, with every unset one taken from `defaults`.
@@ -32,6 +36,7 @@ public struct CassetteOptions: Sendable {
             configuration: configuration ?? defaults.configuration,
             strategy: strategy ?? defaults.strategy,
             record: record ?? defaults.record,
-            redaction: redaction ?? defaults.redaction)
+            redaction: redaction ?? defaults.redaction,
+            streamPacing: streamPacing ?? defaults.streamPacing)
     }
 }

@@ -76,10 +76,14 @@ extension ReplaySession {
         sources += extraSources.map { $0.shifted(tracksBy: cassetteTracks, rulesBy: cassetteRules) }
         let usage = usageLog.map { UsageLog(folder: $0.folder, writer: $0.writer, sources: sources) }
             ?? UsageLog.fromEnvironment(environment, sources: sources)
-        return ReplaySession(
+        let session = ReplaySession(
             engine: engine, source: "cassette \(url.path)", mode: mode, cassetteURL: url, recorder: recorder,
             redaction: redaction, logger: logger, savesEachRecording: savesEachRecording,
             cassetteStrategy: imported.cassette.strategy, usageLog: usage)
+        if let pacing = options.streamPacing ?? environment[streamPacingVariable].flatMap(StreamPacing.init) {
+            session.streamPacing = pacing
+        }
+        return session
     }
 
     /// Passthrough mode's log: one line per exchange on standard error, where test runners show it.

@@ -17,7 +17,7 @@ import TonearmURLSession
 /// }
 /// ```
 /// The cassette is `__Cassettes__/<Suite>/<name>.json` beside the test file, named after the test
-/// when no name is given. Options not given come from the suite's ``Trait/cassettes(matching:configuration:strategy:record:redaction:)``
+/// when no name is given. Options not given come from the suite's ``Trait/cassettes(matching:configuration:strategy:record:redaction:streamPacing:)``
 /// defaults, then from Tonearm's.
 public struct CassetteTrait: TestTrait, TestScoping {
     /// The cassette's file name (`.json` added when it has no extension); the test's name when `nil`.
@@ -27,7 +27,7 @@ public struct CassetteTrait: TestTrait, TestScoping {
     /// Where the trait was written, for issues about the cassette.
     public var sourceLocation: SourceLocation
 
-    /// Creates the trait; prefer ``Trait/cassette(_:matching:configuration:strategy:record:redaction:sourceLocation:)``.
+    /// Creates the trait; prefer ``Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)``.
     public init(name: String?, options: CassetteOptions, sourceLocation: SourceLocation) {
         self.name = name
         self.options = options
@@ -70,7 +70,7 @@ public struct CassetteDefaultsTrait: SuiteTrait, TestTrait {
     /// Applies to every test in the suite and in nested suites.
     public var isRecursive: Bool { true }
 
-    /// Creates the defaults; prefer ``Trait/cassettes(matching:configuration:strategy:record:redaction:)``.
+    /// Creates the defaults; prefer ``Trait/cassettes(matching:configuration:strategy:record:redaction:streamPacing:)``.
     public init(options: CassetteOptions) {
         self.options = options
     }
@@ -92,30 +92,32 @@ extension Trait where Self == CassetteTrait {
     ///   - strategy: How tracks answer: `.repeat`, `.uniquePlay`, `.fifo()`, `.strictOrder`, …
     ///   - record: The record mode; `TONEARM_RECORD` overrides it.
     ///   - redaction: What is hidden before recording.
+    ///   - streamPacing: How replayed streams are delivered (`.immediate` for a test that reads whole
+    ///     answers); `TONEARM_STREAM_PACING` when `nil`, else as recorded.
     public static func cassette(
         _ name: String? = nil, matching: Set<MatchAttribute>? = nil, configuration: MatchingConfiguration? = nil,
-        strategy: Strategy? = nil, record: RecordMode? = nil, redaction: Redaction? = nil,
+        strategy: Strategy? = nil, record: RecordMode? = nil, redaction: Redaction? = nil, streamPacing: StreamPacing? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> CassetteTrait {
         CassetteTrait(
             name: name,
             options: CassetteOptions(
                 configuration: CassetteDefaultsTrait.configuration(matching: matching, configuration: configuration),
-                strategy: strategy, record: record, redaction: redaction),
+                strategy: strategy, record: record, redaction: redaction, streamPacing: streamPacing),
             sourceLocation: sourceLocation)
     }
 }
 
 extension Trait where Self == CassetteDefaultsTrait {
     /// Cassette defaults for every test in the suite; each test still names its own cassette with
-    /// ``Trait/cassette(_:matching:configuration:strategy:record:redaction:sourceLocation:)``.
+    /// ``Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)``.
     public static func cassettes(
         matching: Set<MatchAttribute>? = nil, configuration: MatchingConfiguration? = nil,
-        strategy: Strategy? = nil, record: RecordMode? = nil, redaction: Redaction? = nil
+        strategy: Strategy? = nil, record: RecordMode? = nil, redaction: Redaction? = nil, streamPacing: StreamPacing? = nil
     ) -> CassetteDefaultsTrait {
         CassetteDefaultsTrait(options: CassetteOptions(
             configuration: CassetteDefaultsTrait.configuration(matching: matching, configuration: configuration),
-            strategy: strategy, record: record, redaction: redaction))
+            strategy: strategy, record: record, redaction: redaction, streamPacing: streamPacing))
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TonearmURLSession
 
-/// When a test scoped by a Tonearm trait (``Trait/cassette(_:matching:configuration:strategy:record:redaction:sourceLocation:)``,
+/// When a test scoped by a Tonearm trait (``Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)``,
 /// ``Trait/stubs(_:sourceLocation:)``, `.server`) attaches what happened on the network to its report:
 /// each miss (`<test> misses.txt` and `<test> misses.json`) and every exchange as HAR (`<test>.har`).
 ///

@@ -73,4 +73,16 @@ struct StreamPacingTests {
         #expect(parts.count == 1)
         #expect(String(decoding: parts.flatMap { Array($0.1) }, as: UTF8.self) == Self.events.joined())
     }
+
+    @Test("Cassette options (what the traits fill) set the pacing; without one, the environment's TONEARM_STREAM_PACING; suite defaults fill a test's")
+    func cassetteOptions() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tonearm-pacing-\(UInt64.random(in: 0...UInt64.max)).json")
+        try Data(#"{"formatVersion": 1, "tracks": []}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let chosen = try ReplaySession.cassette(at: file, options: CassetteOptions(record: .never, streamPacing: .immediate), environment: [:])
+        #expect(chosen.streamPacing == .immediate)
+        let fromEnvironment = try ReplaySession.cassette(at: file, options: CassetteOptions(record: .never), environment: ["TONEARM_STREAM_PACING": "0.5"])
+        #expect(fromEnvironment.streamPacing == StreamPacing.scaled(0.5))
+        #expect(CassetteOptions().filling(from: CassetteOptions(streamPacing: .immediate)).streamPacing == .immediate)
+    }
 }

@@ -228,7 +228,12 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// Sends the answer a task produced, then handles what the client sent meanwhile.
     private func finishAnswering(_ response: OutgoingResponse, for head: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard requests.isAnswering else { return }  // the client went away
+        guard requests.isAnswering else {
+            // The client went away: a stream it will never read stops (an upstream being relayed is
+            // cancelled now, not at its deadline).
+            if case .parts(_, .stream(let stream), _) = response.message { stream.source.stopped() }
+            return
+        }
         answering = nil
         send(response, for: head, context: context)
         resume(context: context)

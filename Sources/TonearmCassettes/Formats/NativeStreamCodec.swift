@@ -24,7 +24,14 @@ enum NativeStreamCodec {
         if MediaType.isEventStream(response.headers.first(named: "Content-Type")),
             let events = ServerSentEventText.events(in: response.body)
         {
-            members.append(("events", .array(events.map { eventOutput($0, body: response.body, slices: slices) })))
+            // Events and slices are both in body order: one walk finds each event's completing slice
+            // (a stream of thousands of events must not cost events × parts).
+            var slice = 0
+            members.append(("events", .array(events.map { event in
+                let last = event.range.upperBound - 1
+                while slice + 1 < slices.count, slices[slice].range.upperBound <= last { slice += 1 }
+                return eventOutput(event, body: response.body, completedAt: slices.isEmpty ? .zero : slices[slice].offset)
+            })))
             return
         }
         if let body = BodyStorage.choose(for: response.body, contentType: response.headers.first(named: "Content-Type")).output {
@@ -41,12 +48,8 @@ enum NativeStreamCodec {
         })
     }
 
-    private static func eventOutput(
-        _ event: ServerSentEventText.Event, body: [UInt8], slices: [(offset: Duration, range: Range<Int>)]
-    ) -> JSONOutput {
-        // The event is complete when the part holding its last byte arrives.
-        let last = event.range.upperBound - 1
-        let offset = slices.first { $0.range.contains(last) }?.offset ?? slices.last?.offset ?? .zero
+    /// One event as its JSON object; `completedAt` is when the part holding its last byte arrived.
+    private static func eventOutput(_ event: ServerSentEventText.Event, body: [UInt8], completedAt offset: Duration) -> JSONOutput {
         var members: [(String, JSONOutput)] = [("at", .int(RecordedLimits.milliseconds(offset) ?? 0))]
         let text = Array(body[event.range])
         if let fields = event.fields, Array(ServerSentEventText.text(of: fields).utf8) == text {

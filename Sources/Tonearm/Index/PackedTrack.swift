@@ -3,14 +3,16 @@
 ///
 /// Layout: a flags byte (bit 0: a name follows at the end), the method, URL, request headers (a count,
 /// then name and value per field), request body, status (its bit pattern), response headers, response
-/// body, then the name. Only tracks answering with a response, without a delay or pacing and outside any scenario
+/// body, then the name. Only tracks answering with a response, without a delay, pacing or WebSocket conversation and outside any scenario
 /// have a packed form; the store keeps every other track as a value.
 enum PackedTrack {
     private static let hasName: UInt8 = 1
 
     /// Appends `track`'s packed form to `bytes`; `false` (bytes then unspecified) when it has none.
     static func encode(_ track: Track, into bytes: inout [UInt8]) -> Bool {
-        guard case .response(let response) = track.outcome, track.delay == nil, track.scenario == nil, track.pacing == nil else { return false }
+        guard case .response(let response) = track.outcome, track.delay == nil, track.scenario == nil, track.pacing == nil,
+            track.webSocket == nil
+        else { return false }
         bytes.append(track.name == nil ? 0 : hasName)
         appendString(track.request.method, to: &bytes)
         appendString(track.request.url, to: &bytes)

@@ -25,19 +25,25 @@ public struct Track: Sendable, Hashable {
     /// download): replay delivers its parts at their offsets from the head, after ``delay``, as
     /// ``StreamPacing`` says. `nil` for a body delivered whole.
     public var pacing: BodyPacing?
+    /// The conversation after the upgrade, when the request was a WebSocket handshake the response
+    /// (`101 Switching Protocols`) accepted: replay answers the handshake and plays it
+    /// (``WebSocketReplay``). `nil` for every other exchange.
+    public var webSocket: WebSocketConversation?
 
     /// Creates a track that answers `request` with `response`.
     public init(
         request: Request, response: Response, name: String? = nil, delay: Duration? = nil,
-        scenario: ScenarioStep? = nil, pacing: BodyPacing? = nil
+        scenario: ScenarioStep? = nil, pacing: BodyPacing? = nil, webSocket: WebSocketConversation? = nil
     ) {
-        self.init(request: request, outcome: .response(response), name: name, delay: delay, scenario: scenario, pacing: pacing)
+        self.init(
+            request: request, outcome: .response(response), name: name, delay: delay, scenario: scenario, pacing: pacing,
+            webSocket: webSocket)
     }
 
     /// Creates a track with any outcome, including a simulated transport error.
     public init(
         request: Request, outcome: Outcome, name: String? = nil, delay: Duration? = nil,
-        scenario: ScenarioStep? = nil, pacing: BodyPacing? = nil
+        scenario: ScenarioStep? = nil, pacing: BodyPacing? = nil, webSocket: WebSocketConversation? = nil
     ) {
         self.request = request
         self.outcome = outcome
@@ -45,6 +51,7 @@ public struct Track: Sendable, Hashable {
         self.delay = delay
         self.scenario = scenario
         self.pacing = pacing
+        self.webSocket = webSocket
     }
 
     /// The response, or `nil` when the track simulates a transport error.

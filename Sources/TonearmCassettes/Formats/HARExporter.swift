@@ -67,6 +67,9 @@ extension HARFormat {
             ("timings", .object([("send", .int(0)), ("wait", .int(wait)), ("receive", .int(0))])),
         ]
         if let name = entry.track.name { members.append(("comment", .string(name))) }
+        if let conversation = entry.track.webSocket {
+            members += HARWebSocketMessages.output(conversation, startedAt: entry.recordedAt ?? Date(timeIntervalSince1970: 0))
+        }
         return .object(members)
     }
 

@@ -46,7 +46,8 @@ public enum HARFormat {
             Timestamp.parseISO8601(try value.string())
         }
         let name = try entry.optionalString("comment")  // Tonearm's HAR export writes track names here
-        return CassetteEntry(Track(request: request, outcome: outcome, name: name, pacing: pacing), recordedAt: recordedAt)
+        let webSocket = try HARWebSocketMessages.read(entry, startedAt: recordedAt)
+        return CassetteEntry(Track(request: request, outcome: outcome, name: name, pacing: pacing, webSocket: webSocket), recordedAt: recordedAt)
     }
 
     private static func readRequest(_ cursor: DocumentCursor) throws(CassetteError) -> Request {

@@ -18,6 +18,7 @@ enum NativeTrackCodec {
         case .response(let response): members.append(("response", responseOutput(response, pacing: track.pacing)))
         case .transportError(let error): members.append(("transportError", transportErrorOutput(error)))
         }
+        if let conversation = track.webSocket { members.append(("webSocket", NativeWebSocketCodec.output(conversation))) }
         if let delay = track.delay.flatMap(RecordedLimits.milliseconds) { members.append(("delayMilliseconds", .int(delay))) }
         if let scenario = track.scenario { members.append(("scenario", scenarioOutput(scenario))) }
         if !entry.hints.isEmpty { members.append(("hints", hintsOutput(entry.hints))) }
@@ -101,9 +102,10 @@ enum NativeTrackCodec {
         let hintsCursor = try cursor.member("hints")
         var scenario = try legacyScenario(hintsCursor)
         if let member = try cursor.member("scenario") { scenario = try readScenario(member) }
+        let webSocket = try cursor.member("webSocket").map { (member) throws(CassetteError) in try NativeWebSocketCodec.read(member) }
         let track = Track(
             request: request, outcome: outcome, name: try cursor.optionalString("name"), delay: delay, scenario: scenario,
-            pacing: pacing)
+            pacing: pacing, webSocket: webSocket)
         return CassetteEntry(track, recordedAt: recordedAt, hints: try readHints(hintsCursor))
     }
 

@@ -75,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
     var missStatus = 404
     @Option(name: .customLong("stream-pacing"), help: "How a recorded stream (Server-Sent Events, a chunked body) is replayed: recorded (its parts when they came), off (at once), or a factor such as 0.5 (twice as fast) (default: $TONEARM_STREAM_PACING, else recorded).")
     var streamPacing: String?
+
+    @Option(name: .customLong("websocket-order"), help: "How a replayed WebSocket matches the client's messages: recorded (each must be the one recorded next) or keyed (each is answered by what was recorded after the same message, in any order) (default: $TONEARM_WEBSOCKET_ORDER, else recorded).")
+    var webSocketOrder: String?
     @Option(name: .customLong("header-timeout"), help: "Seconds a request head may take to arrive (from accept, or from its first byte); slower heads get 408.")
     var headerTimeout = 10.0
     @Option(name: .customLong("min-body-rate"), help: "The slowest a request body may arrive, in bytes per second over each 10 s window; slower bodies get 408 (0: no minimum).")
@@ -195,8 +198,12 @@ struct ServeCommand: AsyncParsableCommand {
         guard let pacing = pacingText.map(StreamPacing.init) ?? .recorded else {
             throw ValidationError("--stream-pacing \(pacingText ?? ""): expected recorded, off, or a factor from 0 to 1000 such as 0.5")
         }
+        let orderText = webSocketOrder ?? ProcessInfo.processInfo.environment["TONEARM_WEBSOCKET_ORDER"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let order = orderText.map(WebSocketMessageOrder.init) ?? .recorded else {
+            throw ValidationError("--websocket-order \(orderText ?? ""): expected recorded or keyed")
+        }
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
-        return ServerConfiguration(
+        var configuration = ServerConfiguration(
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
             mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
             rewritesURLs: rewriteURLs, missStatus: missStatus, streamPacing: pacing, adminToken: try resolvedAdminToken(),
@@ -219,6 +226,8 @@ struct ServeCommand: AsyncParsableCommand {
                 rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
                 globalResponseTemplating: globalResponseTemplating),
             inspector: .init(isEnabled: inspector))
+        configuration.webSocketOrder = order
+        return configuration
     }
 
     /// The CA in --ca-dir, made there on first use, when something needs it: interception, or an HTTPS

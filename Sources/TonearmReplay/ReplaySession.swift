@@ -474,6 +474,13 @@ public final class ReplaySession: Sendable {
         }
     }
 
+    /// Records `track`, an exchange the caller carried out itself (a WebSocket conversation relayed to the
+    /// end), when the mode records.
+    package func recordExchange(_ track: Track) {
+        guard mode.records else { return }
+        noteRecorded(track)
+    }
+
     /// The engine's answer for a request that has nowhere else to go (the server has no upstream for
     /// it), whatever the mode: a replay or a miss.
     package func answerWithoutNetwork(to request: Request) -> SessionAnswer {

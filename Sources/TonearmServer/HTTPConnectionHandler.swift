@@ -188,6 +188,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             emit(response, request: framing, promise: nil, context: context)
         case .tunnel(let host):
             openTunnel(to: host, request: framing, context: context)
+        case .webSocket(let plan):
+            openWebSocket(plan, response: response, request: framing, context: context)
         case .refusal(let refusal):
             emit(OutgoingResponse(refusal, ending: .close), request: framing, promise: nil, context: context)
         }
@@ -311,6 +313,24 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func answerEnded(context: ChannelHandlerContext) {
         lifecycle?.answerEnded(now: context.eventLoop.now)
         settle(context: context)
+    }
+
+    /// Answers the WebSocket handshake (`response`, a 101) and, once that is written, hands the connection
+    /// to the socket's handlers, which run `plan`.
+    private func openWebSocket(
+        _ plan: WebSocketPlan, response: consuming OutgoingResponse, request: RequestFraming, context: ChannelHandlerContext
+    ) {
+        let written = context.eventLoop.makePromise(of: Void.self)
+        emit(response, request: request, promise: written, context: context)
+        let channel = context.channel, pipeline = pipeline
+        written.futureResult.whenComplete { result in
+            guard case .success = result else { return channel.close(promise: nil) }
+            // After the current read has unwound, as for a tunnel.
+            channel.eventLoop.execute {
+                pipeline.upgradeToWebSocket(channel, plan: plan)
+                channel.read()
+            }
+        }
     }
 
     /// Answers the `CONNECT` 200 and, once that is written, hands the connection to TLS for `host`.

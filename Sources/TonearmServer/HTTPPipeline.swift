@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import NIOWebSocket
 
 /// The handlers that serve HTTP on a connection, the same for the plain listener, the HTTPS listener
 /// and an intercepted `CONNECT` tunnel: only the TLS in front of them and the origin their requests
@@ -28,7 +29,9 @@ struct HTTPPipeline: Sendable {
         let rewrites = MethodRewrites()
         try pipeline.addHandler(CustomMethodRewriter(rewrites: rewrites))
         try pipeline.addHandler(ResponseWriter(log: core.configuration.log))
-        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+        // Bytes that came behind an upgrade's head (a client's first WebSocket frame) go to the socket's
+        // handlers when the parser is removed.
+        try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)))
         try pipeline.addHandler(HTTPConnectionHandler(
             core: core, pipeline: self, activity: activity, registry: connections, origin: origin, rewrites: rewrites))
     }
@@ -46,6 +49,53 @@ struct HTTPPipeline: Sendable {
         return channel.eventLoop.makeCompletedFuture {
             try configure(channel, activity: activity, tls: tls, origin: nil)
             if shed { channel.pipeline.fireUserInboundEventTriggered(ShedConnection()) }
+        }
+    }
+
+    /// Turns `channel`, whose WebSocket handshake was answered 101, into a socket running `plan`: the HTTP
+    /// handlers go, the frame decoder and encoder and the plan's handler come after the parser, and the
+    /// parser goes last, handing them any frame that arrived with the handshake. Called on the
+    /// channel's event loop once the 101 is written, outside any handler's read.
+    func upgradeToWebSocket(_ channel: any Channel, plan: WebSocketPlan) {
+        do {
+            let pipeline = channel.pipeline.syncOperations
+            let frameLimit = min(plan.maximumMessageSize, Int(UInt32.max))
+            let player: any ChannelHandler
+            var startRelay: (() -> Void)?
+            switch plan.play {
+            case .replay(let replay):
+                player = WebSocketReplayHandler(replay: replay, plan: plan)
+            case .relay(let upstream, let record):
+                // The upstream's connection was opened on this connection's loop (the answering task runs
+                // there), so the relay's two ends share one thread.
+                guard upstream.channel.eventLoop === channel.eventLoop else {
+                    core.configuration.log("tonearm: the upstream WebSocket is on another event loop; closing both")
+                    upstream.channel.close(promise: nil)
+                    return channel.close(promise: nil)
+                }
+                let client = WebSocketRelayEnd(side: .client, maximumMessageSize: plan.maximumMessageSize)
+                let upstreamEnd = upstream.end.value
+                player = client
+                startRelay = {
+                    let relay = WebSocketRelay(
+                        client: client, upstream: upstreamEnd, loop: channel.eventLoop, openedAt: channel.eventLoop.now, finish: record)
+                    client.attach(relay)
+                    upstreamEnd.attach(relay)
+                }
+            }
+            // An open socket has no idle deadline: a chat can be quiet for minutes.
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: IdleStateHandler.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPConnectionHandler.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: CustomMethodRewriter.self))
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ResponseWriter.self))
+            // The player may send as it is added (a greeting due at once): the HTTP writer is gone by then.
+            try pipeline.addHandlers([ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: frameLimit)), WebSocketFrameEncoder(), player])
+            _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self))
+            startRelay?()
+        } catch {
+            if case .relay(let upstream, _) = plan.play { upstream.channel.close(promise: nil) }
+            core.configuration.log("tonearm: cannot open the WebSocket: \(error)")
+            channel.close(promise: nil)
         }
     }
 

@@ -149,6 +149,8 @@ struct RequestPipeline {
         case closing
         /// As the `CONNECT` 200; then TLS for `host` is terminated on the connection.
         case tunnel(UpstreamHost)
+        /// As the `101`; then the connection speaks WebSocket, as `plan` says.
+        case webSocket(WebSocketPlan)
         /// Not at all: this refusal instead, and the connection closes.
         case refusal(Response)
     }
@@ -163,8 +165,10 @@ struct RequestPipeline {
     mutating func answerReady(ending: OutgoingResponse.Ending, dribbled: Bool, for head: HTTPRequestHead) -> Writing {
         switch ending {
         case .keepAlive:
-            // After CONNECT the client would start a tunnel: close instead.
-            if !head.isKeepAlive || head.method == .CONNECT {
+            // After CONNECT the client would start a tunnel: close instead. After an upgrade request the
+            // parser reads no more (the client may speak another protocol next), so an ordinary answer to
+            // one ends the connection too.
+            if !head.isKeepAlive || head.method == .CONNECT || head.headers.contains(name: "upgrade") {
                 closed()
                 return .closing
             }
@@ -180,6 +184,10 @@ struct RequestPipeline {
             }
             // Nothing more is read meanwhile: the client sends its TLS hello only after the 200.
             return .tunnel(host)
+        case .webSocket(let plan):
+            // Nothing more is HTTP: the socket's frames follow the 101.
+            closed()
+            return .webSocket(plan)
         case .interim:
             break
         }

@@ -35,6 +35,10 @@ public struct ServerConfiguration: Sendable {
     /// How a replayed track's recorded stream (``Track/pacing``: Server-Sent Events, a chunked body) is
     /// delivered: as recorded (the default), scaled, or at once (`--stream-pacing`).
     public var streamPacing: StreamPacing
+    /// How a replayed WebSocket conversation matches the client's messages: each must be the one recorded
+    /// next (the default), or each is answered by what was recorded after the same message
+    /// (`--websocket-order`). The server's messages are paced as ``streamPacing`` says.
+    public var webSocketOrder: WebSocketMessageOrder = .recorded
     /// The secret control (`/__tonearm/`) and admin (`/__admin/`) requests must carry as
     /// `Authorization: Bearer TOKEN` (`--admin-token`); `nil` asks for none. Required to bind an
     /// address other than loopback: anyone who can reach it could otherwise plant answers.

@@ -257,6 +257,10 @@ public final class TonearmServer: Sendable {
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let parts = duration.components
-        return parts.seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + parts.attoseconds / 1_000_000_000
+        // Saturating: a cassette's offset or delay can be any number of milliseconds, and a wrapped value would be in the past.
+        let (whole, overflow) = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, carry) = whole.addingReportingOverflow(parts.attoseconds / 1_000_000_000)
+        if overflow || carry { return parts.seconds < 0 ? .min : .max }
+        return total
     }
 }

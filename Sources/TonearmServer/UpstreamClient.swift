@@ -21,6 +21,7 @@ final class UpstreamClient: Sendable {
     private let timeout: Duration
     private let maximumBodySize: Int
     private let timer: LoopTimer
+    private let tls: TLSConfiguration
 
     init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int, tls: TLSConfiguration = .makeClientConfiguration()) {
         var configuration = HTTPClient.Configuration(
@@ -34,7 +35,14 @@ final class UpstreamClient: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
+        self.tls = tls
         timer = LoopTimer(group: group)
+    }
+
+    /// Opens a WebSocket to the upstream of `request` (a handshake, its URL absolute) on `loop`, with the
+    /// same trust, deadline and size limit as any upstream exchange (``UpstreamWebSocket``).
+    func openWebSocket(_ request: Request, on loop: any EventLoop) async throws(Failure) -> UpstreamWebSocket.Opening {
+        try await UpstreamWebSocket.open(request, on: loop, tls: tls, timeout: timeout, maximumMessageSize: maximumBodySize)
     }
 
     /// The upstream's response to `request`, whose URL is absolute, head and whole body within the

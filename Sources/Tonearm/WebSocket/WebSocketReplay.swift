@@ -6,9 +6,9 @@
 /// - The server's messages are sent at their recorded offsets, counted from what they followed: the
 ///   upgrade, or the client message they answered (recorded at 1.0 s, a reply at 1.2 s goes 0.2 s after
 ///   the client's message arrives), scaled as ``StreamPacing`` says.
-/// - In ``Order/recorded`` order (the default) each client message must be the one recorded next, in
+/// - In ``WebSocketMessageOrder/recorded`` order (the default) each client message must be the one recorded next, in
 ///   canonical form (``WebSocketMessageMatcher``); server messages recorded before it that are still
-///   waiting go at once, so the client never sees them after what they preceded. In ``Order/keyed`` order
+///   waiting go at once, so the client never sees them after what they preceded. In ``WebSocketMessageOrder/keyed`` order
 ///   a client message may come in any order, and is answered by the server messages recorded after the
 ///   same canonical message (its first recording first, the last one again once all have played).
 /// - A client message that does not match is a miss: ``Action/missed(_:)`` says which recorded messages
@@ -16,14 +16,6 @@
 /// - The server's recorded close is sent at its time; a close from the client is answered with its code,
 ///   and the connection ends.
 package struct WebSocketReplay: Sendable {
-    /// How client messages are matched to the recording.
-    package enum Order: String, Sendable, CaseIterable {
-        /// Each client message must be the next one recorded.
-        case recorded
-        /// Each client message is answered by the replies recorded after the same message, in any order.
-        case keyed
-    }
-
     /// What the connection does.
     package enum Action: Sendable, Equatable {
         /// Send this message.
@@ -40,7 +32,7 @@ package struct WebSocketReplay: Sendable {
     package static let closeGrace: Duration = .seconds(5)
 
     private let conversation: WebSocketConversation
-    private let order: Order
+    private let order: WebSocketMessageOrder
     private let factor: Double?
     private let matcher: WebSocketMessageMatcher
     /// The client messages' canonical forms, by their index in the conversation.
@@ -70,7 +62,7 @@ package struct WebSocketReplay: Sendable {
     /// The replay of `conversation`, matching client messages in `order` with `matcher`, pacing the
     /// server's messages as `pacing` says.
     package init(
-        conversation: WebSocketConversation, order: Order = .recorded, pacing: StreamPacing = .recorded,
+        conversation: WebSocketConversation, order: WebSocketMessageOrder = .recorded, pacing: StreamPacing = .recorded,
         matcher: WebSocketMessageMatcher = WebSocketMessageMatcher()
     ) {
         self.conversation = conversation
@@ -135,8 +127,7 @@ package struct WebSocketReplay: Sendable {
         guard phase == .open else { return [] }
         clientMessages += 1
         let form = matcher.canonicalForm(kind, payload)
-        switch order {
-        case .recorded:
+        if order == .recorded {
             guard cursor < conversation.messages.count, let expected = clientForms[cursor] else {
                 return miss(kind, payload, form: form, reason: "the recording has no client message after the \(clientMessages - 1) already matched", at: now)
             }
@@ -154,18 +145,17 @@ package struct WebSocketReplay: Sendable {
             schedule(after: matched, anchoredAt: (conversation.messages[matched].offset, now))
             actions += advance(to: now)
             return actions
-        case .keyed:
-            guard let indices = occurrences[form] else {
-                return miss(
-                    kind, payload, form: form, reason: "client message \(clientMessages) was never recorded on this socket",
-                    nearest: nearestRecorded(to: form), at: now)
-            }
-            let played = playedOccurrences[form, default: 0]
-            playedOccurrences[form] = played + 1
-            let matched = indices[min(played, indices.count - 1)]
-            schedule(after: matched, anchoredAt: (conversation.messages[matched].offset, now))
-            return advance(to: now)
         }
+        guard let indices = occurrences[form] else {
+            return miss(
+                kind, payload, form: form, reason: "client message \(clientMessages) was never recorded on this socket",
+                nearest: nearestRecorded(to: form), at: now)
+        }
+        let played = playedOccurrences[form, default: 0]
+        playedOccurrences[form] = played + 1
+        let matched = indices[min(played, indices.count - 1)]
+        schedule(after: matched, anchoredAt: (conversation.messages[matched].offset, now))
+        return advance(to: now)
     }
 
     /// The client sent a close frame (with `code`, or none) at `now`: answered with the same code, unless

@@ -79,6 +79,20 @@ struct AnswerFinisher: Sendable {
         case .tunnel(let host):
             // The tunnel itself is not an exchange: the requests inside it are journaled one by one.
             return .tunnel(to: host)
+        case .webSocket(let head, let plan):
+            // The handshake is journaled at once; a client message the replay has no answer for is a miss of its own.
+            let upgrade = answer.journaled ?? request.asSent
+            journal.append(entry(upgrade, .response(Response(status: head.status, headers: head.fields)), answer, request))
+            let journal = journal, log = log
+            let reporting = plan.reporting { miss, report in
+                log("tonearm: miss \(upgrade.url): WebSocket \(miss.reason)")
+                journal.append(
+                    JournalEntry(
+                        time: Date(), request: report.request, response: .response(nil),
+                        source: JournalEntry.Source(kind: .miss, detail: "WebSocket: \(miss.reason)"), latency: .zero),
+                    miss: ServerMiss(time: Date(), request: report.request, report: report, lookedIn: "the WebSocket conversation of \(upgrade.url)"))
+            }
+            return OutgoingResponse(message: .parts(head, .none, keep: nil), ending: .webSocket(reporting))
         }
     }
 

@@ -27,6 +27,17 @@ struct CassetteStage: ResponderStage {
         case .control, .admin, .refused, .tunnel:
             return .passed
         }
+        // On the request as sent: the hop-by-hop fields a handshake is made of are gone from the forwarded one.
+        switch WebSocketHandshake.detect(request.asSent) {
+        case .notWebSocket:
+            break
+        case .handshake(let handshake):
+            return webSocket(handshake, forwarded, host: host, loaded: loaded)
+        case .malformed(let why):
+            return .answered(.now(StageAnswer(
+                content: .response(ServerCore.plainText(400, "malformed WebSocket handshake: \(why)")),
+                source: JournalEntry.Source(kind: .refused, detail: why), journaled: forwarded)))
+        }
         guard let host else {
             guard loaded.mode.replays else {
                 let message = "no upstream for \(forwarded.url): give the host as the first path component or start the server with --upstream"
@@ -41,6 +52,88 @@ struct CassetteStage: ResponderStage {
             return answered(answer, for: forwarded, host: host, loaded: loaded)
         case .fetch(let report):
             return .answered(fetched(forwarded, from: host, missed: report, loaded: loaded))
+        }
+    }
+
+    /// A WebSocket handshake: a track with a conversation answers it with a 101 and plays the
+    /// conversation; a recorded refusal (a track without one) is replayed as any answer; a miss that
+    /// may reach the network is relayed to the upstream and recorded.
+    private func webSocket(_ handshake: WebSocketHandshake, _ request: Request, host: UpstreamHost?, loaded: LoadedCassette) -> StageResult {
+        let decision: SessionDecision = host == nil ? .answered(loaded.session.answerWithoutNetwork(to: request)) : loaded.session.decide(request)
+        switch decision {
+        case .answered(.replayed(let hit)):
+            let track = hit.track
+            guard case .response(let response) = track.outcome, track.webSocket != nil || response.status == 101 else {
+                return answered(.replayed(hit), for: request, host: host, loaded: loaded)
+            }
+            let configuration = converter.configuration
+            let canonicalizer = loaded.session.engine.canonicalizer
+            let replay = WebSocketReplay(
+                conversation: track.webSocket ?? WebSocketConversation(), order: configuration.webSocketOrder,
+                pacing: configuration.streamPacing, matcher: WebSocketMessageMatcher(canonicalizer.configuration))
+            let position: Int = if case .track(let position) = hit.source { position } else { 0 }
+            let plan = WebSocketPlan(
+                play: .replay(replay), maximumMessageSize: configuration.limits.maximumBodySize,
+                missReport: { miss in miss.report(upgrade: request, track: track, position: position, canonicalizer: canonicalizer) })
+            return .answered(.now(StageAnswer(
+                content: .webSocket(handshake.switchingHead(recorded: response.headers), plan), source: loaded.engine.source(of: hit),
+                journaled: request, delay: track.delay)))
+        case .answered(let answer):
+            return answered(answer, for: request, host: host, loaded: loaded)
+        case .fetch(let report):
+            guard let host else { return .passed }  // without a host the session never sends to the network
+            return .answered(relayed(handshake, request, to: host, missed: report, loaded: loaded))
+        }
+    }
+
+    /// The handshake sent on to the upstream (with the client's key, so the upstream's answer is the one
+    /// the client expects, and no extension offer): a `101` opens a relay that records the conversation
+    /// when it ends; any other answer is an ordinary exchange, recorded and answered as one.
+    private func relayed(
+        _ handshake: WebSocketHandshake, _ request: Request, to host: UpstreamHost, missed report: MissReport?, loaded: LoadedCassette
+    ) -> Staged<StageAnswer> {
+        .later { [client, converter] in
+            var upstreamRequest = request
+            upstreamRequest.headers.removeAll { $0.name.equalsIgnoringASCIICase("Sec-WebSocket-Extensions") }
+            let opening: UpstreamWebSocket.Opening
+            do throws(UpstreamClient.Failure) {
+                guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else {
+                    throw UpstreamClient.Failure(status: 502, message: "no event loop to relay the WebSocket on")
+                }
+                opening = try await client.openWebSocket(upstreamRequest, on: loop)
+            } catch {
+                return StageAnswer(
+                    content: .response(ServerCore.plainText(error.status, error.message, extra: [HeaderField("Tonearm-Upstream-Error", host.origin)])),
+                    source: JournalEntry.Source(kind: .upstreamError, detail: error.message), journaled: request,
+                    logLine: "tonearm: \(request.method) \(request.url): \(error.message)")
+            }
+            switch opening {
+            case .answered(let response):
+                // A refusal (403, a redirect) is an exchange like any other.
+                do {
+                    let answer = try await loaded.session.fetch(request, missed: report, from: { _ in response })
+                    return converter.answer(answer, for: request, host: host, loaded: loaded)
+                } catch {
+                    return .cancelled(journaled: request, shutdownTimeout: converter.configuration.limits.shutdownTimeout)
+                }
+            case .upgraded(let socket, let head):
+                // Kept without what is only for this connection: the client's key and the upstream's proof of it.
+                let recordedRequest = Request(
+                    method: request.method, url: request.url,
+                    headers: request.headers.filter { !$0.name.equalsIgnoringASCIICase("Sec-WebSocket-Key") }, body: request.body)
+                let recordedResponse = Response(
+                    status: 101,
+                    headers: HopByHop.removing(from: head.headers).filter { !$0.name.equalsIgnoringASCIICase("Sec-WebSocket-Accept") })
+                let session = loaded.session
+                let plan = WebSocketPlan(
+                    play: .relay(socket, record: { conversation in
+                        session.recordExchange(Track(request: recordedRequest, response: recordedResponse, webSocket: conversation))
+                    }),
+                    maximumMessageSize: converter.configuration.limits.maximumBodySize, missReport: nil)
+                return StageAnswer(
+                    content: .webSocket(handshake.switchingHead(recorded: recordedResponse.headers), plan),
+                    source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: request)
+            }
         }
     }
 

@@ -18,6 +18,13 @@ struct SessionAnswerConverter: Sendable {
             }
             let source = loaded.engine.source(of: hit)
             let track = hit.track
+            if track.webSocket != nil {
+                // A plain request with a WebSocket's key: its 101 would leave the client waiting for frames.
+                let message = "\(request.url) was recorded as a WebSocket: open it with a WebSocket handshake (Upgrade: websocket)"
+                return StageAnswer(
+                    content: .response(ServerCore.plainText(426, message, extra: [HeaderField("Upgrade", "websocket"), HeaderField("Connection", "Upgrade")])),
+                    source: source, journaled: request)
+            }
             switch track.outcome {
             case .response(let response):
                 if let recorded = track.pacing {

@@ -28,6 +28,8 @@ final class StageAnswer: Sendable {
         /// event feed (not journaled), or an upstream's stream relayed while it is recorded (journaled
         /// by its head).
         indirect case stream(OutgoingResponse.Head, BodyStream)
+        /// A WebSocket handshake accepted with `head` (a `101`); the connection then runs `plan`.
+        indirect case webSocket(OutgoingResponse.Head, WebSocketPlan)
     }
 
     let content: Content

@@ -74,6 +74,8 @@ struct OutgoingResponse: Sendable {
         case fault(ConnectionFault)
         /// The answer to an intercepted `CONNECT`: the head alone, then TLS to `host` on the connection.
         indirect case tunnel(UpstreamHost)
+        /// The `101` accepting a WebSocket handshake: the head alone, then the connection runs `plan`.
+        case webSocket(WebSocketPlan)
     }
 
     var message: Message

@@ -223,7 +223,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
     /// a tunnel's 200, which carry their fields as they are.
     private static func isFramed(_ ending: OutgoingResponse.Ending) -> Bool {
         switch ending {
-        case .interim, .tunnel: false
+        case .interim, .tunnel, .webSocket: false
         case .keepAlive, .close, .fault: true
         }
     }

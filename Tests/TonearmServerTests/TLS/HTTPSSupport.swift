@@ -41,9 +41,10 @@ final class PythonServer: @unchecked Sendable {
     /// The port it listens on.
     let port: Int
 
-    init(_ script: String, arguments: [String] = []) async throws {
+    /// Starts `script` with `python` (a path, or `python3` from the `PATH`).
+    init(_ script: String, arguments: [String] = [], python: String = "python3") async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script(script)] + arguments
+        process.arguments = [python, Self.script(script)] + arguments
         let pipes = try ChildProcessLaunch.start(process, errorsToRunner: true)
         (input, output) = (pipes.input, pipes.output)
         let line = try await blocking { [output] in

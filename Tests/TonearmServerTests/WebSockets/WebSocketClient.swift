@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TonearmTestSupport
+
+/// PyPI `websockets` as a real client (Python/websocket_client.py), from the virtual environment
+/// `.ci/run` creates in `.build/python-venv` (or `TONEARM_WEBSOCKETS_PYTHON`).
+enum WebSocketClient {
+    static let python: String? = {
+        if let given = ProcessInfo.processInfo.environment["TONEARM_WEBSOCKETS_PYTHON"], !given.isEmpty { return given }
+        let venv = packageRoot.appendingPathComponent(".build/python-venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: venv),
+            (try? ProcessRun.runBlocking(venv, ["-c", "import websockets"], environment: nil).status) == 0
+        else { return nil }
+        return venv
+    }()
+
+    static var available: Bool { python != nil }
+    /// CI requires the virtual environment (`TONEARM_REQUIRE_WIREMOCK_PYTHON=1`): there a missing one fails.
+    static let required = ProcessInfo.processInfo.environment["TONEARM_REQUIRE_WIREMOCK_PYTHON"] == "1"
+    static let missingMessage = "no Python with PyPI websockets: run .ci/run once (it pip-installs websockets into .build/python-venv)"
+
+    /// One line the client printed, as JSON.
+    typealias Event = [String: Any]
+
+    /// Runs `steps` (see the script) against `url` and returns what the client saw, one event a line.
+    static func run(_ url: String, _ steps: [[String: Any]], environment: [String: String] = [:]) async throws -> [Event] {
+        let script = packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/websocket_client.py").path
+        let stepsText = String(decoding: try JSONSerialization.data(withJSONObject: steps), as: UTF8.self)
+        let run = try await ProcessRun.run(try #require(python), [script, url, stepsText], environment: clientEnvironment(environment))
+        let events = run.output.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? Event
+        }
+        #expect(run.status == 0 || events.contains { $0["closed"] != nil }, "\(run.output)\n\(run.errors)")
+        return events
+    }
+}

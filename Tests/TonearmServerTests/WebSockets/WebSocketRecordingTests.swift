@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import Tonearm
+import TonearmCassettes
+@testable import TonearmServer
+import TonearmTestSupport
+
+/// Recording a WebSocket through the server: a real upstream (PyPI `websockets`, plain and TLS) relayed
+/// message by message to a real client, the conversation saved with its times and close, and replayed
+/// with the upstream gone.
+@Suite("WebSockets: recording through the server", .enabled(if: WebSocketClient.available || WebSocketClient.required, Comment(rawValue: WebSocketClient.missingMessage)))
+struct WebSocketRecordingTests {
+    /// The venv's Python runs the upstream (it needs `websockets`).
+    private func upstream(_ arguments: [String] = []) async throws -> PythonServer {
+        try await PythonServer("websocket_upstream.py", arguments: arguments, python: try #require(WebSocketClient.python))
+    }
+
+    private let conversation: [[String: Any]] = [
+        ["recv": true], ["send": #"{"op":"ask","q":"hi"}"#], ["recv": true], ["sendBinary": "AAEC"], ["recv": true], ["send": "bye"], ["recv": true],
+    ]
+
+    private func checkConversation(_ events: [WebSocketClient.Event]) throws {
+        try #require(events.count >= 6, "\(events)")
+        #expect(events[1]["recv"] as? String == "welcome", "\(events)")
+        #expect(events[2]["recv"] as? String == #"echo: {"op":"ask","q":"hi"}"#, "\(events)")
+        #expect(events[3]["recvBinary"] as? String == "AAEC", "\(events)")
+        #expect(events[4]["closed"] as? Int == 4000, "\(events)")
+        #expect(events[4]["reason"] as? String == "see you", "\(events)")
+    }
+
+    @Test("A conversation is relayed both ways while it is recorded, saved with its messages, their senders and times, and the upstream's close; replayed with the upstream gone, the client sees the same")
+    func recordThenReplay() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("socket.json")
+        let upstream = try await upstream()
+        let recorder = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
+        let url = "ws://127.0.0.1:\(recorder.port)/127.0.0.1:\(upstream.port)/chat"
+        try checkConversation(try await WebSocketClient.run(url, conversation))
+        try await recorder.stop()
+        try await upstream.stop()
+
+        let track = try #require(try CassetteFile.load(cassette).cassette.tracks.first)
+        #expect(track.response?.status == 101)
+        #expect(!track.request.headers.contains { $0.name.lowercased() == "sec-websocket-key" })
+        let messages = try #require(track.webSocket?.messages)
+        #expect(messages.map(\.sender) == [.server, .client, .server, .client, .server, .client])
+        #expect(messages.map(\.kind) == [.text, .text, .text, .binary, .binary, .text])
+        #expect(messages[3].payload == [0, 1, 2])
+        #expect(track.webSocket?.close == WebSocketConversation.Close(.server, code: 4000, reason: "see you", offset: try #require(track.webSocket?.close?.offset)))
+        #expect(try String(contentsOf: cassette, encoding: .utf8).contains(#""from": "client""#))
+
+        let replayer = try await TonearmServer.start(quietConfiguration(cassette: cassette))
+        try checkConversation(try await WebSocketClient.run("ws://127.0.0.1:\(replayer.port)/127.0.0.1:\(upstream.port)/chat", conversation))
+        try await replayer.stop()
+    }
+
+    @Test("A wss upstream (TLS, trusted with --upstream-ca) is recorded the same way")
+    func secureUpstream() async throws {
+        let folder = try TemporaryFolder()
+        let authority = try LocalCertificateAuthority.makeEphemeral(label: "test ws upstream")
+        let leaf = try authority.issueLeaf(for: ["localhost", "127.0.0.1"])
+        let certificate = folder.file("cert.pem"), key = folder.file("key.pem"), caFile = folder.file("ca.pem")
+        try Data(leaf.certificatePEM.utf8).write(to: certificate)
+        try Data(leaf.privateKeyPEM.utf8).write(to: key)
+        try Data(authority.certificatePEM.utf8).write(to: caFile)
+        let upstream = try await upstream([certificate.path, key.path])
+        let cassette = folder.file("secure.json")
+        var configuration = quietConfiguration(cassette: cassette, mode: .missing, hosts: ["https://localhost:\(upstream.port)"])
+        configuration.tls.upstreamCertificateAuthorities = [caFile]
+        let recorder = try await TonearmServer.start(configuration)
+        try checkConversation(try await WebSocketClient.run("ws://127.0.0.1:\(recorder.port)/localhost:\(upstream.port)/chat", conversation))
+        try await recorder.stop()
+        try await upstream.stop()
+        let track = try #require(try CassetteFile.load(cassette).cassette.tracks.first)
+        #expect(track.request.url == "https://localhost:\(upstream.port)/chat")
+        #expect(track.webSocket?.messages.count == 6)
+    }
+
+    @Test("An upstream that refuses the upgrade (403) is answered and recorded as an ordinary exchange")
+    func refusedUpgrade() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("refused.json")
+        let upstream = try await upstream()
+        let recorder = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
+        let connection = try RawConnection(port: recorder.port)
+        connection.send(
+            "GET /127.0.0.1:\(upstream.port)/refuse HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        let answer = try await connection.read(until: "no sockets here")
+        #expect(answer.hasPrefix("HTTP/1.1 403"), "\(answer)")
+        try await recorder.stop()
+        try await upstream.stop()
+        let track = try #require(try CassetteFile.load(cassette).cassette.tracks.first)
+        #expect(track.response?.status == 403)
+        #expect(track.webSocket == nil)
+    }
+}

@@ -35,7 +35,7 @@ public enum HARFormat {
     }
 
     private static func readEntry(_ entry: DocumentCursor, file: String?, warnings: inout [ImportWarning]) throws(CassetteError) -> CassetteEntry {
-        let request = try readRequest(try entry.required("request", expected: "a request object"))
+        var request = try readRequest(try entry.required("request", expected: "a request object"))
         let response = try entry.required("response", expected: "a response object")
         let outcome = try readOutcome(response, file: file, path: entry.path, warnings: &warnings)
         var pacing: BodyPacing?
@@ -47,6 +47,8 @@ public enum HARFormat {
         }
         let name = try entry.optionalString("comment")  // Tonearm's HAR export writes track names here
         let webSocket = try HARWebSocketMessages.read(entry, startedAt: recordedAt)
+        // Browsers write a socket's URL as ws:// or wss://; tracks name the HTTP URL the handshake went to.
+        if webSocket != nil { request.url = HARWebSocketMessages.httpURL(request.url) }
         return CassetteEntry(Track(request: request, outcome: outcome, name: name, pacing: pacing, webSocket: webSocket), recordedAt: recordedAt)
     }
 

@@ -27,6 +27,13 @@ enum HARWebSocketMessages {
         return members
     }
 
+    /// `ws://…` as `http://…` and `wss://…` as `https://…`: the URL a handshake goes to, as tracks keep it.
+    static func httpURL(_ url: String) -> String {
+        if url.lowercased().hasPrefix("wss://") { return "https://" + url.dropFirst(6) }
+        if url.lowercased().hasPrefix("ws://") { return "http://" + url.dropFirst(5) }
+        return url
+    }
+
     /// The conversation of `entry`, `nil` when it has no `_webSocketMessages`; times are counted from
     /// `started` (the entry's `startedDateTime`), or from the first message when it has none.
     static func read(_ entry: DocumentCursor, startedAt started: Date?) throws(CassetteError) -> WebSocketConversation? {

@@ -188,6 +188,18 @@ let package = Package(
             ],
             path: "Tests/RequestPathDriver"
         ),
+        // scripts/bench-websockets.sh's peer and load: a plain NIO WebSocket echo server, and a NIO client
+        // that keeps connections each sending a message and awaiting its answer, counting messages a second.
+        .executableTarget(
+            name: "WebSocketEchoBench",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Tests/WebSocketEchoBench"
+        ),
         .testTarget(
             name: "TonearmServerTests",
             dependencies: [

@@ -54,6 +54,10 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     @exclusivity(unchecked) private var published: ConnectionActivity.Phase = .awaitingHead
     /// Whether the answer being written is a stream (a live event feed), which the server's stopping ends.
     private var streaming = false
+    /// Whether the request being answered carries `Upgrade`: the parser reads nothing after it.
+    /// `@exclusivity(unchecked)` as the machines' state above, for the same reason: it is written and
+    /// read only by this handler's methods on the channel's event loop, each access a plain read or write.
+    @exclusivity(unchecked) private var answeringUpgrade = false
 
     init(
         core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, registry: ConnectionRegistry, origin: UpstreamHost?,
@@ -180,7 +184,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func send(_ response: consuming OutgoingResponse, for head: HTTPRequestHead, context: ChannelHandlerContext) {
         let takesTime = response.message.bodyTakesTime
         let framing = RequestFraming(version: head.version, method: head.method)
-        switch requests.answerReady(ending: response.ending, dribbled: takesTime, for: head) {
+        switch requests.answerReady(ending: response.ending, dribbled: takesTime, for: head, upgrade: answeringUpgrade) {
         case .asIs:
             emit(response, request: framing, promise: nil, context: context)
         case .closing:
@@ -210,9 +214,17 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
         // In a tunnel, `/v1/users` is `https://api.example.com/v1/users`: routed as a forward-proxy request.
         let target = origin.map { head.uri.hasPrefix("/") ? $0.origin + head.uri : head.uri } ?? head.uri
+        // One pass over the fields copies them and notes an `Upgrade` (a WebSocket handshake, or an
+        // upgrade after which the parser reads no more).
+        var asksUpgrade = false
+        let headers = head.headers.map { field in
+            if ServerRequest.isUpgradeField(field.name) { asksUpgrade = true }
+            return HeaderField(field.name, field.value)
+        }
+        answeringUpgrade = asksUpgrade
         let request = ServerRequest(
-            method: head.method.rawValue, target: target,
-            headers: head.headers.map { HeaderField($0.name, $0.value) }, body: body.map { Array(buffer: $0) } ?? [])
+            method: head.method.rawValue, target: target, headers: headers, body: body.map { Array(buffer: $0) } ?? [],
+            asksUpgrade: asksUpgrade)
         switch core.begin(request) {
         case .now(let response):
             send(response, for: head, context: context)

@@ -34,7 +34,7 @@ struct RequestPipeline {
         case none
         /// Write `100 Continue` for a request that expects it.
         case writeContinue(RequestFraming)
-        /// Answer this whole request: then tell ``answerReady(ending:dribbled:for:)`` how it ends, now or
+        /// Answer this whole request: then tell ``answerReady(ending:dribbled:for:upgrade:)`` how it ends, now or
         /// when a task has the answer.
         case answer(HTTPRequestHead, body: ByteBuffer?)
         /// Write this answer of the connection's own (413, 400, 431, 408, 503), the connection's last.
@@ -155,20 +155,20 @@ struct RequestPipeline {
         case refusal(Response)
     }
 
-    /// The answer to the request `head` is ready (at once, or from its task), ending as `ending`: how
-    /// to write it. It closes the connection when the request does not keep it alive or the answer ends
+    /// The answer to the request `head` (which carried `Upgrade` when `upgrade`) is ready (at once, or
+    /// from its task), ending as `ending`: how to write it. It closes the connection when the request does not keep it alive or the answer ends
     /// it; a `dribbled` body (any body written over time: a dribble, a stream) keeps the connection answering
     /// until ``dribbleEnded()``.
     ///
     /// Told the answer's ending, not given the answer: the answer goes from the core to the writer
     /// without being copied through the machine on every request.
-    mutating func answerReady(ending: OutgoingResponse.Ending, dribbled: Bool, for head: HTTPRequestHead) -> Writing {
+    mutating func answerReady(ending: OutgoingResponse.Ending, dribbled: Bool, for head: HTTPRequestHead, upgrade: Bool = false) -> Writing {
         switch ending {
         case .keepAlive:
             // After CONNECT the client would start a tunnel: close instead. After an upgrade request the
             // parser reads no more (the client may speak another protocol next), so an ordinary answer to
             // one ends the connection too.
-            if !head.isKeepAlive || head.method == .CONNECT || head.headers.contains(name: "upgrade") {
+            if !head.isKeepAlive || head.method == .CONNECT || upgrade {
                 closed()
                 return .closing
             }

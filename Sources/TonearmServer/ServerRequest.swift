@@ -7,4 +7,21 @@ struct ServerRequest: Sendable {
     var target: String
     var headers: [HeaderField]
     var body: [UInt8]
+    /// Whether it carries an `Upgrade` field (a WebSocket handshake may be one): only then is it read
+    /// as a handshake, so ordinary requests do not pay for looking.
+    var asksUpgrade: Bool
+
+    /// A request; `asksUpgrade` is found in `headers` unless the caller, which read them already, says.
+    init(method: String, target: String, headers: [HeaderField], body: [UInt8], asksUpgrade: Bool? = nil) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.asksUpgrade = asksUpgrade ?? headers.contains { Self.isUpgradeField($0.name) }
+    }
+
+    /// Whether a field named `name` is `Upgrade`: its length first, which nearly every name fails.
+    static func isUpgradeField(_ name: String) -> Bool {
+        name.utf8.count == 7 && name.equalsIgnoringASCIICase("upgrade")
+    }
 }

@@ -28,7 +28,17 @@ public struct Track: Sendable, Hashable {
     /// The conversation after the upgrade, when the request was a WebSocket handshake the response
     /// (`101 Switching Protocols`) accepted: replay answers the handshake and plays it
     /// (``WebSocketReplay``). `nil` for every other exchange.
-    public var webSocket: WebSocketConversation?
+    public var webSocket: WebSocketConversation? {
+        get { webSocketStorage?.conversation }
+        set { webSocketStorage = newValue.map(ConversationStorage.init) }
+    }
+    /// One reference rather than the conversation's fields: every track is copied on the replay path,
+    /// and nearly none has a conversation (inline, its copies cost a replayed request about 200
+    /// instructions; docs/benchmarks.md, "CI: the request path's instruction and allocation limits").
+    private var webSocketStorage: ConversationStorage?
+
+    /// Whether the track has a conversation, without copying it out (a check on every replay).
+    package var hasWebSocketConversation: Bool { webSocketStorage != nil }
 
     /// Creates a track that answers `request` with `response`.
     public init(
@@ -58,5 +68,24 @@ public struct Track: Sendable, Hashable {
     public var response: Response? {
         if case .response(let response) = outcome { return response }
         return nil
+    }
+}
+
+extension Track {
+    /// Holds a track's conversation; compared and hashed by it, so tracks compare as if it were inline.
+    private final class ConversationStorage: Sendable, Hashable {
+        let conversation: WebSocketConversation
+
+        init(_ conversation: WebSocketConversation) {
+            self.conversation = conversation
+        }
+
+        static func == (lhs: ConversationStorage, rhs: ConversationStorage) -> Bool {
+            lhs === rhs || lhs.conversation == rhs.conversation
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(conversation)
+        }
     }
 }

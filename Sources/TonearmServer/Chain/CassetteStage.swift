@@ -28,7 +28,7 @@ struct CassetteStage: ResponderStage {
             return .passed
         }
         // On the request as sent: the hop-by-hop fields a handshake is made of are gone from the forwarded one.
-        switch WebSocketHandshake.detect(request.asSent) {
+        switch request.incoming.asksUpgrade ? WebSocketHandshake.detect(request.asSent) : .notWebSocket {
         case .notWebSocket:
             break
         case .handshake(let handshake):

@@ -18,7 +18,7 @@ struct SessionAnswerConverter: Sendable {
             }
             let source = loaded.engine.source(of: hit)
             let track = hit.track
-            if track.webSocket != nil {
+            if track.hasWebSocketConversation {
                 // A plain request with a WebSocket's key: its 101 would leave the client waiting for frames.
                 let message = "\(request.url) was recorded as a WebSocket: open it with a WebSocket handshake (Upgrade: websocket)"
                 return StageAnswer(

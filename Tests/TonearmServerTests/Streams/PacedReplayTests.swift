@@ -116,4 +116,28 @@ struct PacedReplayTests {
         #expect(refused.status != 0)
         #expect(refused.errors.contains("--stream-pacing sometimes"))
     }
+
+    @Test(
+        "Python httpx reading the stream line by line (client.stream, iter_lines) gets each event no earlier than its offset",
+        .enabled(if: WebSocketClient.available || WebSocketClient.required, Comment(rawValue: WebSocketClient.missingMessage)))
+    func httpxReadsLineByLine() async throws {
+        let folder = try TemporaryFolder()
+        let server = try await serve(Self.streamTrack(), pacing: .recorded, in: folder)
+        let run = try await ProcessRun.run(
+            try #require(WebSocketClient.python),
+            [packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/httpx_stream.py").path,
+             server.baseURL.absoluteString + "/api.example.com/v1/chat", #"{"stream":true}"#],
+            environment: clientEnvironment([:]))
+        try await server.stop()
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        #expect(lines.compactMap { $0["line"] as? String } == ["event: delta", #"data: {"text":"Hel"}"#, "event: delta", #"data: {"text":"lo"}"#, "data: [DONE]"])
+        let doneAt = try #require(lines.last?["at"] as? Double)
+        let firstAt = try #require(lines.first?["at"] as? Double)
+        #expect(doneAt >= 0.599, "\(lines)")
+        #expect(firstAt < doneAt, "the first event is read before the last arrives: \(lines)")
+    }
 }
+

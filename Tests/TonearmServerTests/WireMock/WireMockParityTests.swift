@@ -198,6 +198,47 @@ extension WireMockParityTests {
 }
 
 extension WireMockParityTests {
+    @Test("Scenarios list possibleStates as WireMock does (new states, then required ones, in the order the mappings came), and setting one no mapping names is WireMock's 422")
+    func scenarioPossibleStatesAndErrors() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        for mapping in [
+            #"{"scenarioName":"S","requiredScenarioState":"Started","newScenarioState":"B","request":{"url":"/a"}}"#,
+            #"{"scenarioName":"S","requiredScenarioState":"B","newScenarioState":"C","request":{"urlPattern":"/b.*"}}"#,
+            #"{"scenarioName":"S","requiredScenarioState":"Z","request":{"url":"/c"},"response":{"body":"in Z"}}"#,
+        ] {
+            #expect(try await Self.admin(server, "/__admin/mappings", mapping).status == 201)
+        }
+        let listed = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
+        let scenario = try #require((listed["scenarios"] as? [[String: Any]])?.first)
+        #expect(scenario["possibleStates"] as? [String] == ["B", "C", "Started", "Z"])
+        #expect((scenario["mappings"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/a", "/c"])
+
+        let unknown = try Self.object(try await Self.admin(server, "/__admin/scenarios/Nope/state", #"{"state":"B"}"#, method: "PUT"))
+        let unknownError = try #require((unknown["errors"] as? [[String: Any]])?.first)
+        #expect(unknownError["title"] as? String == "Scenario Nope does not exist")
+        #expect(unknownError["code"] as? Int == 404 && unknownError["source"] == nil)
+
+        let refused = try await Self.admin(server, "/__admin/scenarios/S/state", #"{"state":"Nowhere"}"#, method: "PUT")
+        #expect(refused.status == 422)
+        let refusedError = try #require((try Self.object(refused)["errors"] as? [[String: Any]])?.first)
+        #expect(refusedError["title"] as? String == "Scenario S does not support state Nowhere")
+        #expect(refusedError["code"] as? Int == 11)
+        #expect((refusedError["detail"] as? String)?.contains(#""Z""#) == true)
+        // A body without a state is refused, as the jar refuses "state null"; an empty body resets.
+        #expect(try await Self.admin(server, "/__admin/scenarios/S/state", "{}", method: "PUT").status == 422)
+        #expect(try await Self.admin(server, "/__admin/scenarios/S/state", #"{"state":"Z"}"#, method: "PUT").status == 200)
+        #expect(try await TestClient.send(base + "/c").text == "in Z")
+
+        // Started is a state only when a mapping names it.
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"scenarioName":"T","requiredScenarioState":"X","request":{"url":"/x"}}"#).status == 201)
+        #expect(try await Self.admin(server, "/__admin/scenarios/T/state", #"{"state":"Started"}"#, method: "PUT").status == 422)
+        #expect(try await TestClient.send(base + "/__admin/scenarios/T/state", method: "PUT").status == 200)
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
     @Test("deleting a persistent mapping loaded from its own file deletes the file, deleting all deletes every mapping's own file; a file holding several mappings stays")
     func loadedFilesGoWithTheirMappings() async throws {
         let (folder, mappings) = try Self.rootWithMappingsFolder()

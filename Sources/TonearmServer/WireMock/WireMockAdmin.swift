@@ -91,7 +91,7 @@ extension WireMockAdmin {
     /// `__files`: `..` or a link leading out is refused.
     private func files(_ method: String, _ rest: [String], request: ServerRequest) throws(WireMockError) -> Response {
         guard let folder = wireMock.bodyFiles else {
-            throw .invalid("", "No root directory", detail: "start the server with --root-dir DIR to manage body files in DIR/__files")
+            throw .invalid(nil, "No root directory", detail: "start the server with --root-dir DIR to manage body files in DIR/__files")
         }
         switch (method, rest.isEmpty) {
         case ("GET", true):
@@ -105,12 +105,12 @@ extension WireMockAdmin {
         case ("DELETE", false):
             let file = try confinedBodyFile(rest, in: folder)
             guard FileManager.default.fileExists(atPath: file.path) else {
-                throw WireMockError(status: 404, pointer: "", title: "No such body file", detail: "\(file.path) does not exist")
+                throw WireMockError(status: 404, pointer: nil, title: "No such body file", detail: "\(file.path) does not exist")
             }
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot delete the body file", detail: "\(file.path): \(error.localizedDescription)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot delete the body file", detail: "\(file.path): \(error.localizedDescription)")
             }
             return Response(status: 200)
         default:
@@ -124,12 +124,12 @@ extension WireMockAdmin {
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: "\(file.path): \(error.localizedDescription)")
+            throw WireMockError(status: 500, pointer: nil, title: "Cannot write the body file", detail: "\(file.path): \(error.localizedDescription)")
         }
         do throws(CassetteError) {
             try AtomicFile.write(bytes, to: file)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: error.description)
+            throw WireMockError(status: 500, pointer: nil, title: "Cannot write the body file", detail: error.description)
         }
     }
 
@@ -137,7 +137,7 @@ extension WireMockAdmin {
         do throws(FolderConfinement.Escape) {
             return try FolderConfinement(root: folder).resolve(segments.joined(separator: "/"))
         } catch {
-            throw WireMockError(status: 400, pointer: "", title: "Invalid body file name", detail: "a file inside __files: \(error)")
+            throw WireMockError(status: 400, pointer: nil, title: "Invalid body file name", detail: "a file inside __files: \(error)")
         }
     }
 
@@ -192,7 +192,7 @@ extension WireMockAdmin {
             return try importMappings(request.body)
         case (_, let id?) where rest.count == 1:
             guard let uuid = UUID(uuidString: id) else {
-                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+                throw WireMockError(status: 400, pointer: nil, title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
             }
             let key = uuid.uuidString.lowercased()
             switch method {
@@ -222,15 +222,22 @@ extension WireMockAdmin {
         do {
             json = try JSONValue(parsing: body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/mappings/import: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "POST /__admin/mappings/import: \(error)")
         }
         guard case .array(let list)? = json[member: "mappings"] else {
-            throw .invalid("/mappings", "Invalid import", detail: "expected {\"mappings\": [...]}")
+            throw .invalid("/mappings", "Error parsing JSON", detail: "expected {\"mappings\": [...]}")
         }
         var mappings: [WireMockMapping] = []
         for (index, element) in list.enumerated() {
-            mappings.append(try WireMockMapping.decode(
-                element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", reading: wireMock.reading))
+            do throws(WireMockError) {
+                mappings.append(try WireMockMapping.decode(
+                    element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", reading: wireMock.reading))
+            } catch {
+                // The mapping's pointer within the import's document, as WireMock reports it.
+                var located = error
+                located.pointer = located.pointer.map { "/mappings/\(index)" + $0 }
+                throw located
+            }
         }
         let options = json[member: "importOptions"]
         let ignoreDuplicates = options?[member: "duplicatePolicy"]?.stringValue == "IGNORE"
@@ -316,7 +323,7 @@ extension WireMockAdmin {
             return removedServeEvents(journal.remove { $0.source.kind == .mapping && matchingIDs.contains($0.source.detail) })
         case ("DELETE", let id?) where rest.count == 1:
             guard UUID(uuidString: id) != nil else {
-                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+                throw WireMockError(status: 400, pointer: nil, title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
             }
             if let sequence = serveEvents.sequence(of: id) { _ = journal.remove { $0.sequence == sequence } }
             return .adminJSON(.object([]))
@@ -326,7 +333,7 @@ extension WireMockAdmin {
             return unmatchedNearMisses()
         case ("GET", let id?) where rest.count == 1:
             guard UUID(uuidString: id) != nil else {
-                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+                throw WireMockError(status: 400, pointer: nil, title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
             }
             guard let sequence = serveEvents.sequence(of: id), let entry = journal.entries.first(where: { $0.sequence == sequence }) else {
                 return Response(status: 404)
@@ -433,7 +440,7 @@ extension WireMockAdmin {
         do {
             json = try JSONValue(parsing: body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/near-misses/request: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "POST /__admin/near-misses/request: \(error)")
         }
         guard let url = json[member: "url"]?.stringValue else {
             throw .invalid("/url", "Invalid request", detail: "a logged request needs a \"url\" string")
@@ -469,7 +476,7 @@ extension WireMockAdmin {
             do {
                 body = request.body.isEmpty ? .object([]) : try JSONValue(parsing: request.body)
             } catch {
-                throw .invalid("", "Error parsing JSON", detail: "PUT /__admin/scenarios/\(rest[0])/state: \(error)")
+                throw .invalid(nil, "Error parsing JSON", detail: "PUT /__admin/scenarios/\(rest[0])/state: \(error)")
             }
             // WireMock reads the state as text (a number too); a body without one is refused, as the jar
             // refuses `null`.
@@ -495,9 +502,9 @@ extension WireMockAdmin {
         do {
             json = try JSONValue(parsing: request.body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "\(request.method) /__admin/settings: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "\(request.method) /__admin/settings: \(error)")
         }
-        guard case .object(let members) = json else { throw .invalid("", "Invalid settings", detail: "expected a settings object") }
+        guard case .object(let members) = json else { throw .invalid("", "Error parsing JSON", detail: "expected a settings object") }
         // WireMock's Java client wraps them: {"settings": {...}} is accepted as well as the bare object.
         let settings = json[member: "settings"].flatMap { if case .object(let inner) = $0 { inner } else { nil } } ?? members
         wireMock.globalSettings = try WireMockGlobalSettings(members: settings)
@@ -516,7 +523,7 @@ extension WireMockAdmin {
 
     func notFound(_ method: String, _ path: String) -> Response {
         .adminError(WireMockError(
-            status: 404, pointer: "", title: "Not found",
+            status: 404, pointer: nil, title: "Not found",
             detail: "Tonearm does not answer \(method) /__admin/\(path) (see docs/server.md, \"Coming from WireMock\")"))
     }
 }

@@ -80,7 +80,7 @@ struct WireMockRootDirectory: Sendable {
         do throws(FolderConfinement.Escape) {
             return try confinement.resolve(self.mappingsFolder.path)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: title, detail: "the mappings folder must lie inside the root directory: \(error)")
+            throw WireMockError(status: 500, pointer: nil, title: title, detail: "the mappings folder must lie inside the root directory: \(error)")
         }
     }
 
@@ -93,13 +93,13 @@ struct WireMockRootDirectory: Sendable {
             do throws(FolderConfinement.Escape) {
                 file = try confinement.resolve(saved.url.path)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot remove a mapping file", detail: "\(error)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot remove a mapping file", detail: "\(error)")
             }
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot remove a mapping file", detail: "\(file.path): \(error.localizedDescription)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot remove a mapping file", detail: "\(file.path): \(error.localizedDescription)")
             }
         }
     }
@@ -118,7 +118,7 @@ struct WireMockRootDirectory: Sendable {
                 do throws(FolderConfinement.Escape) {
                     file = try confinement.resolve(own.url.path)
                 } catch {
-                    throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "\(error)")
+                    throw WireMockError(status: 500, pointer: nil, title: "Cannot save mappings", detail: "\(error)")
                 }
             } else {
                 file = mappingsFolder.appendingPathComponent("\(mapping.id).json")
@@ -126,12 +126,12 @@ struct WireMockRootDirectory: Sendable {
             do {
                 try FileManager.default.createDirectory(at: mappingsFolder, withIntermediateDirectories: true)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "\(mappingsFolder.path): \(error.localizedDescription)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot save mappings", detail: "\(mappingsFolder.path): \(error.localizedDescription)")
             }
             do throws(CassetteError) {
                 try AtomicFile.write(mapping.json.bytes + [0x0A], to: file)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: error.description)
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot save mappings", detail: error.description)
             }
             mapping.file = WireMockMapping.SavedFile(url: file, isShared: false)
             saved.append(mapping)

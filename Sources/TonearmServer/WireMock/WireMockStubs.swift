@@ -213,7 +213,7 @@ final class WireMockStubs: Sendable {
         do throws(ServerError) {
             loaded = try rootDirectory.load()
         } catch {
-            throw WireMockError(status: 422, pointer: "", title: "Invalid mapping file", detail: "\(error)")
+            throw WireMockError(status: 422, pointer: nil, title: "Invalid mapping file", detail: "\(error)")
         }
         try reset(to: loaded)
     }
@@ -233,7 +233,7 @@ final class WireMockStubs: Sendable {
     /// mapping is `"persistent": true` from then on, as WireMock marks them.
     func save() throws(WireMockError) {
         guard let rootDirectory else {
-            throw .invalid("", "No root directory", detail: "start the server with --root-dir DIR to save mappings into DIR/mappings")
+            throw .invalid(nil, "No root directory", detail: "start the server with --root-dir DIR to save mappings into DIR/mappings")
         }
         try state.withLock { state throws(WireMockError) in
             let all = Self.inOrder(state).map(\.mapping.markedPersistent)

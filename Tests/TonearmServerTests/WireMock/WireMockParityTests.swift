@@ -198,6 +198,23 @@ extension WireMockParityTests {
 }
 
 extension WireMockParityTests {
+    @Test("--root-dir loads a plugin-style folder (basicAuth, a multipart name, a mapping without response), as tonearm lint passes it")
+    func pluginStyleRootLoads() async throws {
+        let folder = try TemporaryFolder()
+        let server = try await Self.start(root: try folder.makePluginStyleWireMockRoot())
+        let base = server.baseURL.absoluteString
+        #expect(try await TestClient.send(base + "/secure", headers: [("Authorization", "Basic dTpw")]).text == "ok")
+        #expect(try await TestClient.send(base + "/secure").status == 404)
+        #expect(try await TestClient.send(base + "/ping").status == 200)
+        let upload = try await TestClient.send(
+            base + "/upload", method: "POST", headers: [("Content-Type", "multipart/form-data; boundary=zz")],
+            body: "--zz\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nx\r\n--zz--\r\n")
+        #expect(upload.status == 201)
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
     @Test("Scenarios list possibleStates as WireMock does (new states, then required ones, in the order the mappings came), and setting one no mapping names is WireMock's 422")
     func scenarioPossibleStatesAndErrors() async throws {
         let server = try await Self.start()

@@ -46,10 +46,12 @@ struct WireMockAdmin: Sendable {
 
 extension WireMockAdmin {
     /// The answer to an admin call; `path` follows `/__admin/`.
-    func answer(path: String, query: String, request: ServerRequest) -> Response {
+    func answer(path: String, query: String, request sent: ServerRequest) -> Response {
         let segments = path.split(separator: "/").map(String.init)
-        let method = request.method.uppercased()
+        let method = sent.method.uppercased()
         do throws(WireMockError) {
+            var request = sent
+            request.body = try Self.utf8Body(sent)
             switch (method, segments.first ?? "") {
             case ("GET", ""):
                 return listMappings(query)
@@ -81,6 +83,24 @@ extension WireMockAdmin {
         } catch {
             return .adminError(error)
         }
+    }
+
+    /// `request`'s body as UTF-8: WireMock reads an admin body in the charset its `Content-Type` names
+    /// (`application/json; charset=GB2312`), UTF-8 without one. A charset Foundation cannot decode
+    /// here is refused (415, naming it), as is a body not in the charset it names (400).
+    static func utf8Body(_ request: ServerRequest) throws(WireMockError) -> [UInt8] {
+        guard let contentType = request.headers.first(named: "Content-Type"), let charset = MediaType.parameter("charset", in: contentType),
+            !["utf-8", "utf8", "us-ascii"].contains(charset.lowercased()), !request.body.isEmpty
+        else { return request.body }
+        guard let encoding = String.Encoding(ianaName: charset) else {
+            throw WireMockError(
+                status: 415, pointer: nil, title: "Unsupported charset \(charset)",
+                detail: "Tonearm decodes admin bodies in UTF-8, UTF-16, UTF-32, ISO-8859-1, windows-1252, Shift_JIS and EUC-JP")
+        }
+        guard let text = String(bytes: request.body, encoding: encoding) else {
+            throw WireMockError(status: 400, pointer: nil, title: "Error parsing JSON", detail: "the body is not \(charset) text, as its Content-Type says")
+        }
+        return Array(text.utf8)
     }
 
     // MARK: Body files

@@ -200,6 +200,32 @@ extension WireMockParityTests {
 }
 
 extension WireMockParityTests {
+    @Test("An admin body is read in the charset its Content-Type names; one Foundation cannot decode is a 415 naming it")
+    func adminCharsets() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        /// POSTs `mapping` encoded in `encoding`, its Content-Type naming `charset`; the whole answer.
+        func add(_ mapping: String, charset: String, encoding: String.Encoding) async throws -> String {
+            let body = Array(try #require(mapping.data(using: encoding)))
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/json; charset=\(charset)\r\n"
+                + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+            connection.send(body)
+            return try await connection.readUntilClosed().text
+        }
+        let latin = try await add(#"{"request":{"url":"/latin"},"response":{"body":"crème brûlée"}}"#, charset: "ISO-8859-1", encoding: .isoLatin1)
+        #expect(latin.hasPrefix("HTTP/1.1 201"), "\(latin)")
+        #expect(try await TestClient.send(base + "/latin").text == "crème brûlée")
+        let japanese = try await add(#"{"request":{"url":"/jp"},"response":{"body":"日本語"}}"#, charset: "Shift_JIS", encoding: .shiftJIS)
+        #expect(japanese.hasPrefix("HTTP/1.1 201"), "\(japanese)")
+        #expect(try await TestClient.send(base + "/jp").text == "日本語")
+        let unknown = try await add(#"{"request":{"url":"/zh"}}"#, charset: "GB2312", encoding: .utf8)
+        #expect(unknown.hasPrefix("HTTP/1.1 415") && unknown.contains("GB2312"), "\(unknown)")
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
     @Test("--root-dir loads a plugin-style folder (basicAuth, a multipart name, a mapping without response), as tonearm lint passes it")
     func pluginStyleRootLoads() async throws {
         let folder = try TemporaryFolder()

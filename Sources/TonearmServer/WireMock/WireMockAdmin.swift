@@ -18,6 +18,7 @@ import TonearmCassettes
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
 /// | `GET`/`POST`/`PUT settings`, `GET health` | global fixed delay; health |
+/// | `GET docs`, `GET docs/swagger`, `GET swagger-ui` | this API's documents (``WireMockAdminDocument``) |
 /// | `GET recordings/status`, `POST recordings/start`, `/stop`, `/snapshot` | the recorder (``WireMockRecorder``) |
 struct WireMockAdmin: Sendable {
     /// The mappings the API lists and changes.
@@ -77,6 +78,17 @@ extension WireMockAdmin {
                 return try files(method, Array(segments.dropFirst()), request: request)
             case (_, "recordings"):
                 return try recordings(method, Array(segments.dropFirst()), request: request)
+            case ("GET", "docs") where segments.count == 1:
+                return Self.html(WireMockAdminDocument.index)
+            case ("GET", "docs") where segments == ["docs", "swagger"]:
+                return Response(
+                    status: 200, headers: [HeaderField("Content-Type", "application/json")], body: Array(WireMockAdminDocument.openAPI.utf8))
+            case ("GET", "swagger-ui") where segments.count == 1:
+                // As WireMock: the folder's address redirects to the folder (the route drops trailing slashes).
+                guard sent.target.split(separator: "?", maxSplits: 1).first?.hasSuffix("/") == true else {
+                    return Response(status: 302, headers: [HeaderField("Location", "/__admin/swagger-ui/")])
+                }
+                return Self.html(WireMockAdminDocument.swaggerUI)
             default:
                 return notFound(method, path)
             }
@@ -539,6 +551,10 @@ extension WireMockAdmin {
             "uptimeInSeconds": .integer(Int(wireMock.started.duration(to: .now).components.seconds)),
             "timestamp": .string(now.formatted(.iso8601)),
         ])
+    }
+
+    private static func html(_ page: String) -> Response {
+        Response(status: 200, headers: [HeaderField("Content-Type", "text/html; charset=utf-8")], body: Array(page.utf8))
     }
 
     func notFound(_ method: String, _ path: String) -> Response {

@@ -135,6 +135,10 @@ extension Response {
         Response(status: status, headers: [HeaderField("Content-Type", "application/json")], body: json.bytes)
     }
 
+    /// The answer to an admin call WireMock 2.35.1 answers with an empty 200 (a reset, a save, an
+    /// import, a removal by request pattern): no body, as its clients expect none.
+    static let adminDone = Response(status: 200)
+
     /// The error document for `error`, with its status.
     static func adminError(_ error: WireMockError) -> Response {
         adminJSON(error.json, status: error.status)

@@ -61,7 +61,7 @@ extension WireMockAdmin {
             case ("POST", "reset") where segments.count == 1:
                 try wireMock.resetToDefaults()
                 journal.clear()
-                return .adminJSON(.object([]))
+                return .adminDone
             case (_, "requests"):
                 return try requests(method, Array(segments.dropFirst()), query: query, request: request)
             case ("POST", "near-misses") where segments.count == 2:
@@ -190,10 +190,10 @@ extension WireMockAdmin {
             // WireMock's resetToDefault: the root directory's mappings as they are now, and an empty journal.
             try wireMock.resetToDefaults()
             journal.clear()
-            return .adminJSON(.object([]))
+            return .adminDone
         case ("POST", "save") where rest.count == 1:
             try wireMock.save()
-            return .adminJSON(.object([]))
+            return .adminDone
         case ("POST", "remove-by-metadata") where rest.count == 1:
             let pattern = try WireMockMetadataPattern(request.body)
             try wireMock.remove(where: pattern.matches)
@@ -219,7 +219,7 @@ extension WireMockAdmin {
             if try !wireMock.remove(mapping.id), let pattern = mapping.json[member: "request"] {
                 try wireMock.remove(withRequest: pattern)
             }
-            return .adminJSON(.object([]))
+            return .adminDone
         case ("POST", "import") where rest.count == 1:
             return try importMappings(request.body)
         case (_, let id?) where rest.count == 1:
@@ -281,7 +281,7 @@ extension WireMockAdmin {
         // of two mappings for one request answers it (and, on a repeated id, the first one stays). In one
         // batch: their rules are indexed once.
         try wireMock.add(contentsOf: mappings.reversed(), ignoringDuplicates: ignoreDuplicates)
-        return .adminJSON(.object([]))
+        return .adminDone
     }
 
     private func listMappings(_ query: String) -> Response {
@@ -335,9 +335,12 @@ extension WireMockAdmin {
                 "meta": .object(["total": .integer(total)]),
                 "requestJournalDisabled": .bool(false),
             ]))
-        case ("DELETE", nil), ("POST", "reset"):
+        case ("DELETE", nil):
             journal.clear()
             return .adminJSON(.object([]))
+        case ("POST", "reset") where rest.count == 1:
+            journal.clear()
+            return .adminDone
         case ("POST", "count") where rest.count == 1:
             let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/count", bodyFiles: wireMock.bodyFiles)
             let count = journal.entries.count(where: { pattern.matches(Self.wireMockRequest($0.request)) })

@@ -200,22 +200,25 @@ class Renamer:
         return UUID.sub(rename, text)
 
 
-def normalise_json(value, rename):
+def normalise_json(value, rename, error_members=()):
     if isinstance(value, dict):
         result = {}
         for key in sorted(value):
             if key in VOLATILE_KEYS:
                 continue
             if key == "errors" and isinstance(value[key], list):
-                # Where an error points is compared; its wording is each server's own.
-                result[key] = [{"pointer": (e.get("source") or {}).get("pointer")} for e in value[key] if isinstance(e, dict)]
+                # Where an error points is compared; its wording is each server's own, unless the step
+                # names the members to compare too (compare_errors: ["code", "title"]).
+                result[key] = [dict({"pointer": (e.get("source") or {}).get("pointer")},
+                                    **{member: e.get(member) for member in error_members})
+                               for e in value[key] if isinstance(e, dict)]
                 continue
             if key in ("bodyAsBase64", "base64Body"):
                 continue  # the same bytes as `body`, compared there
-            result[key] = normalise_json(value[key], rename)
+            result[key] = normalise_json(value[key], rename, error_members)
         return result
     if isinstance(value, list):
-        return [normalise_json(item, rename) for item in value]
+        return [normalise_json(item, rename, error_members) for item in value]
     if isinstance(value, str):
         return rename(value)
     if value == rename.port and not isinstance(value, bool):
@@ -228,9 +231,11 @@ def observe(server, step, rename):
     method = step.get("admin") or step.get("request")
     status, response_headers, response_body, reason = server.send(method, step["path"], headers, body)
     seen = {}
+    # compare_framing: whether the answer states its length or comes chunked is compared too.
+    ignored = IGNORED_HEADERS - {"content-length", "transfer-encoding"} if step.get("compare_framing") else IGNORED_HEADERS
     for name, value in response_headers:
         lowered = name.lower()
-        if lowered in IGNORED_HEADERS:
+        if lowered in ignored:
             continue
         value = "<present>" if lowered in ID_HEADERS else rename(value)
         seen.setdefault(lowered, []).append(value)
@@ -250,7 +255,7 @@ def observe(server, step, rename):
         return {"status": status, "headers": seen, "body": rename(text), "reason": reason}
     try:
         parsed = json.loads(text) if text.strip() else None
-        shown = normalise_json(parsed, rename) if parsed is not None else ""
+        shown = normalise_json(parsed, rename, step.get("compare_errors", ())) if parsed is not None else ""
     except ValueError:
         shown = rename(text)
     return {"status": status, "headers": seen, "body": shown, "reason": reason}

@@ -32,6 +32,6 @@ struct Dribble: Sendable, Equatable {
     }
 
     private static func invalid(_ member: String, _ expected: String) -> WireMockError {
-        .invalid("/response/chunkedDribbleDelay\(member)", "Invalid stub mapping", detail: "chunkedDribbleDelay: expected \(expected)")
+        .invalid("/response/chunkedDribbleDelay\(member)", "Error parsing JSON", detail: "chunkedDribbleDelay: expected \(expected)")
     }
 }

@@ -24,4 +24,24 @@ struct WireMockRootCommandTests {
         let written = try String(contentsOf: converted, encoding: .utf8)
         #expect(written.contains(#""text": "{\"id\":42}""#), "the __files body is in the converted track: \(written)")
     }
+
+    @Test("lint reads a root as serve --root-dir does: a plugin-style folder (basicAuth, a multipart name, no response) passes; what serve refuses, lint lists, each, and exits 2")
+    func lintAgreesWithServe() async throws {
+        let folder = try TemporaryFolder()
+        let root = try folder.makePluginStyleWireMockRoot()
+        let lint = try await TonearmExecutable.run(["lint", root.path])
+        #expect(lint.status == 0, "\(lint.output)\(lint.errors)")
+        #expect(lint.output.contains("0 finding(s)"), "\(lint.output)")
+
+        // Two mappings serve refuses (an XML matcher; a template that cannot render, which only the
+        // server checks): lint names both files and exits 2, as serve does not start.
+        try folder.write("wm-plugin/mappings/xml.json", #"{"request": {"method": "POST", "url": "/x", "bodyPatterns": [{"equalToXml": "<a/>"}]}}"#)
+        try folder.write(
+            "wm-plugin/mappings/template.json",
+            #"{"request": {"url": "/t"}, "response": {"body": "{{#if x}}", "transformers": ["response-template"]}}"#)
+        let refused = try await TonearmExecutable.run(["lint", root.path])
+        #expect(refused.status == 2, "\(refused.output)\(refused.errors)")
+        #expect(refused.output.contains("[serve-refuses]") && refused.output.contains("xml.json") && refused.output.contains("template.json"), "\(refused.output)")
+        #expect(refused.output.contains("2 mapping(s) tonearm serve --root-dir refuses"), "\(refused.output)")
+    }
 }

@@ -69,6 +69,21 @@ struct WireMockMatcherTests {
         #expect(try answers(aliased, [get("/a", [("Authorization", "Basic dTpw")]), get("/a")]) == [true, false])
     }
 
+    @Test("a multipart pattern's name is read and not matched on, as WireMock 2.35.1 does; the Content-Disposition matcher beside it matches")
+    func multipartName() throws {
+        func upload(_ part: String, _ body: String) -> Request {
+            Request(
+                method: "POST", url: "/u", headers: [HeaderField("Content-Type", "multipart/form-data; boundary=zz")],
+                body: Array("--zz\r\nContent-Disposition: form-data; name=\"\(part)\"\r\n\r\n\(body)\r\n--zz--\r\n".utf8))
+        }
+        let nameOnly = #"{"method": "POST", "url": "/u", "multipartPatterns": [{"name": "file", "bodyPatterns": [{"contains": "hello"}]}]}"#
+        #expect(try answers(nameOnly, [upload("other", "hello"), upload("file", "bye")]) == [true, false])
+        let javaDSL = #"{"method": "POST", "url": "/u", "multipartPatterns": [{"name": "file", "headers": {"Content-Disposition": {"contains": "name=\"file\""}}}]}"#
+        #expect(try answers(javaDSL, [upload("file", "x"), upload("other", "x")]) == [true, false])
+        let notText = #"{"request": {"method": "POST", "url": "/u", "multipartPatterns": [{"name": 5}]}, "response": {}}"#
+        #expect(throws: CassetteError.self) { try WireMockFormat.decode(Array(notText.utf8), file: "inline.json") }
+    }
+
     @Test("doesNotContain: holds for a missing value and for any value without the text (header, query, body, and beside other matchers)")
     func doesNotContain() throws {
         let header = #"{"method": "GET", "url": "/h", "headers": {"X-Thing": {"doesNotContain": "z"}}}"#

@@ -27,4 +27,21 @@ extension TemporaryFolder {
             .write(to: root.appendingPathComponent("mappings/static.json"))
         try Data("from __files\n".utf8).write(to: root.appendingPathComponent("__files/hello.txt"))
     }
+
+    /// A WireMock root folder `wm-plugin` written as a Jenkins plugin's test folder writes one:
+    /// `basicAuth` (`u`/`p`) on `GET /secure`, a multipart pattern with a `name` on `POST /upload`
+    /// (201), and `{"mappings": [...]}` holding `/ping` with no `response` (a 200). `tonearm serve
+    /// --root-dir` and `tonearm lint` both load it.
+    public func makePluginStyleWireMockRoot() throws -> URL {
+        try FileManager.default.createDirectory(at: file("wm-plugin/mappings"), withIntermediateDirectories: true)
+        try write("wm-plugin/mappings/auth.json", """
+            {"request": {"method": "GET", "url": "/secure", "basicAuth": {"username": "u", "password": "p"}}, "response": {"status": 200, "body": "ok"}}
+            """)
+        try write("wm-plugin/mappings/upload.json", """
+            {"request": {"method": "POST", "urlPath": "/upload", "multipartPatterns": [{"name": "file", "headers": {"Content-Disposition": {"contains": "name=\\"file\\""}}}]}, "response": {"status": 201}}
+            """)
+        try write("wm-plugin/mappings/ping.json", #"{"mappings": [{"request": {"url": "/ping"}}]}"#)
+        return file("wm-plugin")
+    }
 }
+

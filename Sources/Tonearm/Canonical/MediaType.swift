@@ -9,6 +9,18 @@ package enum MediaType {
         return String(mediaType).trimmingHTTPWhitespace.asciiLowercased
     }
 
+    /// The parameter `name` (ASCII case ignored) of a `Content-Type` value, unquoted (`charset` of
+    /// `text/plain; Charset="utf-8"` is `utf-8`); `nil` without one.
+    package static func parameter(_ name: String, in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";", omittingEmptySubsequences: false).dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2, String(pair[0]).trimmingHTTPWhitespace.asciiLowercased == name.asciiLowercased else { continue }
+            let value = String(pair[1]).trimmingHTTPWhitespace
+            return value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") ? String(value.dropFirst().dropLast()) : value
+        }
+        return nil
+    }
+
     /// Whether `contentType` names JSON: `application/json`; a structured-syntax `+json` type
     /// (RFC 6839 §3.1), that is `type "/" name "+json"` with a non-empty type and name, so
     /// `application/vnd.api+json` is JSON but `foo+json` (no "/"), `+json` and `application/+json` are

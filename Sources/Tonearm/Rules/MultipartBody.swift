@@ -31,18 +31,12 @@ enum MultipartBody {
     /// The `boundary` parameter of a `multipart/*` media type, unquoted; `nil` without one, or with one
     /// longer than RFC 2046's 70 characters.
     static func boundary(in contentType: String) -> String? {
-        let pieces = contentType.split(separator: ";", omittingEmptySubsequences: false)
-        guard let type = pieces.first, String(type).trimmingHTTPWhitespace.lowercased().hasPrefix("multipart/") else { return nil }
-        for parameter in pieces.dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard pair.count == 2, String(pair[0]).trimmingHTTPWhitespace.lowercased() == "boundary" else { continue }
-            var value = String(pair[1]).trimmingHTTPWhitespace
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            // RFC 2046 allows 1 to 70 characters; a longer one is refused, which also bounds the
-            // naive search for it to 70 comparisons a byte whatever a client sends.
-            return (1...70).contains(value.utf8.count) ? value : nil
+        guard MediaType.essence(of: contentType).hasPrefix("multipart/"), let value = MediaType.parameter("boundary", in: contentType) else {
+            return nil
         }
-        return nil
+        // RFC 2046 allows 1 to 70 characters; a longer one is refused, which also bounds the naive
+        // search for it to 70 comparisons a byte whatever a client sends.
+        return (1...70).contains(value.utf8.count) ? value : nil
     }
 
     /// A part's header block (up to the empty line) and content.

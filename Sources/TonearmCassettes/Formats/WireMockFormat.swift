@@ -38,7 +38,9 @@ public enum WireMockFormat {
     static func decode(_ root: DocumentCursor, file: String?, bodyFiles: URL?) throws(CassetteError) -> CassetteImport {
         let mappings = try root.member("mappings")?.elements() ?? [root]
         var reader = WireMockMappingReader(file: file, bodyFiles: bodyFiles)
-        for (index, mapping) in mappings.enumerated() { try reader.read(mapping, index: index) }
+        for (index, mapping) in mappings.enumerated() {
+            try reader.read(DocumentCursor(node: mapping.node.filledInAsWireMockServes(), path: mapping.path, source: mapping.source), index: index)
+        }
         return CassetteImport(
             cassette: Cassette(entries: reader.entries), rules: reader.rules.reversed(), configuration: configuration,
             warnings: reader.warnings)

@@ -26,12 +26,8 @@ package struct WireMockMappingDocument: Sendable {
     /// request, no `method` any method, no `response` (or `status`) a 200; `removingResponseMembers`
     /// are left out of the response (the caller handles them per request).
     package func decode(removingResponseMembers removed: [String], bodyFiles: URL?) throws(CassetteError) -> CassetteImport {
-        var mapping = node
-        mapping.withObjectMember("request") { request in
-            request.addMemberIfMissing("method", .string("ANY"))
-        }
+        var mapping = node.filledInAsWireMockServes()
         mapping.withObjectMember("response") { response in
-            response.addMemberIfMissing("status", .number("200"))
             if case .object(let members) = response.value, !removed.isEmpty {
                 response.value = .object(members.filter { !removed.contains($0.key) })
             }
@@ -60,9 +56,23 @@ package struct WireMockMappingDocument: Sendable {
 }
 
 extension DocumentNode {
+    /// This mapping as WireMock's server takes it: no `request` is any request, no `method` any method,
+    /// no `response` (or `status`) a 200. Every reader of mappings fills them in (the admin API, a root
+    /// folder, a mapping file), so `tonearm lint` and `tonearm serve` read a mapping alike.
+    func filledInAsWireMockServes() -> DocumentNode {
+        var mapping = self
+        mapping.withObjectMember("request") { request in
+            request.addMemberIfMissing("method", .string("ANY"))
+        }
+        mapping.withObjectMember("response") { response in
+            response.addMemberIfMissing("status", .number("200"))
+        }
+        return mapping
+    }
+
     /// Lets `update` change the object member `key`, adding it as an empty object first when missing; a
     /// node that is not an object is left as it is (the importer reports it).
-    fileprivate mutating func withObjectMember(_ key: String, _ update: (inout DocumentNode) -> Void) {
+    mutating func withObjectMember(_ key: String, _ update: (inout DocumentNode) -> Void) {
         guard case .object(var members) = value else { return }
         if let index = members.firstIndex(where: { $0.key == key }) {
             update(&members[index].value)
@@ -75,7 +85,7 @@ extension DocumentNode {
     }
 
     /// Adds the member `key` with `memberValue` to an object that lacks it.
-    fileprivate mutating func addMemberIfMissing(_ key: String, _ memberValue: Value) {
+    private mutating func addMemberIfMissing(_ key: String, _ memberValue: Value) {
         guard case .object(var members) = value, !members.contains(where: { $0.key == key }) else { return }
         members.append(Member(key: key, value: DocumentNode(value: memberValue, location: .unknown)))
         value = .object(members)

@@ -137,11 +137,14 @@ struct WireMockMappingReader {
     }
 
     /// `multipartPatterns`: each with `matchingType` `ANY` (the default) or `ALL`, and the part's
-    /// `headers` and `bodyPatterns`, read as a request's are.
+    /// `headers` and `bodyPatterns`, read as a request's are. A `name` is read and not matched on, as
+    /// WireMock 2.35.1 does: its Java DSL writes it beside the `Content-Disposition` matcher that does
+    /// the matching.
     private mutating func multipartConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [MultipartCondition] {
         var conditions: [MultipartCondition] = []
         for pattern in try cursor?.elements() ?? [] {
-            warnUnknownKeys(pattern, known: ["matchingType", "headers", "bodyPatterns"], what: "multipart matcher")
+            warnUnknownKeys(pattern, known: ["matchingType", "headers", "bodyPatterns", "name"], what: "multipart matcher")
+            _ = try pattern.optionalString("name")
             let matching: MultipartCondition.Matching
             switch try pattern.optionalString("matchingType")?.uppercased() {
             case nil, "ANY": matching = .any

@@ -49,7 +49,7 @@ struct AnswerFinisher: Sendable {
         case .response(let response):
             if let journaled = answer.journaled { journal.append(entry(journaled, .response(response), answer, request)) }
             guard let pacing = answer.pacing, !response.body.isEmpty else {
-                return OutgoingResponse(response, reasonPhrase: answer.reasonPhrase, keep: answer.encoded)
+                return OutgoingResponse(response, reasonPhrase: answer.reasonPhrase, keep: answer.encoded, chunked: answer.chunked)
             }
             return OutgoingResponse(
                 message: .parts(

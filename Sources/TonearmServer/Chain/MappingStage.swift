@@ -59,17 +59,22 @@ struct MappingStage: ResponderStage {
                 return .answered(proxied(asSent, through: proxy, client: proxyClient, held: held, id: id, delay: delay, settings: settings))
             }
             let content: StageAnswer.Content
+            var chunked = false
             switch track.outcome {
             case .response(let response):
                 // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
-                let rendered = settings.map { $0.rendered(response, for: asSent) } ?? response
-                content = .response(Self.compressedIfAccepted(rendered, for: asSent))
+                let rendered = Self.compressedIfAccepted(settings.map { $0.rendered(response, for: asSent) } ?? response, for: asSent)
+                // WireMock sends a stub's answer chunked unless the stub sets its Content-Length (checked
+                // against the jar); a HEAD keeps the length of the body it does not get.
+                chunked = asSent.method != "HEAD" && rendered.headers.first(named: "Content-Length") == nil
+                content = .response(rendered)
             case .transportError(let error):
                 content = .fault(error)
             }
             return .answered(.now(StageAnswer(
                 content: content, source: JournalEntry.Source(kind: .mapping, detail: id),
-                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, pacing: settings?.dribble.map(AnswerPacing.dribble))))
+                journaled: asSent, delay: delay, reasonPhrase: settings?.statusMessage, pacing: settings?.dribble.map(AnswerPacing.dribble),
+                chunked: chunked)))
         }
     }
 

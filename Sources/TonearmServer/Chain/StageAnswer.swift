@@ -51,10 +51,14 @@ final class StageAnswer: Sendable {
     let keepsWholeBodies: Bool
     /// Where the answer's encoding is kept, when it is the same each time (a replayed track or rule).
     let encoded: EncodedResponseCache.Slot?
+    /// Whether the body goes out chunked rather than with its length (``OutgoingResponse/Body/chunked(_:)``):
+    /// a WireMock stub's answer that sets no `Content-Length`, as WireMock sends it.
+    let chunked: Bool
 
     init(
         content: Content, source: JournalEntry.Source, journaled: Request? = nil, delay: Duration? = nil, logLine: String? = nil,
-        reasonPhrase: String? = nil, pacing: AnswerPacing? = nil, keepsWholeBodies: Bool = false, encoded: EncodedResponseCache.Slot? = nil
+        reasonPhrase: String? = nil, pacing: AnswerPacing? = nil, keepsWholeBodies: Bool = false, encoded: EncodedResponseCache.Slot? = nil,
+        chunked: Bool = false
     ) {
         self.content = content
         self.source = source
@@ -65,6 +69,7 @@ final class StageAnswer: Sendable {
         self.pacing = pacing
         self.keepsWholeBodies = keepsWholeBodies
         self.encoded = encoded
+        self.chunked = chunked
     }
 
     /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what

@@ -401,7 +401,7 @@ final class Inspector: Sendable {
                 "newState": mapping.json[member: "newScenarioState"]?.stringValue.map(JSONValue.string) ?? .null,
             ])
         }
-        let scenarios = (engine.scenarios + wireMock.scenarios.map(\.scenario)).map { scenario -> JSONValue in
+        let scenarios = (engine.scenarios + wireMock.engine.scenarios).map { scenario -> JSONValue in
             .object([
                 "name": .string(scenario.name),
                 "state": .string(scenario.state),

@@ -46,6 +46,10 @@ struct OutgoingResponse: Sendable {
         case none
         /// The whole body at once.
         case bytes([UInt8])
+        /// The whole body at once, framed chunked to HTTP/1.1 (`Transfer-Encoding: chunked`, one chunk
+        /// and the last, written with the head) instead of stating its length: as WireMock sends a stub's
+        /// answer when the stub sets no `Content-Length`. HTTP/1.0 gets the length.
+        case chunked([UInt8])
         /// A body written over time as its source produces it: a live event feed, or a body known in
         /// advance written at its parts' times (a recorded stream, WireMock's `chunkedDribbleDelay`).
         case stream(BodyStream)
@@ -55,7 +59,7 @@ struct OutgoingResponse: Sendable {
             switch self {
             case .none: []
             case .stream(let stream): stream.knownBody ?? []
-            case .bytes(let bytes): bytes
+            case .bytes(let bytes), .chunked(let bytes): bytes
             }
         }
     }
@@ -81,11 +85,14 @@ struct OutgoingResponse: Sendable {
     var message: Message
     var ending: Ending
 
-    /// `response` as it is sent, kept alive unless `ending` says otherwise.
-    init(_ response: Response, reasonPhrase: String? = nil, ending: Ending = .keepAlive, keep: EncodedResponseCache.Slot? = nil) {
-        message = .parts(
-            Head(status: response.status, reasonPhrase: reasonPhrase, fields: response.headers),
-            response.body.isEmpty ? .none : .bytes(response.body), keep: keep)
+    /// `response` as it is sent, kept alive unless `ending` says otherwise; its body `chunked` when
+    /// asked (``Body/chunked(_:)``), even an empty one.
+    init(
+        _ response: Response, reasonPhrase: String? = nil, ending: Ending = .keepAlive, keep: EncodedResponseCache.Slot? = nil,
+        chunked: Bool = false
+    ) {
+        let body: Body = chunked ? .chunked(response.body) : response.body.isEmpty ? .none : .bytes(response.body)
+        message = .parts(Head(status: response.status, reasonPhrase: reasonPhrase, fields: response.headers), body, keep: keep)
         self.ending = ending
     }
 

@@ -46,10 +46,12 @@ enum ResponseEncoding {
     /// Calls `field` with each header field of the head that sends `head` with a body of `bodyCount`
     /// bytes to `request`, framed as `framed` says (see the type's description). A `streamed` body's
     /// length is not known: it is sent chunked to HTTP/1.1, and to HTTP/1.0 until the connection closes
-    /// (no length field; the caller does not keep such a connection alive).
+    /// (no length field; the caller does not keep such a connection alive). A `chunked` body is known
+    /// but sent chunked to HTTP/1.1 all the same (``OutgoingResponse/Body/chunked(_:)``), with its length
+    /// to HTTP/1.0.
     static func forEachField(
         of head: OutgoingResponse.Head, bodyCount: Int, request: RequestFraming, keepAlive: Bool, framed: Bool,
-        streamed: Bool = false, _ field: (String, String) -> Void
+        streamed: Bool = false, chunked: Bool = false, _ field: (String, String) -> Void
     ) {
         guard framed else {
             for header in head.fields { field(header.name, header.value) }
@@ -58,7 +60,7 @@ enum ResponseEncoding {
         for header in HopByHop.removing(from: head.fields) where !header.name.equalsIgnoringASCIICase("content-length") {
             field(header.name, header.value)
         }
-        if streamed {
+        if streamed || (chunked && request.version == .http1_1) {
             if statesLength(status: head.status, request: request), request.version == .http1_1 { field("Transfer-Encoding", "chunked") }
         } else if statesLength(status: head.status, request: request) {
             let length = String(bodyCount)
@@ -77,13 +79,17 @@ enum ResponseEncoding {
     /// cannot be sent as it is.
     static func encode(
         _ head: OutgoingResponse.Head, bodyCount: Int, body: [UInt8]?, request: RequestFraming, keepAlive: Bool, framed: Bool,
-        streamed: Bool = false, allocator: ByteBufferAllocator
+        streamed: Bool = false, chunked: Bool = false, allocator: ByteBufferAllocator
     ) -> ByteBuffer? {
         var valid = true
         var size = 32 + (head.reasonPhrase?.utf8.count ?? 0)
         let sent = body.flatMap { sendsBody(status: head.status, request: request) ? $0 : nil }
-        size += sent?.count ?? 0
-        forEachField(of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed, streamed: streamed) { name, value in
+        // A chunked body known in advance goes in the same buffer: one chunk (none when empty), the last.
+        let inChunks = chunked && framed && request.version == .http1_1
+        size += (sent?.count ?? 0) + (inChunks ? 32 : 0)
+        forEachField(
+            of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed, streamed: streamed, chunked: chunked
+        ) { name, value in
             valid = valid && isValidName(name) && isValidValue(value)
             size += name.utf8.count + value.utf8.count + 4
         }
@@ -98,26 +104,37 @@ enum ResponseEncoding {
         buffer.writeStaticString(" ")
         buffer.writeString(head.reasonPhrase ?? HTTPResponseStatus(statusCode: head.status).reasonPhrase)
         buffer.writeStaticString("\r\n")
-        forEachField(of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed, streamed: streamed) { name, value in
+        forEachField(
+            of: head, bodyCount: bodyCount, request: request, keepAlive: keepAlive, framed: framed, streamed: streamed, chunked: chunked
+        ) { name, value in
             buffer.writeString(name)
             buffer.writeStaticString(": ")
             buffer.writeString(value)
             buffer.writeStaticString("\r\n")
         }
         buffer.writeStaticString("\r\n")
-        if let sent { buffer.writeBytes(sent) }
+        if let sent, inChunks {
+            if !sent.isEmpty { writeChunk(sent, to: &buffer) }
+            buffer.writeString(lastChunk)
+        } else if let sent {
+            buffer.writeBytes(sent)
+        }
         return buffer
     }
 
     /// `bytes` as one chunk of a chunked body (RFC 9112 §7.1): its size in hex, the bytes, CRLF.
     static func chunk(_ bytes: [UInt8], allocator: ByteBufferAllocator) -> ByteBuffer {
-        let size = String(bytes.count, radix: 16)
-        var buffer = allocator.buffer(capacity: size.utf8.count + bytes.count + 4)
-        buffer.writeString(size)
+        var buffer = allocator.buffer(capacity: bytes.count + 20)
+        writeChunk(bytes, to: &buffer)
+        return buffer
+    }
+
+    /// Writes `bytes` as one chunk (``chunk(_:allocator:)``) at the end of `buffer`.
+    static func writeChunk(_ bytes: [UInt8], to buffer: inout ByteBuffer) {
+        buffer.writeString(String(bytes.count, radix: 16))
         buffer.writeStaticString("\r\n")
         buffer.writeBytes(bytes)
         buffer.writeStaticString("\r\n")
-        return buffer
     }
 
     /// The last chunk of a chunked body, with no trailer fields.

@@ -59,22 +59,26 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
                 ending: response.ending, request: request, promise: promise, context: context)
         case .parts(let head, .stream(let stream), _):
             sendStreaming(head, stream: stream, ending: response.ending, request: request, promise: promise, context: context)
+        case .parts(let head, .chunked(let body), _):
+            send(head, body: body, keep: nil, chunked: true, ending: response.ending, request: request, promise: promise, context: context)
         case .parts(let head, let body, let keep):
             send(head, body: body.bytes, keep: keep, ending: response.ending, request: request, promise: promise, context: context)
         }
     }
 
-    /// Writes `head` and `body` whole, then ends as `ending` says.
+    /// Writes `head` and `body` whole (`chunked`: framed as one chunk, ``OutgoingResponse/Body/chunked(_:)``),
+    /// then ends as `ending` says.
     private func send(
-        _ head: OutgoingResponse.Head, body: [UInt8], keep: EncodedResponseCache.Slot?, ending: OutgoingResponse.Ending,
-        request: RequestFraming, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
+        _ head: OutgoingResponse.Head, body: [UInt8], keep: EncodedResponseCache.Slot?, chunked: Bool = false,
+        ending: OutgoingResponse.Ending, request: RequestFraming, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext
     ) {
         let keepAlive = ending == .keepAlive || ending == .interim
         let framed = Self.isFramed(ending)
         let allocator = context.channel.allocator
         let encode = {
             ResponseEncoding.encode(
-                head, bodyCount: body.count, body: body, request: request, keepAlive: keepAlive, framed: framed, allocator: allocator)
+                head, bodyCount: body.count, body: body, request: request, keepAlive: keepAlive, framed: framed, chunked: chunked,
+                allocator: allocator)
         }
         // What a slot keeps is the answer to the common request: HTTP/1.1, kept alive, not HEAD.
         let bytes = if let keep, ending == .keepAlive, request.takesKeptEncoding { keep.buffer(encode: encode) } else { encode() }

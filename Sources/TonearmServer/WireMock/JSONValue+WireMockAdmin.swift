@@ -67,25 +67,34 @@ struct WireMockError: Error, Sendable {
     var status: Int
     /// WireMock's error code (10 for invalid input).
     var code = 10
-    /// A JSON Pointer to the offending member of the request body, `""` for the whole body; for a
-    /// query parameter, its name (as WireMock writes it); `nil` for no `source` at all.
+    /// A JSON Pointer to the offending member of the request body, as precisely as Tonearm knows it
+    /// (`""` for the whole body); for a query parameter, its name (as WireMock writes it); `nil` for no
+    /// `source` at all (a body that is not JSON, an error about no member). The document reports it as
+    /// WireMock does (``reportedPointer``), and names it in `detail` when that is less precise.
     var pointer: String?
     var title: String
     /// Tonearm's own account of the problem, beside WireMock's title; empty (and left out) when the title
     /// says it all, as in WireMock's own query-parameter errors.
     var detail: String
 
-    /// An error about the member at `pointer`.
-    static func invalid(_ pointer: String, _ title: String, detail: String) -> WireMockError {
+    /// An error about the member at `pointer` (`nil`: about no member).
+    static func invalid(_ pointer: String?, _ title: String, detail: String) -> WireMockError {
         WireMockError(status: 422, pointer: pointer, title: title, detail: detail)
     }
 
-    /// The error document.
+    /// The error document: `source.pointer` where WireMock 2.35.1 points (``reportedPointer``), which
+    /// its clients and tests read, and `detail` naming the precise member when that differs (unless
+    /// the detail names it already, as the importer's `at $.request…` does).
     var json: JSONValue {
-        .object([
+        let reported = reportedPointer
+        var detail = detail
+        if let pointer, reported != pointer, !detail.contains("at $.") {
+            detail = "at \(pointer.isEmpty ? "/" : pointer): \(detail)"
+        }
+        return .object([
             "errors": .array([.object([
                 "code": .integer(code),
-                "source": pointer.map { .object(["pointer": .string($0)]) },
+                "source": reported.map { .object(["pointer": .string($0)]) },
                 "title": .string(title),
                 "detail": detail.isEmpty ? nil : .string(detail),
             ])]),
@@ -125,6 +134,10 @@ extension Response {
     static func adminJSON(_ json: JSONValue, status: Int = 200) -> Response {
         Response(status: status, headers: [HeaderField("Content-Type", "application/json")], body: json.bytes)
     }
+
+    /// The answer to an admin call WireMock 2.35.1 answers with an empty 200 (a reset, a save, an
+    /// import, a removal by request pattern): no body, as its clients expect none.
+    static let adminDone = Response(status: 200)
 
     /// The error document for `error`, with its status.
     static func adminError(_ error: WireMockError) -> Response {

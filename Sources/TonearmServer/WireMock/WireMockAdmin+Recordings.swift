@@ -17,7 +17,7 @@ extension WireMockAdmin {
             return .adminJSON(.object([]))
         case ("POST", "stop") where rest.count == 1:
             guard let recording = recorder.stop() else {
-                throw WireMockError(status: 400, code: 30, pointer: "", title: "Not currently recording.", detail: "POST /__admin/recordings/start first")
+                throw WireMockError(status: 400, code: 30, pointer: nil, title: "Not currently recording.", detail: "POST /__admin/recordings/start first")
             }
             _ = try wireMock.remove(recording.proxyMappingID)
             let exchanges = try recordedExchanges(since: recording.firstSequence, spec: recording.spec, complete: true)
@@ -65,7 +65,7 @@ extension WireMockAdmin {
         let dropped = journal.newestDroppedSequence
         if complete, dropped >= firstSequence {
             throw WireMockError(
-                status: 422, pointer: "", title: "Cannot record: exchanges were dropped",
+                status: 422, pointer: nil, title: "Cannot record: exchanges were dropped",
                 detail: "the journal dropped \(dropped - firstSequence + 1) exchanges since the recording started (it keeps \(journal.limit) exchanges and \(journal.maximumBytes) bytes); raise --journal-limit or --journal-max-bytes and record again")
         }
         var exchanges: [WireMockRecordedExchange] = []
@@ -82,7 +82,7 @@ extension WireMockAdmin {
             if let pattern = spec.filters.pattern, !pattern.matches(entry.request) { continue }
             if let truncation = entry.truncation {
                 throw WireMockError(
-                    status: 422, pointer: "", title: "Cannot record a serve event",
+                    status: 422, pointer: nil, title: "Cannot record a serve event",
                     detail: "serve event \(events.id(entry.sequence)) (\(entry.request.method) \(entry.request.url)): the journal keeps a proxied exchange's bodies up to \(journal.recordableBodyLimit) bytes (an eighth of --journal-max-bytes), and this exchange's \(truncation)")
             }
             exchanges.append(WireMockRecordedExchange(request: entry.request, response: response))
@@ -124,7 +124,7 @@ extension WireMockAdmin {
         do throws(FolderConfinement.Escape) {
             file = try FolderConfinement(root: folder).resolve(body.name)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: "\(error)")
+            throw WireMockError(status: 500, pointer: nil, title: "Cannot write the body file", detail: "\(error)")
         }
         try Self.writeBodyFile(body.bytes, to: file)
     }

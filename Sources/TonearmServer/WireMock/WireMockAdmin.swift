@@ -18,6 +18,7 @@ import TonearmCassettes
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
 /// | `GET`/`POST`/`PUT settings`, `GET health` | global fixed delay; health |
+/// | `GET docs`, `GET docs/swagger`, `GET swagger-ui` | this API's documents (``WireMockAdminDocument``) |
 /// | `GET recordings/status`, `POST recordings/start`, `/stop`, `/snapshot` | the recorder (``WireMockRecorder``) |
 struct WireMockAdmin: Sendable {
     /// The mappings the API lists and changes.
@@ -46,10 +47,12 @@ struct WireMockAdmin: Sendable {
 
 extension WireMockAdmin {
     /// The answer to an admin call; `path` follows `/__admin/`.
-    func answer(path: String, query: String, request: ServerRequest) -> Response {
+    func answer(path: String, query: String, request sent: ServerRequest) -> Response {
         let segments = path.split(separator: "/").map(String.init)
-        let method = request.method.uppercased()
+        let method = sent.method.uppercased()
         do throws(WireMockError) {
+            var request = sent
+            request.body = try Self.utf8Body(sent)
             switch (method, segments.first ?? "") {
             case ("GET", ""):
                 return listMappings(query)
@@ -58,7 +61,7 @@ extension WireMockAdmin {
             case ("POST", "reset") where segments.count == 1:
                 try wireMock.resetToDefaults()
                 journal.clear()
-                return .adminJSON(.object([]))
+                return .adminDone
             case (_, "requests"):
                 return try requests(method, Array(segments.dropFirst()), query: query, request: request)
             case ("POST", "near-misses") where segments.count == 2:
@@ -75,12 +78,41 @@ extension WireMockAdmin {
                 return try files(method, Array(segments.dropFirst()), request: request)
             case (_, "recordings"):
                 return try recordings(method, Array(segments.dropFirst()), request: request)
+            case ("GET", "docs") where segments.count == 1:
+                return Self.html(WireMockAdminDocument.index)
+            case ("GET", "docs") where segments == ["docs", "swagger"]:
+                return Response(
+                    status: 200, headers: [HeaderField("Content-Type", "application/json")], body: Array(WireMockAdminDocument.openAPI.utf8))
+            case ("GET", "swagger-ui") where segments.count == 1:
+                // As WireMock: the folder's address redirects to the folder (the route drops trailing slashes).
+                guard sent.target.split(separator: "?", maxSplits: 1).first?.hasSuffix("/") == true else {
+                    return Response(status: 302, headers: [HeaderField("Location", "/__admin/swagger-ui/")])
+                }
+                return Self.html(WireMockAdminDocument.swaggerUI)
             default:
                 return notFound(method, path)
             }
         } catch {
             return .adminError(error)
         }
+    }
+
+    /// `request`'s body as UTF-8: WireMock reads an admin body in the charset its `Content-Type` names
+    /// (`application/json; charset=GB2312`), UTF-8 without one. A charset Foundation cannot decode
+    /// here is refused (415, naming it), as is a body not in the charset it names (400).
+    static func utf8Body(_ request: ServerRequest) throws(WireMockError) -> [UInt8] {
+        guard let contentType = request.headers.first(named: "Content-Type"), let charset = MediaType.parameter("charset", in: contentType),
+            !["utf-8", "utf8", "us-ascii"].contains(charset.lowercased()), !request.body.isEmpty
+        else { return request.body }
+        guard let encoding = String.Encoding(ianaName: charset) else {
+            throw WireMockError(
+                status: 415, pointer: nil, title: "Unsupported charset \(charset)",
+                detail: "Tonearm decodes admin bodies in UTF-8, UTF-16, UTF-32, ISO-8859-1, windows-1252, Shift_JIS and EUC-JP")
+        }
+        guard let text = String(bytes: request.body, encoding: encoding) else {
+            throw WireMockError(status: 400, pointer: nil, title: "Error parsing JSON", detail: "the body is not \(charset) text, as its Content-Type says")
+        }
+        return Array(text.utf8)
     }
 
     // MARK: Body files
@@ -91,7 +123,7 @@ extension WireMockAdmin {
     /// `__files`: `..` or a link leading out is refused.
     private func files(_ method: String, _ rest: [String], request: ServerRequest) throws(WireMockError) -> Response {
         guard let folder = wireMock.bodyFiles else {
-            throw .invalid("", "No root directory", detail: "start the server with --root-dir DIR to manage body files in DIR/__files")
+            throw .invalid(nil, "No root directory", detail: "start the server with --root-dir DIR to manage body files in DIR/__files")
         }
         switch (method, rest.isEmpty) {
         case ("GET", true):
@@ -105,12 +137,12 @@ extension WireMockAdmin {
         case ("DELETE", false):
             let file = try confinedBodyFile(rest, in: folder)
             guard FileManager.default.fileExists(atPath: file.path) else {
-                throw WireMockError(status: 404, pointer: "", title: "No such body file", detail: "\(file.path) does not exist")
+                throw WireMockError(status: 404, pointer: nil, title: "No such body file", detail: "\(file.path) does not exist")
             }
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot delete the body file", detail: "\(file.path): \(error.localizedDescription)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot delete the body file", detail: "\(file.path): \(error.localizedDescription)")
             }
             return Response(status: 200)
         default:
@@ -124,12 +156,12 @@ extension WireMockAdmin {
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: "\(file.path): \(error.localizedDescription)")
+            throw WireMockError(status: 500, pointer: nil, title: "Cannot write the body file", detail: "\(file.path): \(error.localizedDescription)")
         }
         do throws(CassetteError) {
             try AtomicFile.write(bytes, to: file)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: "Cannot write the body file", detail: error.description)
+            throw WireMockError(status: 500, pointer: nil, title: "Cannot write the body file", detail: error.description)
         }
     }
 
@@ -137,7 +169,7 @@ extension WireMockAdmin {
         do throws(FolderConfinement.Escape) {
             return try FolderConfinement(root: folder).resolve(segments.joined(separator: "/"))
         } catch {
-            throw WireMockError(status: 400, pointer: "", title: "Invalid body file name", detail: "a file inside __files: \(error)")
+            throw WireMockError(status: 400, pointer: nil, title: "Invalid body file name", detail: "a file inside __files: \(error)")
         }
     }
 
@@ -158,10 +190,10 @@ extension WireMockAdmin {
             // WireMock's resetToDefault: the root directory's mappings as they are now, and an empty journal.
             try wireMock.resetToDefaults()
             journal.clear()
-            return .adminJSON(.object([]))
+            return .adminDone
         case ("POST", "save") where rest.count == 1:
             try wireMock.save()
-            return .adminJSON(.object([]))
+            return .adminDone
         case ("POST", "remove-by-metadata") where rest.count == 1:
             let pattern = try WireMockMetadataPattern(request.body)
             try wireMock.remove(where: pattern.matches)
@@ -187,12 +219,12 @@ extension WireMockAdmin {
             if try !wireMock.remove(mapping.id), let pattern = mapping.json[member: "request"] {
                 try wireMock.remove(withRequest: pattern)
             }
-            return .adminJSON(.object([]))
+            return .adminDone
         case ("POST", "import") where rest.count == 1:
             return try importMappings(request.body)
         case (_, let id?) where rest.count == 1:
             guard let uuid = UUID(uuidString: id) else {
-                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+                throw WireMockError(status: 400, pointer: nil, title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
             }
             let key = uuid.uuidString.lowercased()
             switch method {
@@ -222,15 +254,22 @@ extension WireMockAdmin {
         do {
             json = try JSONValue(parsing: body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/mappings/import: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "POST /__admin/mappings/import: \(error)")
         }
         guard case .array(let list)? = json[member: "mappings"] else {
-            throw .invalid("/mappings", "Invalid import", detail: "expected {\"mappings\": [...]}")
+            throw .invalid("/mappings", "Error parsing JSON", detail: "expected {\"mappings\": [...]}")
         }
         var mappings: [WireMockMapping] = []
         for (index, element) in list.enumerated() {
-            mappings.append(try WireMockMapping.decode(
-                element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", reading: wireMock.reading))
+            do throws(WireMockError) {
+                mappings.append(try WireMockMapping.decode(
+                    element.bytes, source: "POST /__admin/mappings/import mappings[\(index)]", reading: wireMock.reading))
+            } catch {
+                // The mapping's pointer within the import's document, as WireMock reports it.
+                var located = error
+                located.pointer = located.pointer.map { "/mappings/\(index)" + $0 }
+                throw located
+            }
         }
         let options = json[member: "importOptions"]
         let ignoreDuplicates = options?[member: "duplicatePolicy"]?.stringValue == "IGNORE"
@@ -242,7 +281,7 @@ extension WireMockAdmin {
         // of two mappings for one request answers it (and, on a repeated id, the first one stays). In one
         // batch: their rules are indexed once.
         try wireMock.add(contentsOf: mappings.reversed(), ignoringDuplicates: ignoreDuplicates)
-        return .adminJSON(.object([]))
+        return .adminDone
     }
 
     private func listMappings(_ query: String) -> Response {
@@ -296,9 +335,12 @@ extension WireMockAdmin {
                 "meta": .object(["total": .integer(total)]),
                 "requestJournalDisabled": .bool(false),
             ]))
-        case ("DELETE", nil), ("POST", "reset"):
+        case ("DELETE", nil):
             journal.clear()
             return .adminJSON(.object([]))
+        case ("POST", "reset") where rest.count == 1:
+            journal.clear()
+            return .adminDone
         case ("POST", "count") where rest.count == 1:
             let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/count", bodyFiles: wireMock.bodyFiles)
             let count = journal.entries.count(where: { pattern.matches(Self.wireMockRequest($0.request)) })
@@ -316,7 +358,7 @@ extension WireMockAdmin {
             return removedServeEvents(journal.remove { $0.source.kind == .mapping && matchingIDs.contains($0.source.detail) })
         case ("DELETE", let id?) where rest.count == 1:
             guard UUID(uuidString: id) != nil else {
-                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+                throw WireMockError(status: 400, pointer: nil, title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
             }
             if let sequence = serveEvents.sequence(of: id) { _ = journal.remove { $0.sequence == sequence } }
             return .adminJSON(.object([]))
@@ -326,7 +368,7 @@ extension WireMockAdmin {
             return unmatchedNearMisses()
         case ("GET", let id?) where rest.count == 1:
             guard UUID(uuidString: id) != nil else {
-                throw WireMockError(status: 400, pointer: "", title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
+                throw WireMockError(status: 400, pointer: nil, title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
             }
             guard let sequence = serveEvents.sequence(of: id), let entry = journal.entries.first(where: { $0.sequence == sequence }) else {
                 return Response(status: 404)
@@ -433,7 +475,7 @@ extension WireMockAdmin {
         do {
             json = try JSONValue(parsing: body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/near-misses/request: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "POST /__admin/near-misses/request: \(error)")
         }
         guard let url = json[member: "url"]?.stringValue else {
             throw .invalid("/url", "Invalid request", detail: "a logged request needs a \"url\" string")
@@ -458,15 +500,7 @@ extension WireMockAdmin {
     private func scenarios(_ method: String, _ rest: [String], request: ServerRequest) throws(WireMockError) -> Response {
         switch (method, rest.count) {
         case ("GET", 0):
-            return .adminJSON(.object(["scenarios": .array(wireMock.scenarios.map { scenario, mappings in
-                .object([
-                    "id": .string(scenario.name),
-                    "name": .string(scenario.name),
-                    "state": .string(scenario.state),
-                    "possibleStates": .array(scenario.possibleStates.map(JSONValue.string)),
-                    "mappings": .array(mappings.map(\.json)),
-                ])
-            })]))
+            return .adminJSON(.object(["scenarios": .array(wireMock.scenarios.map(\.json))]))
         case ("POST", 1) where rest[0] == "reset":
             wireMock.resetScenarios()
             return .adminJSON(.object([]))
@@ -477,15 +511,17 @@ extension WireMockAdmin {
             do {
                 body = request.body.isEmpty ? .object([]) : try JSONValue(parsing: request.body)
             } catch {
-                throw .invalid("", "Error parsing JSON", detail: "PUT /__admin/scenarios/\(rest[0])/state: \(error)")
+                throw .invalid(nil, "Error parsing JSON", detail: "PUT /__admin/scenarios/\(rest[0])/state: \(error)")
             }
-            let state = body[member: "state"]?.stringValue ?? ScenarioStep.startedState
-            do throws(ScenarioError) {
-                try wireMock.setScenarioState(name, to: state)
-            } catch {
-                let status = error.identifier == "unknown-scenario" ? 404 : 422
-                throw WireMockError(status: status, pointer: status == 404 ? "" : "/state", title: "Scenario state not set", detail: error.description)
+            // WireMock reads the state as text (a number too); a body without one is refused, as the jar
+            // refuses `null`.
+            let state: String? = switch body[member: "state"] {
+            case .string(let text)?: text
+            case .number(let text)?: text
+            case .bool(let value)?: String(value)
+            default: nil
             }
+            try wireMock.setScenarioState(name, to: state, resetting: request.body.isEmpty)
             return .adminJSON(.object([]))
         default:
             return notFound(method, (["scenarios"] + rest).joined(separator: "/"))
@@ -501,9 +537,9 @@ extension WireMockAdmin {
         do {
             json = try JSONValue(parsing: request.body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "\(request.method) /__admin/settings: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "\(request.method) /__admin/settings: \(error)")
         }
-        guard case .object(let members) = json else { throw .invalid("", "Invalid settings", detail: "expected a settings object") }
+        guard case .object(let members) = json else { throw .invalid("", "Error parsing JSON", detail: "expected a settings object") }
         // WireMock's Java client wraps them: {"settings": {...}} is accepted as well as the bare object.
         let settings = json[member: "settings"].flatMap { if case .object(let inner) = $0 { inner } else { nil } } ?? members
         wireMock.globalSettings = try WireMockGlobalSettings(members: settings)
@@ -520,9 +556,13 @@ extension WireMockAdmin {
         ])
     }
 
+    private static func html(_ page: String) -> Response {
+        Response(status: 200, headers: [HeaderField("Content-Type", "text/html; charset=utf-8")], body: Array(page.utf8))
+    }
+
     func notFound(_ method: String, _ path: String) -> Response {
         .adminError(WireMockError(
-            status: 404, pointer: "", title: "Not found",
+            status: 404, pointer: nil, title: "Not found",
             detail: "Tonearm does not answer \(method) /__admin/\(path) (see docs/server.md, \"Coming from WireMock\")"))
     }
 }

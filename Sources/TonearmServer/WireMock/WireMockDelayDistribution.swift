@@ -82,6 +82,6 @@ struct WireMockDelayDistribution: Sendable {
     }
 
     private static func invalid(_ member: String, _ expected: String) -> WireMockError {
-        .invalid("/response/delayDistribution\(member)", "Invalid stub mapping", detail: "delayDistribution: expected \(expected)")
+        .invalid("/response/delayDistribution\(member)", "Error parsing JSON", detail: "delayDistribution: expected \(expected)")
     }
 }

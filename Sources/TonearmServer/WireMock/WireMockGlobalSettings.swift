@@ -19,7 +19,7 @@ struct WireMockGlobalSettings: Sendable {
             switch member.key {
             case "fixedDelay":
                 guard let value = member.value.intValue, value >= 0 else {
-                    throw .invalid("/fixedDelay", "Invalid settings", detail: "fixedDelay must be a number of milliseconds")
+                    throw .invalid("/fixedDelay", "Error parsing JSON", detail: "fixedDelay must be a number of milliseconds")
                 }
                 fixedDelay = value
             case "delayDistribution":
@@ -29,12 +29,11 @@ struct WireMockGlobalSettings: Sendable {
                     // The distribution's reader speaks of a mapping's `/response/delayDistribution`.
                     var located = error
                     located.pointer = located.pointer.map { $0.replacingOccurrences(of: "/response", with: "") }
-                    located.title = "Invalid settings"
                     throw located
                 }
             case "extended":
                 guard case .object = member.value else {
-                    throw .invalid("/extended", "Invalid settings", detail: "extended must be an object")
+                    throw .invalid("/extended", "Error parsing JSON", detail: "extended must be an object")
                 }
                 extended = member.value
             default:

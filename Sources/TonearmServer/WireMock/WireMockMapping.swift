@@ -51,7 +51,7 @@ struct WireMockMapping: Sendable {
         do throws(CassetteError) {
             document = try WireMockMappingDocument(parsing: bytes, file: source)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: error.description)
+            throw .invalid(nil, "Error parsing JSON", detail: error.description)
         }
         let json = document.json
         guard case .object = json else {
@@ -76,7 +76,7 @@ struct WireMockMapping: Sendable {
         do throws(CassetteError) {
             imported = try document.decode(removingResponseMembers: perRequest, bodyFiles: reading.bodyFiles)
         } catch {
-            throw .invalid(WireMockError.pointer(forPath: error.path), "Invalid stub mapping", detail: error.description)
+            throw .invalid(WireMockError.pointer(forPath: error.path), "Error parsing JSON", detail: error.description)
         }
         if let warning = imported.warnings.first {
             throw .invalid(
@@ -98,7 +98,7 @@ struct WireMockMapping: Sendable {
             named.outcome = named.outcome.adding(naming)
             stub = .rule(named)
         } else {
-            throw .invalid("", "Invalid stub mapping", detail: "\(source): expected exactly one stub mapping")
+            throw .invalid(nil, "Invalid stub mapping", detail: "\(source): expected exactly one stub mapping")
         }
         let held = switch stub {
         case .track(let track): track.outcome
@@ -121,7 +121,7 @@ struct WireMockMapping: Sendable {
         for key in ["id", "uuid"] {
             guard let value = json[member: key], value != .null, value != .string("") else { continue }
             guard let text = value.stringValue, let uuid = UUID(uuidString: text) else {
-                throw .invalid("/\(key)", "Invalid stub mapping", detail: "\(key) must be a UUID")
+                throw .invalid("/\(key)", "Error parsing JSON", detail: "\(key) must be a UUID")
             }
             return uuid.uuidString.lowercased()
         }

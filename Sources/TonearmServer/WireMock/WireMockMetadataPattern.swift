@@ -20,7 +20,7 @@ struct WireMockMetadataPattern: Sendable {
         do {
             json = try JSONValue(parsing: body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "POST /__admin/mappings/remove-by-metadata: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "POST /__admin/mappings/remove-by-metadata: \(error)")
         }
         if let expected = json[member: "equalToJson"] {
             if let text = expected.stringValue, let parsed = try? JSONValue(parsing: Array(text.utf8)) {

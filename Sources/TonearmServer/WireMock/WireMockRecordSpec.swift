@@ -62,7 +62,7 @@ struct WireMockRecordSpec: Sendable {
         do {
             json = try JSONValue(parsing: body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "the record spec: \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "the record spec: \(error)")
         }
         guard case .object(let members) = json else { throw .invalid("", "Error parsing JSON", detail: "expected a record spec object") }
         for member in members where !Self.members.contains(member.key) {

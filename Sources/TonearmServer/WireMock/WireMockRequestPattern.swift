@@ -16,7 +16,7 @@ struct WireMockRequestPattern: Sendable {
         do {
             json = try JSONValue(parsing: body)
         } catch {
-            throw .invalid("", "Error parsing JSON", detail: "\(source): \(error)")
+            throw .invalid(nil, "Error parsing JSON", detail: "\(source): \(error)")
         }
         guard case .object = json else { throw .invalid("", "Error parsing JSON", detail: "\(source): expected a request pattern object") }
         // The pattern's bytes go in as sent, so pointers in errors need only the /request prefix dropped.
@@ -37,7 +37,7 @@ struct WireMockRequestPattern: Sendable {
             do throws(RuleError) {
                 engine = try ReplayEngine(rules: [rule], strategy: .repeat, configuration: WireMockFormat.configuration)
             } catch {
-                throw .invalid("", "Invalid request pattern", detail: "\(error)")
+                throw .invalid(nil, "Invalid request pattern", detail: "\(error)")
             }
             isExact = false
         }

@@ -6,7 +6,7 @@ import TonearmCassettes
 /// per file, or `{"mappings": [...]}`; subfolders too), bodies in `DIR/__files`, as WireMock's standalone
 /// server lays them out. `POST /__admin/mappings/save` writes into `DIR/mappings`. A symbolic link that
 /// leads out of `DIR` (a mapping file, the `mappings` folder) or out of `__files` (a body file) is refused.
-struct WireMockRootDirectory: Sendable {
+package struct WireMockRootDirectory: Sendable {
     let url: URL
     /// `DIR/__files`, its links resolved once at start: a `__files` that is itself a link out of `DIR`
     /// is refused then, and body files are confined to the real folder from then on.
@@ -37,42 +37,66 @@ struct WireMockRootDirectory: Sendable {
     /// Every mapping of the directory, in file-name order; all or nothing: a mapping Tonearm would refuse
     /// through the admin API fails the load, naming the file.
     func load() throws(ServerError) -> [WireMockMapping] {
+        let read = read(stoppingAtFirstRefusal: true)
+        if let refusal = read.refusals.first { throw refusal }
+        return read.mappings
+    }
+
+    /// What `tonearm serve --root-dir` refuses in the WireMock root folder `url`, every refusal rather
+    /// than the first: `tonearm lint` reports them, so a folder lint passes is one serve loads.
+    package static func refusals(inRoot url: URL, globalResponseTemplating: Bool = false) -> [ServerError] {
+        do throws(ServerError) {
+            return try WireMockRootDirectory(url, globalResponseTemplating: globalResponseTemplating)
+                .read(stoppingAtFirstRefusal: false).refusals
+        } catch {
+            return [error]
+        }
+    }
+
+    /// The directory's mappings, and what was refused (a file leading out of the directory or
+    /// unreadable, a mapping the admin API would refuse), each naming its file.
+    private func read(stoppingAtFirstRefusal: Bool) -> (mappings: [WireMockMapping], refusals: [ServerError]) {
         let files = ((FileManager.default.enumerator(at: mappingsFolder, includingPropertiesForKeys: nil)?.allObjects as? [URL]) ?? [])
             .filter { $0.pathExtension.lowercased() == "json" }
             .sorted { $0.path < $1.path }
         var mappings: [WireMockMapping] = []
+        var refusals: [ServerError] = []
         let confinement = self.confinement
         for listed in files {
+            if stoppingAtFirstRefusal, !refusals.isEmpty { break }
             let file: URL
             do throws(FolderConfinement.Escape) {
                 file = try confinement.resolve(listed.path)
             } catch {
-                throw .invalid(what: "WireMock mapping file", value: listed.path, expected: "a file inside the root directory: \(error)")
+                refusals.append(.invalid(what: "WireMock mapping file", value: listed.path, expected: "a file inside the root directory: \(error)"))
+                continue
             }
             guard let data = FileManager.default.contents(atPath: file.path) else {
-                throw .invalid(what: "WireMock mapping file", value: file.path, expected: "a readable file")
+                refusals.append(.invalid(what: "WireMock mapping file", value: file.path, expected: "a readable file"))
+                continue
             }
             let bytes = Array(data)
-            do throws(WireMockError) {
-                let parsed = try? JSONValue(parsing: bytes)
+            let parsed = try? JSONValue(parsing: bytes)
+            let elements: [(bytes: [UInt8], source: String, isShared: Bool)] =
                 if case .array(let list)? = parsed?[member: "mappings"] {
-                    for (index, element) in list.enumerated() {
-                        var mapping = try WireMockMapping.decode(element.bytes, source: "\(file.path) mappings[\(index)]", reading: reading)
-                        mapping.file = WireMockMapping.SavedFile(url: file, isShared: true)
-                        mappings.append(mapping)
-                    }
+                    list.enumerated().map { ($1.bytes, "\(file.path) mappings[\($0)]", true) }
                 } else {
-                    var mapping = try WireMockMapping.decode(bytes, source: file.path, reading: reading)
-                    mapping.file = WireMockMapping.SavedFile(url: file, isShared: false)
-                    mappings.append(mapping)
+                    [(bytes, file.path, false)]
                 }
-            } catch {
-                throw .invalid(
-                    what: "WireMock mapping", value: file.path,
-                    expected: "a mapping Tonearm supports (at \(error.pointer.map { $0.isEmpty ? "/" : $0 } ?? "/"): \(error.detail))")
+            for element in elements {
+                do throws(WireMockError) {
+                    var mapping = try WireMockMapping.decode(element.bytes, source: element.source, reading: reading)
+                    mapping.file = WireMockMapping.SavedFile(url: file, isShared: element.isShared)
+                    mappings.append(mapping)
+                } catch {
+                    refusals.append(.invalid(
+                        what: "WireMock mapping", value: element.isShared ? element.source : file.path,
+                        expected: "a mapping Tonearm supports (at \(error.pointer.map { $0.isEmpty ? "/" : $0 } ?? "/"): \(error.detail))"))
+                    if stoppingAtFirstRefusal { break }
+                }
             }
         }
-        return mappings
+        return (mappings, refusals)
     }
 
     /// The `mappings` folder, resolved inside the root directory (a link leading out of it is refused).
@@ -80,7 +104,7 @@ struct WireMockRootDirectory: Sendable {
         do throws(FolderConfinement.Escape) {
             return try confinement.resolve(self.mappingsFolder.path)
         } catch {
-            throw WireMockError(status: 500, pointer: "", title: title, detail: "the mappings folder must lie inside the root directory: \(error)")
+            throw WireMockError(status: 500, pointer: nil, title: title, detail: "the mappings folder must lie inside the root directory: \(error)")
         }
     }
 
@@ -93,13 +117,13 @@ struct WireMockRootDirectory: Sendable {
             do throws(FolderConfinement.Escape) {
                 file = try confinement.resolve(saved.url.path)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot remove a mapping file", detail: "\(error)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot remove a mapping file", detail: "\(error)")
             }
             guard FileManager.default.fileExists(atPath: file.path) else { continue }
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot remove a mapping file", detail: "\(file.path): \(error.localizedDescription)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot remove a mapping file", detail: "\(file.path): \(error.localizedDescription)")
             }
         }
     }
@@ -118,7 +142,7 @@ struct WireMockRootDirectory: Sendable {
                 do throws(FolderConfinement.Escape) {
                     file = try confinement.resolve(own.url.path)
                 } catch {
-                    throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "\(error)")
+                    throw WireMockError(status: 500, pointer: nil, title: "Cannot save mappings", detail: "\(error)")
                 }
             } else {
                 file = mappingsFolder.appendingPathComponent("\(mapping.id).json")
@@ -126,12 +150,12 @@ struct WireMockRootDirectory: Sendable {
             do {
                 try FileManager.default.createDirectory(at: mappingsFolder, withIntermediateDirectories: true)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: "\(mappingsFolder.path): \(error.localizedDescription)")
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot save mappings", detail: "\(mappingsFolder.path): \(error.localizedDescription)")
             }
             do throws(CassetteError) {
                 try AtomicFile.write(mapping.json.bytes + [0x0A], to: file)
             } catch {
-                throw WireMockError(status: 500, pointer: "", title: "Cannot save mappings", detail: error.description)
+                throw WireMockError(status: 500, pointer: nil, title: "Cannot save mappings", detail: error.description)
             }
             mapping.file = WireMockMapping.SavedFile(url: file, isShared: false)
             saved.append(mapping)

@@ -213,7 +213,7 @@ final class WireMockStubs: Sendable {
         do throws(ServerError) {
             loaded = try rootDirectory.load()
         } catch {
-            throw WireMockError(status: 422, pointer: "", title: "Invalid mapping file", detail: "\(error)")
+            throw WireMockError(status: 422, pointer: nil, title: "Invalid mapping file", detail: "\(error)")
         }
         try reset(to: loaded)
     }
@@ -233,7 +233,7 @@ final class WireMockStubs: Sendable {
     /// mapping is `"persistent": true` from then on, as WireMock marks them.
     func save() throws(WireMockError) {
         guard let rootDirectory else {
-            throw .invalid("", "No root directory", detail: "start the server with --root-dir DIR to save mappings into DIR/mappings")
+            throw .invalid(nil, "No root directory", detail: "start the server with --root-dir DIR to save mappings into DIR/mappings")
         }
         try state.withLock { state throws(WireMockError) in
             let all = Self.inOrder(state).map(\.mapping.markedPersistent)
@@ -441,16 +441,23 @@ final class WireMockStubs: Sendable {
 
     // MARK: Scenarios
 
-    /// The mappings' scenarios, each with the mappings taking part.
-    var scenarios: [(scenario: Scenario, mappings: [WireMockMapping])] {
-        state.withLock { state in
-            var byEntry: [ReplayEngine.EntryID: String] = [:]
-            for (id, stored) in state.mappings {
-                if let entry = stored.entry { byEntry[entry] = id }
-            }
-            return engine.scenarios.map { scenario in
-                (scenario, scenario.entries.compactMap { byEntry[$0].flatMap { state.mappings[$0]?.mapping } })
-            }
+    /// The mappings' scenarios, in the order the engine first meets them, each with every mapping
+    /// taking part (an exact mapping a newer one shadows included, as WireMock lists it) in the order
+    /// they were added.
+    var scenarios: [WireMockScenario] {
+        state.withLock { state in Self.scenarios(state, engine: engine) }
+    }
+
+    private static func scenarios(_ state: State, engine: ReplayEngine) -> [WireMockScenario] {
+        var byName: [String: [Stored]] = [:]
+        for stored in state.mappings.values {
+            guard let name = stored.mapping.json[member: "scenarioName"]?.stringValue else { continue }
+            byName[name, default: []].append(stored)
+        }
+        return engine.scenarios.map { scenario in
+            WireMockScenario(
+                name: scenario.name, state: scenario.state,
+                mappings: (byName[scenario.name] ?? []).sorted { $0.sequence < $1.sequence }.map(\.mapping))
         }
     }
 
@@ -460,9 +467,28 @@ final class WireMockStubs: Sendable {
         state.withLock { _ in engine.resetScenarios() }
     }
 
-    /// Puts the scenario `name` in `newState` (see ``ReplayEngine/setState(ofScenario:to:)``).
-    func setScenarioState(_ name: String, to newState: String) throws(ScenarioError) {
-        try state.withLock { _ throws(ScenarioError) in try engine.setState(ofScenario: name, to: newState) }
+    /// Puts the scenario `name` in `newState`, or back in `Started` when `resetting` (an empty body, as
+    /// WireMock's Java client resets one); a body without a state (`newState` `nil`) is refused, as the
+    /// jar refuses `state null`.
+    ///
+    /// - Throws: WireMock's 404 for a scenario no mapping takes part in, its 422 for a state none of
+    ///   the scenario's mappings names (``WireMockScenario/possibleStates``).
+    func setScenarioState(_ name: String, to newState: String?, resetting: Bool) throws(WireMockError) {
+        try state.withLock { state throws(WireMockError) in
+            guard let scenario = Self.scenarios(state, engine: engine).first(where: { $0.name == name }) else {
+                throw WireMockScenario.unknown(name)
+            }
+            if !resetting, newState.map(scenario.possibleStates.contains) != true { throw scenario.unsupported(newState) }
+            do throws(ScenarioError) {
+                if resetting {
+                    try engine.resetScenario(name)
+                } else if let newState {
+                    try engine.setState(ofScenario: name, to: newState)
+                }
+            } catch {
+                throw error.identifier == "unknown-scenario" ? WireMockScenario.unknown(name) : scenario.unsupported(newState)
+            }
+        }
     }
 
     // MARK: Reading

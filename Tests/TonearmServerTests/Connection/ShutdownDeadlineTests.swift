@@ -140,7 +140,8 @@ struct ShutdownDeadlineTests {
         let addedFast = try await TestClient.send(
             server.baseURL.absoluteString + "/__admin/mappings", method: "POST", headers: [("Content-Type", "application/json")], body: fast)
         #expect(addedFast.status == 201)
-        let (client, _) = try await sendInFlight("/slow", behind: "/fast", answeredWith: "fast", port: server.port)
+        // The stub's answer comes chunked (as WireMock sends one without Content-Length): it ends with the last chunk.
+        let (client, _) = try await sendInFlight("/slow", behind: "/fast", answeredWith: "fast\r\n0\r\n\r\n", port: server.port)
 
         let stopping = ContinuousClock.now
         try await server.stop()

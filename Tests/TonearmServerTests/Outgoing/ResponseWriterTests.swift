@@ -58,6 +58,22 @@ struct ResponseWriterTests {
                 == ("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello", true))
     }
 
+    @Test("A chunked whole body (a WireMock stub's answer without Content-Length): one chunk and the last with the head, in one write; empty, the last chunk alone; HTTP/1.0 gets the length; 204 none")
+    func chunkedWholeBody() throws {
+        let response = Response(status: 200, headers: Self.text + [HeaderField("Content-Length", "99")], body: "hello")
+        let channel = try channel()
+        try channel.writeOutbound(ResponseWrite(response: OutgoingResponse(response, chunked: true), request: Self.get11))
+        let first = try #require(try channel.readOutbound(as: IOData.self))
+        guard case .byteBuffer(let buffer) = first else { Issue.record("not a buffer"); return }
+        #expect(String(buffer: buffer) == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+        #expect(try channel.readOutbound(as: IOData.self) == nil, "the whole answer is one write")
+        #expect(try write(OutgoingResponse(Response(status: 200), chunked: true)) == ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", true))
+        #expect(
+            try write(OutgoingResponse(response, chunked: true), to: RequestFraming(version: .http1_0, method: .GET))
+                == ("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\nConnection: keep-alive\r\n\r\nhello", true))
+        #expect(try write(OutgoingResponse(Response(status: 204), chunked: true)).text == "HTTP/1.1 204 No Content\r\n\r\n")
+    }
+
     @Test("HEAD states the recorded length (else the body's) and sends no body; 204, 304 and an answer to CONNECT state none")
     func lengthsWithoutBodies() throws {
         let head = RequestFraming(version: .http1_1, method: .HEAD)

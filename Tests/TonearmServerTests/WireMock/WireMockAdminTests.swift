@@ -91,23 +91,27 @@ struct WireMockAdminTests {
         try await server.stop()
     }
 
-    @Test("Refusals use WireMock's errors document, name the field, and the server keeps serving")
+    @Test("Refusals use WireMock's errors document, point where WireMock points, name the precise member in the detail, and the server keeps serving")
     func refusals() async throws {
         let server = try await Self.start()
         let base = server.baseURL.absoluteString
-        let cases: [(String, String)] = [
-            (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["some-extension"]}}"#, "/response/transformers/0"),
-            (#"{"request":{"url":"/t"},"response":{"body":"{{#if x}}","transformers":["response-template"]}}"#, "/response/body"),
-            (#"{"request":{"url":"/c","cookies":{"a":{"equalToXml":"<b/>"}}},"response":{}}"#, "/request/cookies/a/equalToXml"),
-            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0/equalToXml"),
-            (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A/matchesJsonPath"),
-            (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions"),
-            (#"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{}}"#, "/request/urlPattern"),
-            (#"{"request":{"urlPath":"/x","headers":{"A":{"before":"now","actualFormat":"dd/QQ/yyyy"}}},"response":{}}"#, "/request/headers/A/actualFormat"),
-            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"matchesJsonPath":"$.a.length()"}]},"response":{}}"#, "/request/bodyPatterns/0/matchesJsonPath"),
-            (#"{"request":"#, ""),
+        // The body, WireMock's pointer (the matcher or pattern Jackson was reading), and what the detail
+        // names (the precise member, when the pointer is less precise): WireMock's clients read the
+        // first, a person the second.
+        let cases: [(String, String, String)] = [
+            (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["some-extension"]}}"#, "/response/transformers/0", "some-extension"),
+            (#"{"request":{"url":"/t"},"response":{"body":"{{#if x}}","transformers":["response-template"]}}"#, "/response/body", "/response/body"),
+            (#"{"request":{"url":"/c","cookies":{"a":{"equalToXml":"<b/>"}}},"response":{}}"#, "/request/cookies/a", "/request/cookies/a/equalToXml"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0", "/request/bodyPatterns/0/equalToXml"),
+            (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A", "/request/headers/A/matchesJsonPath"),
+            (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions", "postServeActions"),
+            (#"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{}}"#, "/request", "$.request.urlPattern"),
+            (#"{"request":{"urlPath":"/x","headers":{"A":{"before":"now","actualFormat":"dd/QQ/yyyy"}}},"response":{}}"#, "/request/headers/A", "$.request.headers.A.actualFormat"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"matchesJsonPath":"$.a.length()"}]},"response":{}}"#, "/request/bodyPatterns/0", "$.request.bodyPatterns[0].matchesJsonPath"),
+            (#"{"request":{"url":"/q","queryParameters":{"q":{"and":[{"equalTo":5},{"contains":"x"}]}}}}"#, "/request/queryParameters/q/0", "$.request.queryParameters.q.and[0].equalTo"),
+            (#"[1]"#, "/", "expected a stub mapping object"),
         ]
-        for (body, pointer) in cases {
+        for (body, pointer, member) in cases {
             let answer = try await Self.post(server, "/__admin/mappings", body)
             #expect(answer.status == 422, "\(body): \(answer.status) \(answer.text)")
             let document = try Self.object(answer)
@@ -115,7 +119,12 @@ struct WireMockAdminTests {
             let error = try #require((document["errors"] as? [[String: Any]])?.first)
             #expect(jsonShape(error) == ["code": "number", "source": "object", "title": "string", "detail": "string"])
             #expect((error["source"] as? [String: Any])?["pointer"] as? String == pointer, "\(body): \(error)")
+            #expect((error["detail"] as? String)?.contains(member) == true, "\(body): \(error)")
         }
+        // A body that is not JSON: WireMock's title and no source, as the jar answers.
+        let unparsed = try Self.object(try await Self.post(server, "/__admin/mappings", #"{"request":"#))
+        let unparsedError = try #require((unparsed["errors"] as? [[String: Any]])?.first)
+        #expect(unparsedError["title"] as? String == "Error parsing JSON" && unparsedError["source"] == nil)
         let badID = try await TestClient.send(base + "/__admin/mappings/not-a-uuid")
         #expect(badID.status == 400)
         #expect(jsonShape(try Self.object(badID)) == ["errors": "array"])

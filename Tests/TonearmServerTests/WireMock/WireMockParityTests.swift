@@ -110,13 +110,15 @@ struct WireMockParityTests {
             return try await connection.readUntilClosed().text
         }
         let hello = try #require(GzipEncoding.compress(Array("say hello".utf8)))
-        #expect(try await post(hello).hasSuffix("hit"))
+        // The stub's answer comes chunked, as WireMock sends one that sets no Content-Length.
+        let hit = "\r\n3\r\nhit\r\n0\r\n\r\n"
+        #expect(try await post(hello).hasSuffix(hit))
         // 8 MiB of zeros is about 8 KB compressed: under the body limit as sent, 8 times over it inflated.
         let bomb = try #require(GzipEncoding.compress([UInt8](repeating: 0, count: 8 * 1024 * 1024)))
         #expect(bomb.count < 64 * 1024)
         #expect(try await post(bomb).hasPrefix("HTTP/1.1 413"))
         #expect(try await post(Array(hello.prefix(hello.count / 2))).hasPrefix("HTTP/1.1 400"))
-        #expect(try await post(hello).hasSuffix("hit"), "still serving")
+        #expect(try await post(hello).hasSuffix(hit), "still serving")
         try await server.stop()
     }
 
@@ -193,6 +195,90 @@ extension WireMockParityTests {
         #expect(reset.status == 200, "\(reset.text)")
         #expect(try await TestClient.send(base + "/sc").text == "one")
         #expect(try await TestClient.send(base + "/__admin/scenarios/Nope/state", method: "PUT").status == 404)
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
+    @Test("An admin body is read in the charset its Content-Type names; one Foundation cannot decode is a 415 naming it")
+    func adminCharsets() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        /// POSTs `mapping` encoded in `encoding`, its Content-Type naming `charset`; the whole answer.
+        func add(_ mapping: String, charset: String, encoding: String.Encoding) async throws -> String {
+            let body = Array(try #require(mapping.data(using: encoding)))
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Type: application/json; charset=\(charset)\r\n"
+                + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+            connection.send(body)
+            return try await connection.readUntilClosed().text
+        }
+        let latin = try await add(#"{"request":{"url":"/latin"},"response":{"body":"crème brûlée"}}"#, charset: "ISO-8859-1", encoding: .isoLatin1)
+        #expect(latin.hasPrefix("HTTP/1.1 201"), "\(latin)")
+        #expect(try await TestClient.send(base + "/latin").text == "crème brûlée")
+        let japanese = try await add(#"{"request":{"url":"/jp"},"response":{"body":"日本語"}}"#, charset: "Shift_JIS", encoding: .shiftJIS)
+        #expect(japanese.hasPrefix("HTTP/1.1 201"), "\(japanese)")
+        #expect(try await TestClient.send(base + "/jp").text == "日本語")
+        let unknown = try await add(#"{"request":{"url":"/zh"}}"#, charset: "GB2312", encoding: .utf8)
+        #expect(unknown.hasPrefix("HTTP/1.1 415") && unknown.contains("GB2312"), "\(unknown)")
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
+    @Test("--root-dir loads a plugin-style folder (basicAuth, a multipart name, a mapping without response), as tonearm lint passes it")
+    func pluginStyleRootLoads() async throws {
+        let folder = try TemporaryFolder()
+        let server = try await Self.start(root: try folder.makePluginStyleWireMockRoot())
+        let base = server.baseURL.absoluteString
+        #expect(try await TestClient.send(base + "/secure", headers: [("Authorization", "Basic dTpw")]).text == "ok")
+        #expect(try await TestClient.send(base + "/secure").status == 404)
+        #expect(try await TestClient.send(base + "/ping").status == 200)
+        let upload = try await TestClient.send(
+            base + "/upload", method: "POST", headers: [("Content-Type", "multipart/form-data; boundary=zz")],
+            body: "--zz\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nx\r\n--zz--\r\n")
+        #expect(upload.status == 201)
+        try await server.stop()
+    }
+}
+
+extension WireMockParityTests {
+    @Test("Scenarios list possibleStates as WireMock does (new states, then required ones, in the order the mappings came), and setting one no mapping names is WireMock's 422")
+    func scenarioPossibleStatesAndErrors() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        for mapping in [
+            #"{"scenarioName":"S","requiredScenarioState":"Started","newScenarioState":"B","request":{"url":"/a"}}"#,
+            #"{"scenarioName":"S","requiredScenarioState":"B","newScenarioState":"C","request":{"urlPattern":"/b.*"}}"#,
+            #"{"scenarioName":"S","requiredScenarioState":"Z","request":{"url":"/c"},"response":{"body":"in Z"}}"#,
+        ] {
+            #expect(try await Self.admin(server, "/__admin/mappings", mapping).status == 201)
+        }
+        let listed = try Self.object(try await TestClient.send(base + "/__admin/scenarios"))
+        let scenario = try #require((listed["scenarios"] as? [[String: Any]])?.first)
+        #expect(scenario["possibleStates"] as? [String] == ["B", "C", "Started", "Z"])
+        #expect((scenario["mappings"] as? [[String: Any]])?.compactMap { ($0["request"] as? [String: Any])?["url"] as? String } == ["/a", "/c"])
+
+        let unknown = try Self.object(try await Self.admin(server, "/__admin/scenarios/Nope/state", #"{"state":"B"}"#, method: "PUT"))
+        let unknownError = try #require((unknown["errors"] as? [[String: Any]])?.first)
+        #expect(unknownError["title"] as? String == "Scenario Nope does not exist")
+        #expect(unknownError["code"] as? Int == 404 && unknownError["source"] == nil)
+
+        let refused = try await Self.admin(server, "/__admin/scenarios/S/state", #"{"state":"Nowhere"}"#, method: "PUT")
+        #expect(refused.status == 422)
+        let refusedError = try #require((try Self.object(refused)["errors"] as? [[String: Any]])?.first)
+        #expect(refusedError["title"] as? String == "Scenario S does not support state Nowhere")
+        #expect(refusedError["code"] as? Int == 11)
+        #expect((refusedError["detail"] as? String)?.contains(#""Z""#) == true)
+        // A body without a state is refused, as the jar refuses "state null"; an empty body resets.
+        #expect(try await Self.admin(server, "/__admin/scenarios/S/state", "{}", method: "PUT").status == 422)
+        #expect(try await Self.admin(server, "/__admin/scenarios/S/state", #"{"state":"Z"}"#, method: "PUT").status == 200)
+        #expect(try await TestClient.send(base + "/c").text == "in Z")
+
+        // Started is a state only when a mapping names it.
+        #expect(try await Self.admin(server, "/__admin/mappings", #"{"scenarioName":"T","requiredScenarioState":"X","request":{"url":"/x"}}"#).status == 201)
+        #expect(try await Self.admin(server, "/__admin/scenarios/T/state", #"{"state":"Started"}"#, method: "PUT").status == 422)
+        #expect(try await TestClient.send(base + "/__admin/scenarios/T/state", method: "PUT").status == 200)
         try await server.stop()
     }
 }

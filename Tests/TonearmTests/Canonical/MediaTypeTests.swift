@@ -20,6 +20,15 @@ struct MediaTypeTests {
         #expect((BodyKind.forContentType(contentType, additionalJSON: []) == .json) == isJSON)
     }
 
+    @Test("a parameter is found by name in any case, unquoted; absent, or in the type itself, it is nil")
+    func parameters() {
+        #expect(MediaType.parameter("charset", in: "application/json; Charset=\"GB2312\"") == "GB2312")
+        #expect(MediaType.parameter("charset", in: "text/plain;charset=iso-8859-1 ; q=1") == "iso-8859-1")
+        #expect(MediaType.parameter("boundary", in: "multipart/form-data; charset=utf-8; boundary=zz") == "zz")
+        #expect(MediaType.parameter("charset", in: "application/json") == nil)
+        #expect(MediaType.parameter("charset", in: "charset=utf-8") == nil)
+    }
+
     @Test("additional JSON types are compared after lowercasing and dropping parameters")
     func additional() {
         #expect(MediaType.isJSON("Text/JSON; charset=utf-8", additional: ["text/json"]))

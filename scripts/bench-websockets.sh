@@ -3,11 +3,11 @@
 # pacing off) against a plain NIO WebSocket echo server, each on one core (taskset), the same NIO load
 # client on the other: CONNECTIONS sockets each sending a message and awaiting its answer for SECONDS.
 # Prints messages a second, round-trip p50/p99 and the server's CPU per message, side by side.
-# Usage: scripts/bench-websockets.sh   (CONNECTIONS=50 SECONDS=10; builds release into .build-bench)
+# Usage: scripts/bench-websockets.sh   (CONNECTIONS=50 DURATION=10 seconds; builds release into .build-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CONNECTIONS="${CONNECTIONS:-50}"
-SECONDS_EACH="${SECONDS:-10}"
+SECONDS_EACH="${DURATION:-10}"
 swift build -c release --product tonearm --scratch-path .build-bench >&2
 swift build -c release --product WebSocketEchoBench --scratch-path .build-bench >&2
 BIN=.build-bench/release

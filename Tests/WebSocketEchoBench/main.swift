@@ -158,7 +158,7 @@ switch arguments.dropFirst().first {
 case "echo-server":
     try echoServer()
 case "load" where arguments.count == 6:
-    try load(url: arguments[2], connections: Int(arguments[3]) ?? 1, seconds: Int(arguments[4]) ?? 5, message: arguments[5])
+    try load(url: arguments[2], connections: max(1, Int(arguments[3]) ?? 1), seconds: max(1, Int(arguments[4]) ?? 5), message: arguments[5])
 default:
     FileHandle.standardError.write(Data("usage: WebSocketEchoBench echo-server | load URL CONNECTIONS SECONDS MESSAGE\n".utf8))
     exit(2)

@@ -1,6 +1,8 @@
 import Foundation
+import PropertyBased
 import Testing
 import TonearmTestSupport
+import TonearmWorkloads
 import Tonearm
 @testable import TonearmCassettes
 
@@ -32,6 +34,39 @@ struct LintTests {
         ])
         let subjects = CassetteLinter.lint(imported).filter { $0.kind == .unreachableRule }.map(\.subject)
         #expect(subjects == ["rule \"users again\"", "rule \"posts only\"", "rule \"after anything\""])
+    }
+
+    @Test("the rules found unreachable are those an earlier unconditional rule answers for, compared pairwise")
+    func unreachableRulesAgreeWithPairwise() async {
+        await propertyCheck(input: Gen.int(in: 0...10_000), Gen.int(in: 0...30)) { seed, count in
+            var random = SeededRandom(seed: UInt64(seed))
+            let patterns = ["^/a$", "^/b$", ".*", "", "^.+$"], methods: [String?] = [nil, "GET", "get", "POST"]
+            let rules = (0..<count).map { index in
+                Rule(
+                    name: "r\(index)", method: methods.randomElement(using: &random) ?? nil,
+                    pattern: patterns.randomElement(using: &random) ?? "", target: Bool.random(using: &random) ? .url : .path,
+                    query: Int.random(in: 0..<5, using: &random) == 0 ? [QueryCondition("q", .equals("1"))] : [],
+                    priority: Int.random(in: 4...6, using: &random),
+                    response: Response(),
+                    scenario: Int.random(in: 0..<6, using: &random) == 0 ? ScenarioStep("s", requiredState: "x") : nil)
+            }
+            let ordered = Rule.triedOrder(rules).map { rules[$0] }
+            let catchAll: Set<String> = ["", ".*", "^.*", "^.*$", "^(?:.*)$", ".+", "^.+$"]
+            func blocks(_ earlier: Rule, _ rule: Rule) -> Bool {
+                guard earlier.query.isEmpty, earlier.headers.isEmpty, earlier.cookies.isEmpty, earlier.body.isEmpty,
+                      earlier.scenario?.requiredState == nil else { return false }
+                guard earlier.method == nil || earlier.method?.uppercased() == rule.method?.uppercased() else { return false }
+                return catchAll.contains(earlier.pattern) || (earlier.pattern == rule.pattern && earlier.target == rule.target)
+            }
+            let expected = ordered.enumerated().compactMap { index, rule -> String? in
+                guard let blocker = ordered[..<index].first(where: { blocks($0, rule) }) else { return nil }
+                return "rule \"\(rule.name)\" after \(blocker.name)"
+            }
+            let found = CassetteLinter.unreachableRules(rules).map { finding in
+                "\(finding.subject) after \(finding.message.split(separator: "\"")[1])"
+            }
+            #expect(found == expected, "seed \(seed)")
+        }
     }
 
     @Test("scenario stubs for one request are not shadowed tracks, and a rule waiting for a state blocks no later rule")

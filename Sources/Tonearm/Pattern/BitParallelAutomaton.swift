@@ -27,7 +27,11 @@
 /// optional and counted runs and stars of small groups (65 word operations for `a.{1000}.{990}x`), but
 /// hundreds of operations for groups mixing optional parts, nested stars and alternations repeated
 /// hundreds of times, which the grouping into fill blocks only partly finds (docs/benchmarks.md).
-struct BitParallelAutomaton: Sendable {
+///
+/// A class: only patterns whose table is incomplete have one, and held inline its dozen fields made
+/// every compiled pattern (thousands in a rule set) larger. Immutable (`let` properties of `Sendable`
+/// types only), so sharing it across threads is safe.
+final class BitParallelAutomaton: Sendable {
     /// Stops (bits) and the words that hold them (at most 32 under ``PatternProgram/maximumSize``).
     let stopCount: Int
     let wordCount: Int
@@ -99,10 +103,10 @@ struct BitParallelAutomaton: Sendable {
                 visited[current] = walk
                 switch instructions[current] {
                 case .split(let first, let second):
-                    stack.append(second)
-                    stack.append(first)
+                    stack.append(Int(second))
+                    stack.append(Int(first))
                 case .jump(let target):
-                    stack.append(target)
+                    stack.append(Int(target))
                 case .consume, .assert, .match:
                     let stop = Int(stopOfInstruction[current])
                     bits[stop >> 6] |= 1 << UInt64(stop & 63)
@@ -110,7 +114,8 @@ struct BitParallelAutomaton: Sendable {
             }
             return bits
         }
-        start = follow(from: 0, walk: 0)
+        let start = follow(from: 0, walk: 0)
+        self.start = start
         var follows: [[UInt64]] = Array(repeating: [], count: stops)
         var consumeStops: [Int] = []
         var assertionStops: [Int] = []
@@ -123,7 +128,7 @@ struct BitParallelAutomaton: Sendable {
             case .consume(let set):
                 follows[stop] = follow(from: index + 1, walk: index + 1)
                 consumeStops.append(stop)
-                for inputClass in 0..<classes.count where classes.set(set, contains: inputClass) {
+                for inputClass in 0..<classes.count where classes.set(Int(set), contains: inputClass) {
                     classMasks[inputClass * wordCount + stop >> 6] |= 1 << UInt64(stop & 63)
                 }
             case .assert(let assertion):
@@ -137,8 +142,10 @@ struct BitParallelAutomaton: Sendable {
         self.classMasks = classMasks
         let startFirst = start.firstIndex { $0 != 0 } ?? 0
         let startLast = start.lastIndex { $0 != 0 } ?? -1
-        startWords = startFirst..<(startLast + 1)
-        consumed = FollowUnion(follows: follows, sources: consumeStops, wordCount: wordCount, fusingChain: true)
+        let startWords = startFirst..<(startLast + 1)
+        self.startWords = startWords
+        let consumed = FollowUnion(follows: follows, sources: consumeStops, wordCount: wordCount, fusingChain: true)
+        self.consumed = consumed
 
         // Step 1 per context: the assertions that hold there, and their follow sets closed over the
         // holding assertions they reach (the automaton crosses those in the same step).

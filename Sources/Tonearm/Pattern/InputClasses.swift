@@ -1,15 +1,16 @@
 /// The alphabet of a compiled pattern: Unicode scalars grouped into classes that no instruction tells
 /// apart, so the automaton's tables have one column per class rather than per scalar.
-struct InputClasses: Sendable {
+struct InputClasses: Sendable, Hashable {
     /// What an assertion needs to know about a scalar.
-    enum Kind: UInt8, Sendable {
+    enum Kind: UInt8, Sendable, Hashable {
         case word, newline, other
     }
 
     /// Class `i` holds the scalar values from `starts[i]` up to `starts[i + 1]` (exclusive).
     let starts: [UInt32]
-    /// The class of each ASCII scalar, so ASCII text needs no search.
-    let asciiClass: [Int32]
+    /// The class of each ASCII scalar, so ASCII text needs no search. A byte: classes are numbered in
+    /// scalar order from 0, so an ASCII scalar's is at most its value.
+    let asciiClass: [UInt8]
     let kinds: [Kind]
     /// `membership[set * wordsPerSet + class / 64]` has bit `class % 64` set when the set holds the class.
     let membership: [UInt64]
@@ -33,11 +34,11 @@ struct InputClasses: Sendable {
             if start == 10 { return .newline }
             return ScalarRanges.word.contains(start) ? .word : .other
         }
-        var asciiClass = [Int32](repeating: 0, count: 128)
+        var asciiClass = [UInt8](repeating: 0, count: 128)
         var current = 0
         for value in 0..<128 {
             while current + 1 < starts.count, starts[current + 1] <= UInt32(value) { current += 1 }
-            asciiClass[value] = Int32(current)
+            asciiClass[value] = UInt8(truncatingIfNeeded: current)
         }
         self.asciiClass = asciiClass
         let wordsPerSet = (starts.count + 63) / 64

@@ -12,6 +12,15 @@
 package struct LinearPattern: Sendable {
     /// The pattern as written.
     package let source: String
+    /// The literal text every match starts with (``LiteralPrefix``: `https://api.example.com/v1/` of
+    /// `^https://api\.example\.com/v1/…`), compared as bytes; the program, its table and its
+    /// bit-parallel steps are compiled from the rest of the pattern alone, anchored where the prefix
+    /// ends. Empty when the pattern has none. For a rule set of URL patterns sharing a host this is most
+    /// of each pattern: compiling it as instructions cost a table state, a program instruction and an
+    /// input class per byte, the most memory a rule took.
+    let prefix: [UInt8]
+    /// What precedes the first scalar the program reads: the start of the text, or the prefix's last scalar.
+    let startPrevious: PatternAutomaton.Previous
     let automaton: PatternAutomaton
     let dfa: PatternDFA
     /// The steps a match runs once it leaves the shared table; built only when the table is incomplete
@@ -20,18 +29,29 @@ package struct LinearPattern: Sendable {
 
     /// Compiles `pattern`, or says why it cannot be used (with the offset of the problem).
     package init(_ pattern: String) throws(PatternProblem) {
-        source = pattern
-        let syntax = try PatternParser.parse(pattern)
-        automaton = PatternAutomaton(try PatternProgram(compiling: syntax, pattern: pattern))
-        dfa = PatternDFA(automaton)
-        bitParallel = dfa.isComplete ? nil : BitParallelAutomaton(automaton)
+        try self.init(pattern, separatingPrefix: true)
     }
 
-    /// The parsed pattern, for the rule prefilters: parsed again when asked (at load), since keeping the
-    /// tree of every pattern in a set of thousands would cost more than its tables.
-    var syntax: PatternNode {
-        // `init` parsed the same text, so this cannot fail; the empty tree only satisfies the type.
-        (try? PatternParser.parse(source)) ?? PatternNode(kind: .empty, offset: 0)
+    /// `init(_:)`; with `separatingPrefix: false`, the whole pattern is compiled as instructions (the
+    /// reference the tests compare the byte comparison of ``prefix`` with).
+    init(_ pattern: String, separatingPrefix: Bool) throws(PatternProblem) {
+        var cache = PatternCache()
+        try self.init(parsed: try PatternParser.parse(pattern), source: pattern, separatingPrefix: separatingPrefix, cache: &cache)
+    }
+
+    /// Compiles `syntax`, the parsed `source` (for a caller that reads the tree too, as a rule's
+    /// prefilters do, so the pattern is parsed once), sharing the table and steps of an equal program
+    /// compiled before with `cache`.
+    init(parsed syntax: PatternNode, source: String, separatingPrefix: Bool = true, cache: inout PatternCache) throws(PatternProblem) {
+        self.source = source
+        let split = separatingPrefix ? LiteralPrefix.split(syntax) : nil
+        let program = PatternAutomaton(try PatternProgram(compiling: syntax, pattern: source, emitting: split?.rest))
+        prefix = split.map { Array(String($0.prefix).utf8) } ?? []
+        startPrevious = split?.prefix.last.map(program.previous(afterScalar:)) ?? .start
+        let compiled = cache.compile(program, startPrevious: startPrevious)
+        automaton = compiled.automaton
+        dfa = compiled.dfa
+        bitParallel = compiled.bitParallel
     }
 
     /// A bound on the work one scalar of text can cost, in automaton instruction visits (12–20 ns each
@@ -57,35 +77,33 @@ package struct LinearPattern: Sendable {
         return matches(text, usingTable: true, visits: &visits)
     }
 
-    /// The table state reached from the start over `prefix`, when the whole walk stays on the table:
-    /// matching a text known to start with `prefix` (a rule's literal prefix, already compared) can
-    /// start there (``matches(_:startingAt:)``) instead of reading the prefix again. `nil` when the walk
-    /// leaves the table, ends in a dead state, or crosses a `\n` (whose column depends on what follows).
-    func tableState(after prefix: String) -> Int32? {
-        var state: Int32 = 0
-        for scalar in prefix.unicodeScalars {
-            guard scalar.value != 10 else { return nil }
-            let target = dfa.target(Int(state) * dfa.columns + automaton.classes.classOf(scalar.value))
-            guard target >= 0, !dfa.isDead[Int(target)] else { return nil }
-            state = target
-        }
-        return state
-    }
-
-    /// `matches(_:)` for a text that starts with a prefix of `start.bytes` UTF-8 bytes whose table state
-    /// is `start.state` (``tableState(after:)``).
-    func matches(_ text: String, startingAt start: (state: Int32, bytes: Int)) -> Bool {
+    /// `matches(_:)` for a text already known to start with ``prefix`` (a rule's literal prefix, which
+    /// the rule set compares before running the pattern): the comparison is not made again.
+    func matches(givenPrefix text: String) -> Bool {
         var visits = 0
-        return matches(text, usingTable: true, visits: &visits, start: start)
+        return matches(text, usingTable: true, visits: &visits, prefixKnown: true)
     }
 
     /// `matches(_:)`, counting the work done (table reads, automaton instruction visits, or the word
     /// operations of bit-parallel steps); `usingTable: false` runs the automaton alone (the reference the
     /// tests compare with).
-    func matches(
-        _ text: String, usingTable: Bool, visits: inout Int, start: (state: Int32, bytes: Int) = (0, 0)
-    ) -> Bool {
-        withUTF8(text) { run($0, usingTable: usingTable, visits: &visits, start: start) }
+    func matches(_ text: String, usingTable: Bool, visits: inout Int, prefixKnown: Bool = false) -> Bool {
+        withUTF8(text) { bytes in
+            guard prefixKnown || hasPrefix(bytes) else { return false }
+            return run(bytes, usingTable: usingTable, visits: &visits)
+        }
+    }
+
+    /// Whether `bytes` start with ``prefix``.
+    @inline(__always)
+    private func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = prefix.count
+        guard count > 0 else { return true }
+        guard bytes.count >= count else { return false }
+        return prefix.withUnsafeBufferPointer { prefix in
+            for index in 0..<count where prefix[index] != bytes[index] { return false }
+            return true
+        }
     }
 
     /// `matches(_:)` on the bit-parallel steps alone, from the start of the text, whether or not the
@@ -93,8 +111,9 @@ package struct LinearPattern: Sendable {
     func matchesBitParallel(_ text: String, visits: inout Int) -> Bool {
         let steps = bitParallel ?? BitParallelAutomaton(automaton)
         return withUTF8(text) { bytes in
+            guard hasPrefix(bytes) else { return false }
             var state = steps.startState()
-            return runBitParallel(steps, bytes, from: 0, state: &state, previous: .start, visits: &visits)
+            return runBitParallel(steps, bytes, from: prefix.count, state: &state, previous: startPrevious, visits: &visits)
         }
     }
 
@@ -113,32 +132,31 @@ package struct LinearPattern: Sendable {
         return (automaton.classes.classOf(value), length)
     }
 
-    private func run(
-        _ bytes: UnsafeBufferPointer<UInt8>, usingTable: Bool, visits: inout Int, start: (state: Int32, bytes: Int)
-    ) -> Bool {
+    /// Runs the program over `bytes` after the prefix (which they are known to start with).
+    private func run(_ bytes: UnsafeBufferPointer<UInt8>, usingTable: Bool, visits: inout Int) -> Bool {
         let count = bytes.count
         guard usingTable else { return runAutomaton(bytes, visits: &visits) }
         let columns = dfa.columns
-        var state = start.state
-        var position = min(start.bytes, count)
+        var state: Int32 = 0
+        var position = prefix.count
         while position < count {
             let (column, length) = column(bytes, at: position)
             visits += 1
             let target = dfa.target(Int(state) * columns + column)
             if target >= 0 {
                 state = target
-                if dfa.isDead[Int(target)] { return false }
                 position += length
                 continue
             }
             if target == PatternDFA.matched { return true }
+            if target == PatternDFA.dead { return false }
             // Off the shared table (only an incomplete table has unknown cells, and then `bitParallel`
             // was built): the rest of the text runs on bit-parallel steps from this state's threads.
             guard let steps = bitParallel else { break }
             var bits = steps.state(threads: dfa.threads[Int(state)])
-            return runBitParallel(steps, bytes, from: position, state: &bits, previous: dfa.previous[Int(state)], visits: &visits)
+            return runBitParallel(steps, bytes, from: position, state: &bits, previous: dfa.previous(state), visits: &visits)
         }
-        return dfa.acceptsAtEnd[Int(state)]
+        return dfa.acceptsAtEnd(state)
     }
 
     /// The rest of the text from `position` on bit-parallel steps, from `state` preceded by `previous`.
@@ -166,14 +184,14 @@ package struct LinearPattern: Sendable {
         return steps.step(&state, previous: previous, next: .end, inputClass: nil)
     }
 
-    /// The bare automaton from the start of the text: the reference the tests compare the tables and the
+    /// The bare automaton from the end of the prefix: the reference the tests compare the tables and the
     /// bit-parallel steps with.
     private func runAutomaton(_ bytes: UnsafeBufferPointer<UInt8>, visits: inout Int) -> Bool {
         var workspace = PatternAutomaton.Workspace(size: automaton.size)
         var threads = automaton.startThreads(&workspace)
         var following = SparseSet(capacity: automaton.size)
-        var previous = PatternAutomaton.Previous.start
-        var position = 0
+        var previous = startPrevious
+        var position = prefix.count
         while position < bytes.count {
             let (column, length) = column(bytes, at: position)
             let matched = automaton.step(threads, previous: previous, column: column, into: &following, &workspace)

@@ -1,7 +1,7 @@
 /// The Thompson automaton of a ``PatternProgram``: sets of instruction positions ("threads") advanced
 /// one input scalar at a time. Each step visits every instruction at most once, so matching costs at most
 /// text length × program size. ``PatternDFA`` caches the steps; this type computes them.
-struct PatternAutomaton: Sendable {
+struct PatternAutomaton: Sendable, Hashable {
     /// What precedes the current position, as far as assertions care.
     enum Previous: UInt8, Hashable, Sendable {
         case start, word, newline, other
@@ -38,6 +38,14 @@ struct PatternAutomaton: Sendable {
         case .newline: return program.usesLineStart ? .newline : .other
         case .other: return .other
         }
+    }
+
+    /// The context after `scalar`, as ``previous(afterColumn:)`` gives it: where a program compiled after
+    /// a literal prefix (``PatternProgram/init(compiling:pattern:emitting:)``) starts, after the prefix's
+    /// last scalar.
+    func previous(afterScalar scalar: Unicode.Scalar) -> Previous {
+        if scalar.value == 10 { return program.usesLineStart ? .newline : .other }
+        return program.usesWordBoundary && ScalarRanges.word.contains(scalar.value) ? .word : .other
     }
 
     func next(forColumn column: Int) -> Next {
@@ -94,10 +102,10 @@ struct PatternAutomaton: Sendable {
             workspace.visits &+= 1
             switch code[current] {
             case .split(let first, let second):
-                workspace.stack.append(second)
-                workspace.stack.append(first)
+                workspace.stack.append(Int(second))
+                workspace.stack.append(Int(first))
             case .jump(let target):
-                workspace.stack.append(target)
+                workspace.stack.append(Int(target))
             case .consume, .assert, .match:
                 break
             }
@@ -116,14 +124,14 @@ struct PatternAutomaton: Sendable {
             guard workspace.expanded.insert(current) else { continue }
             switch program.instructions[current] {
             case .split(let first, let second):
-                workspace.stack.append(second)
-                workspace.stack.append(first)
+                workspace.stack.append(Int(second))
+                workspace.stack.append(Int(first))
             case .jump(let target):
-                workspace.stack.append(target)
+                workspace.stack.append(Int(target))
             case .assert:
                 workspace.stack.append(current + 1)
             case .consume(let set):
-                for column in 0..<classes.count where classes.set(set, contains: column) { consumable[column] = true }
+                for column in 0..<classes.count where classes.set(Int(set), contains: column) { consumable[column] = true }
             case .match:
                 break
             }
@@ -166,10 +174,10 @@ struct PatternAutomaton: Sendable {
             workspace.visits &+= 1
             switch code[current] {
             case .split(let first, let second):
-                workspace.stack.append(second)
-                workspace.stack.append(first)
+                workspace.stack.append(Int(second))
+                workspace.stack.append(Int(first))
             case .jump(let target):
-                workspace.stack.append(target)
+                workspace.stack.append(Int(target))
             case .assert(let assertion):
                 if Self.holds(assertion, previous: previous, next: next) { workspace.stack.append(current + 1) }
             case .match:
@@ -183,7 +191,7 @@ struct PatternAutomaton: Sendable {
         guard let column else { return false }
         let inputClass = column == finalNewlineColumn ? classes.classOf(10) : column
         for thread in workspace.expanded.elements {
-            guard case .consume(let set) = code[thread], classes.set(set, contains: inputClass) else { continue }
+            guard case .consume(let set) = code[thread], classes.set(Int(set), contains: inputClass) else { continue }
             addClosure(from: thread + 1, to: &following, &workspace, code)
         }
         if !program.isAnchoredAtStart { addClosure(from: 0, to: &following, &workspace, code) }

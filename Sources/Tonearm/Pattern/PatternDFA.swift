@@ -22,6 +22,9 @@ struct PatternDFA: Sendable {
     static let unknown: Int32 = -1
     /// A transition that finds a match ending before the scalar read.
     static let matched: Int32 = -2
+    /// A transition to a state with no threads left in a pattern anchored at the start: no match can
+    /// follow, so matching stops there (a marker in the cell, so the fast path reads nothing more).
+    static let dead: Int32 = -3
 
     struct Key: Hashable {
         var threads: [Int]
@@ -33,11 +36,14 @@ struct PatternDFA: Sendable {
     /// state numbers below 2^15 (at least two columns) and the build refuses a state past that anyway;
     /// half the memory of a rule set of thousands of patterns.
     private(set) var transitions: [Int16] = []
-    private(set) var acceptsAtEnd: [Bool] = []
-    /// States with no threads left in an anchored pattern: no match can follow.
-    private(set) var isDead: [Bool] = []
+    /// Per state: whether the text may end there (``acceptsAtEndMask``) and what precedes it (the low
+    /// bits, a ``PatternAutomaton/Previous``), one byte in one array.
+    private var stateInfo: [UInt8] = []
+    private static let acceptsAtEndMask: UInt8 = 0x80
+    /// States with no threads left in an anchored pattern, while building (cells leading to them are
+    /// then ``dead``).
+    private var isDead: [Bool] = []
     private(set) var threads: [[Int]] = []
-    private(set) var previous: [PatternAutomaton.Previous] = []
     private(set) var index: [Key: Int32] = [:]
     /// Whether every reachable state is in the table (then matching never leaves it).
     private(set) var isComplete = true
@@ -49,14 +55,16 @@ struct PatternDFA: Sendable {
         var workspace: PatternAutomaton.Workspace
     }
 
-    init(_ automaton: PatternAutomaton) {
+    /// The table of `automaton` from its start, preceded by `startPrevious` (``PatternAutomaton/Previous/start``
+    /// at the start of the text; after a literal prefix the context its last scalar leaves).
+    init(_ automaton: PatternAutomaton, startPrevious: PatternAutomaton.Previous = .start) {
         columns = automaton.columnCount
         var workspace = PatternAutomaton.Workspace(size: automaton.size)
         var scratch = Scratch(
             threads: SparseSet(capacity: automaton.size), following: SparseSet(capacity: automaton.size),
             workspace: PatternAutomaton.Workspace(size: automaton.size))
         let start = automaton.startThreads(&workspace)
-        _ = add(Key(threads: start.elements.sorted(), previous: .start), automaton: automaton, &scratch)
+        _ = add(Key(threads: start.elements.sorted(), previous: startPrevious), automaton: automaton, &scratch)
         var following = SparseSet(capacity: automaton.size)
         var current = SparseSet(capacity: automaton.size)
         var state = 0
@@ -68,7 +76,7 @@ struct PatternDFA: Sendable {
             }
             current.removeAll()
             for thread in threads[state] { _ = current.insert(thread) }
-            let context = previous[state]
+            let context = previous(Int32(state))
             // Most columns of a URL pattern's state lead nowhere (or back to the start): those no thread
             // consumes are stepped once per assertion context, not once each.
             let consumable = automaton.consumableColumns(from: threads[state], &workspace)
@@ -98,6 +106,10 @@ struct PatternDFA: Sendable {
             }
             state += 1
         }
+        for cell in transitions.indices where transitions[cell] >= 0 && isDead[Int(transitions[cell])] {
+            transitions[cell] = Self.cellValue(Self.dead)
+        }
+        isDead = []
         if isComplete {
             // Matching never leaves a complete table, and only a match that leaves it reads the states'
             // threads and the index: a rule set of thousands keeps its tables alone.
@@ -113,6 +125,17 @@ struct PatternDFA: Sendable {
         Int16(truncatingIfNeeded: value)
     }
 
+    /// Whether a text may end in `state` (the pattern then matches).
+    @inline(__always)
+    func acceptsAtEnd(_ state: Int32) -> Bool {
+        stateInfo[Int(state)] & Self.acceptsAtEndMask != 0
+    }
+
+    /// What precedes the text's position in `state`.
+    func previous(_ state: Int32) -> PatternAutomaton.Previous {
+        PatternAutomaton.Previous(rawValue: stateInfo[Int(state)] & ~Self.acceptsAtEndMask) ?? .other
+    }
+
     /// The state (or marker) cell `cell` leads to.
     @inline(__always)
     func target(_ cell: Int) -> Int32 {
@@ -122,13 +145,12 @@ struct PatternDFA: Sendable {
     private mutating func add(_ key: Key, automaton: PatternAutomaton, _ scratch: inout Scratch) -> Int32 {
         let id = Int32(threads.count)
         threads.append(key.threads)
-        previous.append(key.previous)
         // Worked out here rather than when the state's row is, so a state the build budget leaves
         // unexpanded still answers at the end of the text.
         scratch.threads.removeAll()
         for thread in key.threads { _ = scratch.threads.insert(thread) }
-        acceptsAtEnd.append(automaton.step(
-            scratch.threads, previous: key.previous, column: nil, into: &scratch.following, &scratch.workspace))
+        let accepts = automaton.step(scratch.threads, previous: key.previous, column: nil, into: &scratch.following, &scratch.workspace)
+        stateInfo.append(key.previous.rawValue | (accepts ? Self.acceptsAtEndMask : 0))
         isDead.append(key.threads.isEmpty && automaton.program.isAnchoredAtStart)
         transitions.append(contentsOf: repeatElement(Self.cellValue(Self.unknown), count: columns))
         index[key] = id

@@ -1,17 +1,19 @@
 /// A pattern compiled to the instructions of a Thompson automaton: what ``PatternAutomaton`` runs.
-struct PatternProgram: Sendable {
+struct PatternProgram: Sendable, Hashable {
     /// The most instructions a pattern may compile to. The automaton does at most twice this many
     /// instruction visits per scalar; the bit-parallel steps a match runs off its table
     /// (``BitParallelAutomaton``) hold at most this many positions, 32 words (see docs/limits.md).
     /// Counted repetition multiplies: `(a{100}){100}` is 10,000.
     static let maximumSize = 2_000
 
-    enum Instruction: Sendable {
+    /// Positions and set numbers are 32-bit (the size cap keeps them far below): 12 bytes an
+    /// instruction instead of 24, for rule sets of thousands of patterns.
+    enum Instruction: Sendable, Hashable {
         /// Consumes one scalar in the set (an index into ``PatternProgram/sets``).
-        case consume(Int)
+        case consume(Int32)
         /// Continues at both.
-        case split(Int, Int)
-        case jump(Int)
+        case split(Int32, Int32)
+        case jump(Int32)
         /// Continues at the next instruction where the test holds.
         case assert(PatternAssertion)
         case match
@@ -31,10 +33,26 @@ struct PatternProgram: Sendable {
 
     /// Compiles `root`, or refuses it when it would take more than ``maximumSize`` instructions.
     init(compiling root: PatternNode, pattern: String) throws(PatternProblem) {
-        _ = try Self.size(of: root, pattern: pattern)
-        isAnchoredAtStart = Self.startsAnchored(root)
-        emit(root)
+        try self.init(compiling: root, pattern: pattern, emitting: nil)
+    }
+
+    /// Compiles `root`, refused as ``init(compiling:pattern:)`` refuses it; with `rest`, emits only
+    /// `rest`, the part of an anchored `root` after its literal prefix (``LiteralPrefix/split(_:)``),
+    /// anchored where the prefix ends: ``LinearPattern`` compares the prefix as bytes, so its
+    /// instructions, input classes and table states would never be read.
+    init(compiling root: PatternNode, pattern: String, emitting rest: PatternNode?) throws(PatternProblem) {
+        let size = try Self.size(of: root, pattern: pattern)
+        let emitted = rest ?? root
+        isAnchoredAtStart = rest != nil || Self.startsAnchored(root)
+        // Exactly sized (the count is the emitted one): appending would leave up to twice the room.
+        instructions.reserveCapacity((rest == nil ? size : try Self.size(of: emitted, pattern: pattern)) + 1)
+        emit(emitted)
         instructions.append(.match)
+    }
+
+    /// Refuses `root` as compiling it would (more than ``maximumSize`` instructions), without emitting it.
+    static func checkSize(of root: PatternNode, pattern: String) throws(PatternProblem) {
+        _ = try size(of: root, pattern: pattern)
     }
 
     /// The instructions `node` compiles to, refusing the first repetition that takes the total past the cap.
@@ -110,14 +128,14 @@ struct PatternProgram: Sendable {
                     emit(branch)
                 } else {
                     let split = instructions.count
-                    instructions.append(.split(split + 1, -1))
+                    instructions.append(.split(Int32(truncatingIfNeeded: split + 1), -1))
                     emit(branch)
                     jumps.append(instructions.count)
                     instructions.append(.jump(-1))
-                    instructions[split] = .split(split + 1, instructions.count)
+                    instructions[split] = .split(Int32(truncatingIfNeeded: split + 1), end)
                 }
             }
-            for jump in jumps { instructions[jump] = .jump(instructions.count) }
+            for jump in jumps { instructions[jump] = .jump(end) }
         case .repetition(let body, let min, let max):
             emitRepetition(body, min: min, max: max)
         }
@@ -128,15 +146,15 @@ struct PatternProgram: Sendable {
             if min == 0 {
                 // loop: split(body, out); body; jump loop
                 let loop = instructions.count
-                instructions.append(.split(loop + 1, -1))
+                instructions.append(.split(Int32(truncatingIfNeeded: loop + 1), -1))
                 emit(body)
-                instructions.append(.jump(loop))
-                instructions[loop] = .split(loop + 1, instructions.count)
+                instructions.append(.jump(Int32(truncatingIfNeeded: loop)))
+                instructions[loop] = .split(Int32(truncatingIfNeeded: loop + 1), end)
             } else {
                 for _ in 0..<(min - 1) { emit(body) }
                 let again = instructions.count
                 emit(body)
-                instructions.append(.split(again, instructions.count + 1))
+                instructions.append(.split(Int32(truncatingIfNeeded: again), end &+ 1))
             }
             return
         }
@@ -145,14 +163,17 @@ struct PatternProgram: Sendable {
         var splits: [Int] = []
         for _ in 0..<(max - min) {
             splits.append(instructions.count)
-            instructions.append(.split(instructions.count + 1, -1))
+            instructions.append(.split(end &+ 1, -1))
             emit(body)
         }
-        for split in splits { instructions[split] = .split(split + 1, instructions.count) }
+        for split in splits { instructions[split] = .split(Int32(truncatingIfNeeded: split + 1), end) }
     }
 
     private mutating func emitConsume(_ set: ScalarRanges) {
-        instructions.append(.consume(sets.count))
+        instructions.append(.consume(Int32(truncatingIfNeeded: sets.count)))
         sets.append(set)
     }
+
+    /// The position of the next instruction emitted (the size cap keeps it far inside `Int32`).
+    private var end: Int32 { Int32(truncatingIfNeeded: instructions.count) }
 }

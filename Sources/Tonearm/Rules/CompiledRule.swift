@@ -9,12 +9,6 @@ final class CompiledRule: Sendable {
     let declaredIndex: Int
     let pattern: LinearPattern
     let uppercasedMethod: String?
-    let literalPrefix: String
-    /// `literalPrefix` as UTF-8, for the byte comparison.
-    let literalPrefixBytes: [UInt8]
-    /// The pattern's table state after `literalPrefix`, and the prefix's length in bytes: a target
-    /// already known to start with the prefix is matched from there.
-    let afterPrefix: (state: Int32, bytes: Int)?
     /// Literal text every match contains, beyond the prefix; empty when none is known.
     let requiredLiteral: [UInt8]
     /// Every run of literal text every match contains (``RequiredLiteral/runs(of:)``), for ``RuleShard``.
@@ -28,10 +22,16 @@ final class CompiledRule: Sendable {
     /// The most any of the rule's patterns can cost per scalar (``LinearPattern/worstVisitsPerScalar``).
     let worstVisitsPerScalar: Int
 
-    init(_ rule: Rule, declaredIndex: Int) throws(RuleError) {
+    /// Compiles `rule`'s patterns, sharing tables with the patterns `cache` compiled before.
+    init(_ rule: Rule, declaredIndex: Int, cache: inout PatternCache) throws(RuleError) {
         func compile(_ pattern: String) throws(RuleError) -> LinearPattern {
+            try compileParsed(pattern).pattern
+        }
+        /// The pattern compiled, and its tree for the prefilters (parsed once).
+        func compileParsed(_ pattern: String) throws(RuleError) -> (pattern: LinearPattern, syntax: PatternNode) {
             do {
-                return try LinearPattern(pattern)
+                let syntax = try PatternParser.parse(pattern)
+                return (try LinearPattern(parsed: syntax, source: pattern, cache: &cache), syntax)
             } catch {
                 throw RuleError(ruleIndex: declaredIndex, ruleName: rule.name, pattern: pattern, message: error.message)
             }
@@ -41,16 +41,12 @@ final class CompiledRule: Sendable {
         }
         self.rule = rule
         self.declaredIndex = declaredIndex
-        pattern = try compile(rule.pattern)
+        let (pattern, syntax) = try compileParsed(rule.pattern)
+        self.pattern = pattern
         uppercasedMethod = rule.method?.asciiUppercased
-        let syntax = pattern.syntax
-        literalPrefix = LiteralPrefix.of(syntax)
-        literalPrefixBytes = Array(literalPrefix.utf8)
-        let prefixBytes = literalPrefixBytes.count
-        afterPrefix = prefixBytes == 0 ? nil : pattern.tableState(after: literalPrefix).map { ($0, prefixBytes) }
         literalRuns = RequiredLiteral.runs(of: syntax)
         let longest = literalRuns.map(\.bytes).max { $0.count < $1.count } ?? []
-        requiredLiteral = longest.count > literalPrefix.utf8.count ? longest : []
+        requiredLiteral = longest.count > pattern.prefix.count ? longest : []
         var queryConditions: [CompiledTextCondition] = []
         for condition in rule.query { queryConditions.append(try compileCondition(condition.condition)) }
         self.queryConditions = queryConditions
@@ -77,6 +73,9 @@ final class CompiledRule: Sendable {
         worstVisitsPerScalar = ([pattern] + conditionPatterns).map(\.worstVisitsPerScalar).max() ?? 0
     }
 
+    /// The text every match starts with (``LinearPattern/prefix``), where ``RuleBucket`` files the rule.
+    var literalPrefix: String { String(decoding: pattern.prefix, as: UTF8.self) }
+
     /// Whether the rule takes requests of `method` (canonical, upper case): any, when it names none.
     func accepts(method: String) -> Bool {
         uppercasedMethod.map { $0 == method } ?? true
@@ -85,7 +84,7 @@ final class CompiledRule: Sendable {
     /// Whether `target` starts with the rule's literal prefix and contains its required literal: the
     /// byte comparisons that rule out most rules before their pattern runs.
     func hasLiterals(in target: String) -> Bool {
-        if !literalPrefixBytes.isEmpty, !ByteSearch.hasPrefix(literalPrefixBytes, in: target) { return false }
+        if !pattern.prefix.isEmpty, !ByteSearch.hasPrefix(pattern.prefix, in: target) { return false }
         if !requiredLiteral.isEmpty, !ByteSearch.contains(requiredLiteral, in: target) { return false }
         return true
     }
@@ -94,7 +93,7 @@ final class CompiledRule: Sendable {
     /// ``accepts(method:)`` and a `target` known to pass ``hasLiterals(in:)`` (the cheaper tests, which
     /// ``LiveRules`` runs first).
     func matchesGivenLiterals(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
-        guard afterPrefix.map({ pattern.matches(target, startingAt: $0) }) ?? pattern.matches(target) else { return false }
+        guard pattern.matches(givenPrefix: target) else { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }
         if !rule.cookies.isEmpty {

@@ -4,14 +4,24 @@ enum LiteralPrefix {
     /// The literal prefix of `pattern`, or "" when it does not start with `^` on its one branch.
     /// Letters under `(?i)` are not literals in the tree, so the prefix stops before them.
     static func of(_ pattern: PatternNode) -> String {
+        split(pattern).map { String($0.prefix) } ?? ""
+    }
+
+    /// `pattern` as its literal prefix and the rest: the parts after `^` and the prefix, as one
+    /// concatenation; `nil` when the prefix is empty. A match is the prefix at the start of the text,
+    /// then a match of the rest anchored right after it.
+    static func split(_ pattern: PatternNode) -> (prefix: String.UnicodeScalarView, rest: PatternNode)? {
         let parts = PatternNode.sequence(of: pattern)
-        guard case .assertion(.textStart)? = parts.first?.kind else { return "" }
+        guard case .assertion(.textStart)? = parts.first?.kind else { return nil }
         var prefix = String.UnicodeScalarView()
-        for part in parts.dropFirst() {
-            guard case .literal(let scalar) = part.kind else { break }
+        var restStart = 1
+        while restStart < parts.count, case .literal(let scalar) = parts[restStart].kind {
             prefix.append(scalar)
+            restStart += 1
         }
-        return String(prefix)
+        guard !prefix.isEmpty else { return nil }
+        let offset = restStart < parts.count ? parts[restStart].offset : pattern.offset
+        return (prefix, PatternNode(kind: .concatenation(Array(parts[restStart...])), offset: offset))
     }
 }
 

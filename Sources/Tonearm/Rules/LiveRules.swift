@@ -58,6 +58,8 @@ final class LiveRules: Sendable {
     private struct Writer {
         /// Per list: its last rule, so appending in rank order (the common case) takes no walk.
         var tails: [Int] = [-1]
+        /// The tables of the patterns compiled so far, shared by later patterns that compile alike.
+        var patterns = PatternCache()
     }
 
     /// An empty rule store whose blocks have `shardSizes` (smallest first, each a multiple of the last).
@@ -82,7 +84,7 @@ final class LiveRules: Sendable {
     func add(_ rule: Rule) throws(RuleError) -> Int {
         try writer.withLock { (writer: inout Writer) throws(RuleError) -> Int in
             let sequence = entries.count
-            file(try Self.compile(rule, sequence: sequence), writer: &writer)
+            file(try Self.compile(rule, sequence: sequence, cache: &writer.patterns), writer: &writer)
             publishCompletedShards(endingAt: sequence + 1)
             return sequence
         }
@@ -99,7 +101,7 @@ final class LiveRules: Sendable {
             let first = entries.count
             var compiled: [CompiledRule] = []
             compiled.reserveCapacity(rules.count)
-            for rule in rules { compiled.append(try Self.compile(rule, sequence: first + compiled.count)) }
+            for rule in rules { compiled.append(try Self.compile(rule, sequence: first + compiled.count, cache: &writer.patterns)) }
             for rule in compiled { file(rule, writer: &writer) }
             publishCovering(from: first, to: entries.count)
             return first..<entries.count
@@ -107,10 +109,10 @@ final class LiveRules: Sendable {
     }
 
     /// `rule` compiled as rule number `sequence` (named `rule N`, N its 1-based sequence, when unnamed).
-    private static func compile(_ rule: Rule, sequence: Int) throws(RuleError) -> CompiledRule {
+    static func compile(_ rule: Rule, sequence: Int, cache: inout PatternCache) throws(RuleError) -> CompiledRule {
         var rule = rule
         if rule.name.isEmpty { rule.name = "rule \(sequence + 1)" }
-        return try CompiledRule(rule, declaredIndex: sequence)
+        return try CompiledRule(rule, declaredIndex: sequence, cache: &cache)
     }
 
     /// Links `compiled`, the next rule in sequence, into its list; its blocks are the caller's to build.

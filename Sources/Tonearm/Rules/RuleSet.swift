@@ -20,6 +20,14 @@ public struct RuleSet: Sendable {
         self.rules = Rule.triedOrder(named).map { named[$0] }
     }
 
+    /// Refuses `rule` as a rule set holding it alone would (its first pattern that does not compile,
+    /// named as rule 1), without building the set: for a linter naming every refused rule of a file
+    /// (loading stops at the first), which built an engine per rule.
+    package static func check(_ rule: Rule) throws(RuleError) {
+        var cache = PatternCache()
+        _ = try LiveRules.compile(rule, sequence: 0, cache: &cache)
+    }
+
     /// The compiled rules in the order they are tried.
     var compiled: [CompiledRule] { store.compiledInRankOrder }
 

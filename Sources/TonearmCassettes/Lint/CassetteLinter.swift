@@ -25,7 +25,7 @@ public enum CassetteLinter {
     static func refusedRules(_ imported: CassetteImport) -> [LintFinding] {
         imported.rules.compactMap { rule in
             do throws(RuleError) {
-                _ = try ReplayEngine(tracks: [], rules: [rule], strategy: .repeat, configuration: imported.configuration)
+                try RuleSet.check(rule)
                 return nil
             } catch {
                 return LintFinding(
@@ -58,11 +58,33 @@ public enum CassetteLinter {
     }
 
     /// Rules after a catch-all, or after an identical unconditional rule, in the order the rule set tries them.
+    /// One pass: the first unconditional catch-all and the first unconditional rule of each pattern,
+    /// target and method so far are kept by key, so a file of 10,000 rules is not compared pairwise
+    /// (which took seconds).
     static func unreachableRules(_ rules: [Rule]) -> [LintFinding] {
         let ordered = Rule.triedOrder(rules).map { rules[$0] }
+        /// What an unconditional rule blocks: every later rule of its method (any, when `nil`), with its
+        /// pattern and target, or with any when the pattern is a catch-all (`pattern` and `target` nil).
+        struct Blocking: Hashable {
+            var method: String?
+            var pattern: String?
+            var target: Rule.Target?
+        }
+        var firstBlocking: [Blocking: Int] = [:]
         var findings: [LintFinding] = []
         for (index, rule) in ordered.enumerated() {
-            guard let blocker = ordered[..<index].first(where: { always(answersBefore: rule, $0) }) else { continue }
+            let method = rule.method?.uppercased()
+            let blockers = [
+                Blocking(method: nil, pattern: nil, target: nil), Blocking(method: nil, pattern: rule.pattern, target: rule.target),
+            ] + (method.map { [Blocking(method: $0, pattern: nil, target: nil), Blocking(method: $0, pattern: rule.pattern, target: rule.target)] } ?? [])
+            let found = blockers.compactMap { firstBlocking[$0] }.min()
+            if isUnconditional(rule) {
+                let blocking = catchAll.contains(rule.pattern)
+                    ? Blocking(method: method, pattern: nil, target: nil) : Blocking(method: method, pattern: rule.pattern, target: rule.target)
+                if firstBlocking[blocking] == nil { firstBlocking[blocking] = index }
+            }
+            guard let found else { continue }
+            let blocker = ordered[found]
             findings.append(LintFinding(
                 kind: .unreachableRule, subject: "rule \"\(rule.name)\"",
                 message: "can never fire: rule \"\(blocker.name)\" (pattern \(blocker.pattern.debugDescription)) matches every request it would and is tried first"))
@@ -72,14 +94,12 @@ public enum CassetteLinter {
 
     private static let catchAll: Set<String> = ["", ".*", "^.*", "^.*$", "^(?:.*)$", ".+", "^.+$"]
 
-    /// Whether `earlier` answers every request `rule` could answer: only a rule with no query, header, cookie
-    /// or body condition can (a `.*` rule that wants `page=2` lets every other request through), and
-    /// none that waits for a scenario state.
-    private static func always(answersBefore rule: Rule, _ earlier: Rule) -> Bool {
-        guard earlier.query.isEmpty, earlier.headers.isEmpty, earlier.cookies.isEmpty, earlier.body.isEmpty else { return false }
-        guard earlier.scenario?.requiredState == nil else { return false }
-        guard earlier.method == nil || earlier.method?.uppercased() == rule.method?.uppercased() else { return false }
-        if catchAll.contains(earlier.pattern) { return true }
-        return earlier.pattern == rule.pattern && earlier.target == rule.target
+    /// Whether `rule` answers every request its method, pattern and target let through: only a rule with
+    /// no query, header, cookie or body condition does (a `.*` rule that wants `page=2` lets every other
+    /// request through), and none that waits for a scenario state. Such a rule blocks every later rule
+    /// of its method (any, when it names none) with its pattern and target, or all of them when its
+    /// pattern is a catch-all.
+    private static func isUnconditional(_ rule: Rule) -> Bool {
+        rule.query.isEmpty && rule.headers.isEmpty && rule.cookies.isEmpty && rule.body.isEmpty && rule.scenario?.requiredState == nil
     }
 }

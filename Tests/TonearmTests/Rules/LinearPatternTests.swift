@@ -194,6 +194,25 @@ struct LinearPatternTests {
         }
     }
 
+    @Test("patterns that differ only in their literal prefix share one table, and each still checks its own prefix")
+    func sharedTables() throws {
+        var cache = PatternCache()
+        func compile(_ pattern: String) throws -> LinearPattern {
+            try LinearPattern(parsed: try PatternParser.parse(pattern), source: pattern, cache: &cache)
+        }
+        let first = try compile("^https://api\\.example\\.com/v1/res1/[0-9]+/items$")
+        let second = try compile("^https://api\\.example\\.com/v1/res22/[0-9]+/items$")
+        let other = try compile("^https://api\\.example\\.com/v1/res3/[a-z]+/items$")
+        let tables = [first, second, other].map { $0.dfa.transitions.withUnsafeBufferPointer { $0.baseAddress } }
+        #expect(tables[0] == tables[1], "one table for the same program after the prefix")
+        #expect(tables[0] != tables[2], "another program, another table")
+        #expect(first.matches("https://api.example.com/v1/res1/42/items"))
+        #expect(!first.matches("https://api.example.com/v1/res22/42/items"))
+        #expect(second.matches("https://api.example.com/v1/res22/42/items"))
+        #expect(!second.matches("https://api.example.com/v1/res1/42/items"))
+        #expect(other.matches("https://api.example.com/v1/res3/abc/items") && !other.matches("https://api.example.com/v1/res3/42/items"))
+    }
+
     @Test("a pattern near the size cap builds its table within the visit budget")
     func boundedBuild() throws {
         let compiled = try LinearPattern("(?:a?){500}a.{990}x")

@@ -84,4 +84,48 @@ struct PatternDifferentialTests {
             }
         }
     }
+
+    /// Literal prefixes ending in a word character, a non-word one, a `\n` and a multi-byte scalar, so
+    /// the context the rest of the pattern starts in (`\b`, `\B`, `(?m)^`, `$` before a final newline)
+    /// is each of those.
+    static let prefixScalars = ["a", "/", "1", "-", " ", "\n", "é"]
+
+    @Test("a literal prefix compared as bytes matches as the same pattern compiled whole")
+    func separatedPrefixAgreesWithWholeProgram() async {
+        await propertyCheck(count: 400, input: Gen.uint64(in: 0...UInt64.max)) { seed in
+            var random = SplitMix(state: seed)
+            let scalars = (0..<Int.random(in: 1...3, using: &random)).map { _ in Self.prefixScalars.randomElement(using: &random) ?? "a" }
+            let literal = scalars.joined()
+            let tails = ["", "\\b", "\\B", "(?m)^", "(?m)$", "$", "\\z", "^", "(?s).", "\\n?$", "(?m)^a"]
+            let pattern = "^" + scalars.map { $0 == "\n" ? "\\n" : $0 }.joined()
+                + (tails.randomElement(using: &random) ?? "") + "(?:" + Self.alternation(&random, depth: 1) + ")"
+            let separated: LinearPattern, whole: LinearPattern
+            do throws(PatternProblem) {
+                separated = try LinearPattern(pattern)
+                whole = try LinearPattern(pattern, separatingPrefix: false)
+            } catch {
+                Issue.record("\(pattern.debugDescription) was refused: \(error.message)")
+                return
+            }
+            // The rest may start with literals too (a group's), which the prefix then takes in.
+            #expect(separated.prefix.starts(with: literal.utf8), "\(pattern.debugDescription) has a literal prefix")
+            for _ in 0..<12 {
+                var text = Self.text(&random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: text = literal + text
+                case 1: text = literal + (Self.prefixScalars.randomElement(using: &random) ?? "") + text
+                case 2: text = String(literal.dropLast()) + text
+                default: text = literal + "\n"
+                }
+                var visits = 0
+                let expected = whole.matches(text, usingTable: false, visits: &visits)
+                #expect(separated.matches(text) == expected, "\(pattern.debugDescription) on \(text.debugDescription) (seed \(seed))")
+                #expect(separated.matches(text, usingTable: false, visits: &visits) == expected,
+                        "\(pattern.debugDescription) on \(text.debugDescription), automaton only (seed \(seed))")
+                #expect(separated.matchesBitParallel(text, visits: &visits) == expected,
+                        "\(pattern.debugDescription) on \(text.debugDescription), bit-parallel (seed \(seed))")
+                #expect(whole.matches(text) == expected, "\(pattern.debugDescription) on \(text.debugDescription), whole table (seed \(seed))")
+            }
+        }
+    }
 }

@@ -112,8 +112,8 @@ struct RuleSetTests {
         #expect(hit.track.name == "slow")
     }
 
-    static func prefix(_ pattern: String) throws -> String { LiteralPrefix.of(try LinearPattern(pattern).syntax) }
-    static func required(_ pattern: String) throws -> String { RequiredLiteral.of(try LinearPattern(pattern).syntax) }
+    static func prefix(_ pattern: String) throws -> String { LiteralPrefix.of(try PatternParser.parse(pattern)) }
+    static func required(_ pattern: String) throws -> String { RequiredLiteral.of(try PatternParser.parse(pattern)) }
 
     @Test("literal prefixes stop at the first regex operator and drop a quantified character")
     func literalPrefixes() throws {

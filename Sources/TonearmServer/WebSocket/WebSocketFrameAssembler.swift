@@ -63,6 +63,12 @@ struct WebSocketFrameAssembler {
         }
     }
 
+    /// What the frame decoder's refusal `error` amounts to: a frame over the size limit is 1009, a
+    /// malformed control frame 1002.
+    static func violation(for error: NIOWebSocketError) -> Output {
+        .violation(code: error == .invalidFrameLength ? 1009 : 1002, reason: "\(error)")
+    }
+
     private mutating func append(_ bytes: [UInt8], kind: WebSocketConversation.Message.Kind, fin: Bool) -> Output {
         var message = partial?.bytes ?? []
         partial = nil

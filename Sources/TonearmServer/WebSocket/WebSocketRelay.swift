@@ -169,7 +169,7 @@ final class WebSocketRelayEnd: ChannelDuplexHandler, RemovableChannelHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // The frame decoder's refusals: a frame over the size limit, or a malformed control frame.
         guard let error = error as? NIOWebSocketError else { return context.close(promise: nil) }
-        let violation = WebSocketFrameAssembler.Output.violation(code: error == .invalidFrameLength ? 1009 : 1002, reason: "\(error)")
+        let violation = WebSocketFrameAssembler.violation(for: error)
         guard let relay else { return held.append(violation) }
         relay.received(violation, from: side)
     }

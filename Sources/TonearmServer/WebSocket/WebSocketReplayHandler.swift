@@ -62,8 +62,10 @@ final class WebSocketReplayHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // The frame decoder's refusals: a frame over the size limit, or a malformed control frame.
-        guard let error = error as? NIOWebSocketError else { return context.close(promise: nil) }
-        fail(code: error == .invalidFrameLength ? 1009 : 1002, reason: "\(error)", context: context)
+        guard let error = error as? NIOWebSocketError,
+            case .violation(let code, let reason) = WebSocketFrameAssembler.violation(for: error)
+        else { return context.close(promise: nil) }
+        fail(code: code, reason: reason, context: context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

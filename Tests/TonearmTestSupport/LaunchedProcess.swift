@@ -47,15 +47,10 @@ public struct ProcessRun: Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String]?, input: Data? = nil,
         currentDirectory: URL? = nil
     ) throws -> ProcessRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let pipes = try ChildProcessLaunch.start(process)
-        if let input { pipes.input.fileHandleForWriting.write(input) }
-        try pipes.input.fileHandleForWriting.close()
-        let written = ProcessOutput.readUntilExit(of: process, output: pipes.output, errors: pipes.errors)
+        let process = try ChildProcess(executable, arguments, environment: environment, currentDirectory: currentDirectory)
+        if let input { process.input.write(input) }
+        try process.input.close()
+        let written = ProcessOutput.readUntilExit(of: process)
         return ProcessRun(status: process.terminationStatus, outputBytes: written.output, errors: String(decoding: written.errors, as: UTF8.self))
     }
 }

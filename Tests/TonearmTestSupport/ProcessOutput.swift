@@ -4,20 +4,20 @@ import Foundation
 ///
 /// Both pipes are drained together while the process runs, so it never blocks on a full one (reading
 /// one to end-of-file, then the other, stops a child that fills the second first), and once it has
-/// exited, what is left in them is read without waiting for end-of-file, which a pipe inherited by a
-/// child not started through ``ChildProcessLaunch`` could hold back.
+/// exited, what is left in them is read without waiting for end-of-file, which a grandchild that
+/// inherited the pipe could hold back.
 public struct ProcessOutput: Sendable {
     /// Standard output, byte for byte.
     public var output: [UInt8] = []
     /// Standard error, byte for byte.
     public var errors: [UInt8] = []
 
-    /// Reads `output` and `errors` until `process` has exited and both pipes hold nothing more, then
+    /// Reads `process`'s output and errors until it has exited and both pipes hold nothing more, then
     /// waits for its exit status. Blocks the calling thread.
-    public static func readUntilExit(of process: Process, output: Pipe, errors: Pipe?) -> ProcessOutput {
+    public static func readUntilExit(of process: ChildProcess) -> ProcessOutput {
         var collected = ProcessOutput()
         // A pipe read to its end (or not given) is -1; poll(2) passes over negative descriptors.
-        var descriptors = [output.fileHandleForReading.fileDescriptor, errors?.fileHandleForReading.fileDescriptor ?? -1]
+        var descriptors = [process.output.fileDescriptor, process.errors?.fileDescriptor ?? -1]
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while descriptors.contains(where: { $0 >= 0 }) {
             // Read before polling: everything written before the exit is in the pipes once this is false.

@@ -85,8 +85,8 @@ struct RobustnessTests {
     }
 
     /// Server and clients run in processes of their own: 1,000 connections opened in a burst inside the
-    /// test runner (2,000 descriptors with the server's side) crashed another test's `Process.run()`
-    /// launched meanwhile (Foundation sizes a buffer for the runner's open descriptors, then lists them).
+    /// test runner would be 2,000 descriptors with the server's side, on top of every parallel test's
+    /// (they once crashed Foundation's `Process.run()`, which ``ChildProcess`` replaced).
     @Test("1,000 concurrent connections are all answered")
     func thousandConnections() async throws {
         let folder = try TemporaryFolder()

@@ -88,7 +88,7 @@ struct ShutdownDeadlineTests {
         let server = try await ServeProcess(["--mode", "missing", "--host", hung.origin, "--shutdown-timeout", "60"])
         let hungClient = try sendInFlight("/\(hung.authority)/hang", port: server.port)
         try await waitForRequests(1, at: hung)
-        kill(server.process.processIdentifier, SIGTERM)
+        server.process.send(SIGTERM)
         // The first stop is under way (it would wait up to 60 s for the hung exchange).
         try await Task.sleep(for: .milliseconds(300))
         let signalled = ContinuousClock.now

@@ -342,14 +342,10 @@ struct InspectorTests {
     }
 
     @Test("The embedded page is what Sources/TonearmServer/Inspector/Web holds (scripts/embed-inspector-assets.py --check)")
-    func assetsCurrent() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("scripts/embed-inspector-assets.py").path, "--check"]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "run scripts/embed-inspector-assets.py after editing the page")
+    func assetsCurrent() async throws {
+        let script = packageRoot.appendingPathComponent("scripts/embed-inspector-assets.py").path
+        let checked = try await ProcessRun.run("/usr/bin/env", ["python3", script, "--check"])
+        #expect(checked.status == 0, "run scripts/embed-inspector-assets.py after editing the page: \(checked.errors)")
     }
 }
 

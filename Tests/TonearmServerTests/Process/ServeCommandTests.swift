@@ -8,10 +8,8 @@ import TonearmURLSession
 
 /// A running `tonearm serve`, its listening line read.
 final class ServeProcess: @unchecked Sendable {
-    // @unchecked Sendable: the Process and pipes are only touched by the test task that owns this value,
-    // apart from blocking reads handed to a dispatch thread one at a time.
-    let process = Process()
-    let output: Pipe, errors: Pipe?
+    // @unchecked Sendable: `listening` is written once, in `init`, before the value is shared.
+    let process: ChildProcess
     /// The first line of standard output, parsed.
     private(set) var listening: [String: Any] = [:]
 
@@ -22,14 +20,12 @@ final class ServeProcess: @unchecked Sendable {
     /// the instant the line's newline is read, on the reading thread, as a fast harness would.
     init(_ arguments: [String], signalOnListening: Int32? = nil) async throws {
         guard let tonearm = builtExecutable("tonearm") else { throw CocoaError(.fileNoSuchFile) }
-        process.executableURL = tonearm
-        process.arguments = ["serve"] + arguments
-        let pipes = try ChildProcessLaunch.start(process)
-        (output, errors) = (pipes.output, pipes.errors)
-        try pipes.input.fileHandleForWriting.close()
-        let line = try await blocking { [output, process] in
-            let line = Self.readLine(output.fileHandleForReading)
-            if let signalOnListening { kill(process.processIdentifier, signalOnListening) }
+        let process = try ChildProcess(tonearm.path, ["serve"] + arguments)
+        self.process = process
+        try process.input.close()
+        let line = try await blocking {
+            let line = Self.readLine(process.output)
+            if let signalOnListening { process.send(signalOnListening) }
             return line
         }
         listening = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? ["raw": line]
@@ -56,34 +52,31 @@ final class ServeProcess: @unchecked Sendable {
 
     /// Sends `signal` and waits for the exit; returns the status and the rest of the output.
     func stop(signal: Int32 = SIGTERM) async throws -> (status: Int32, output: String, errors: String) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
         return try await waitForExit()
     }
 
     /// Waits for the exit, reading the rest of the output.
     func waitForExit() async throws -> (status: Int32, output: String, errors: String) {
         killIfStillRunning(after: 30)
-        return try await blocking { [process, output, errors] in
-            let written = ProcessOutput.readUntilExit(of: process, output: output, errors: errors)
+        return try await blocking { [process] in
+            let written = ProcessOutput.readUntilExit(of: process)
             return (process.terminationStatus, String(decoding: written.output, as: UTF8.self), String(decoding: written.errors, as: UTF8.self))
         }
     }
 
     /// Sends `signal` and waits for the exit without reading the pipes (a harness that ignores them).
     func terminate(signal: Int32 = SIGTERM) async throws -> Int32 {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
         killIfStillRunning(after: 30)
-        return try await blocking { [process] in
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
+        return try await blocking { [process] in process.waitUntilExit() }
     }
 
     /// A server still running `seconds` from now is killed (status 9), so a lost signal fails the test
     /// instead of hanging the run.
     private func killIfStillRunning(after seconds: Double) {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.send(SIGKILL)
         }
     }
 }
@@ -170,8 +163,8 @@ struct ServeCommandTests {
         let upstream = try await TestUpstream()
         let server = try await ServeProcess(["--cassette", cassette.path, "--mode", "missing", "--host", upstream.origin])
         // As `tonearm serve | head -1` does, or a harness that drops its pipes once it has the port.
-        try server.output.fileHandleForReading.close()
-        try server.errors?.fileHandleForReading.close()
+        try server.process.output.close()
+        try server.process.errors?.close()
         let refused = try await TestClient.send(server.url + "/not-allowed.example/x")
         #expect(refused.status >= 400 && refused.status < 500)
         let recorded = try await TestClient.send(server.url + "/" + upstream.authority + "/item/1")

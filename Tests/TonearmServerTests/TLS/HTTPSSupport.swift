@@ -33,23 +33,18 @@ final class HTTPSUpstream: Sendable {
 /// A test server written in Python (a script in Tests/TonearmServerTests/Python): launched with its
 /// arguments, it listens on 127.0.0.1 port 0, prints the port on one line, and exits when its standard
 /// input closes.
-final class PythonServer: @unchecked Sendable {
-    // @unchecked Sendable: the process and its pipes are touched only by the test task that owns this
-    // value, apart from the blocking reads handed to a thread one at a time.
-    private let process = Process()
-    private let input: Pipe, output: Pipe
+final class PythonServer: Sendable {
+    private let process: ChildProcess
     /// The port it listens on.
     let port: Int
 
     /// Starts `script` with `python` (a path, or `python3` from the `PATH`).
     init(_ script: String, arguments: [String] = [], python: String = "python3") async throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, Self.script(script)] + arguments
-        let pipes = try ChildProcessLaunch.start(process, errorsToRunner: true)
-        (input, output) = (pipes.input, pipes.output)
-        let line = try await blocking { [output] in
+        let process = try ChildProcess("/usr/bin/env", [python, Self.script(script)] + arguments, errorsToRunner: true)
+        self.process = process
+        let line = try await blocking {
             var bytes: [UInt8] = []
-            while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+            while let byte = try? process.output.read(upToCount: 1), let first = byte.first, first != 0x0A {
                 bytes.append(first)
             }
             return String(decoding: bytes, as: UTF8.self)
@@ -63,8 +58,8 @@ final class PythonServer: @unchecked Sendable {
 
     /// Closes its standard input, which ends it, and waits for the exit.
     func stop() async throws {
-        try input.fileHandleForWriting.close()
-        try await blocking { [process] in process.waitUntilExit() }
+        try process.input.close()
+        _ = try await blocking { [process] in process.waitUntilExit() }
     }
 
     static func script(_ name: String) -> String {

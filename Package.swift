@@ -191,14 +191,14 @@ let package = Package(
         // scripts/bench-websockets.sh's peer and load: a plain NIO WebSocket echo server, and a NIO client
         // that keeps connections each sending a message and awaiting its answer, counting messages a second.
         .executableTarget(
-            name: "WebSocketEchoBench",
+            name: "StreamBench",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            path: "Tests/WebSocketEchoBench"
+            path: "Tests/StreamBench"
         ),
         .testTarget(
             name: "TonearmServerTests",

@@ -1,12 +1,18 @@
 #!/bin/bash
 # Paced stream replay at scale (issue 35): COUNT concurrent Server-Sent Events replays of one recorded
-# stream (20 events over 2 s) against one `tonearm serve`, each event's pacing error (arrival after the
-# head minus its recorded time) as p50 / p99 / max, and the server's resident memory while they stream.
-# Usage: TONEARM=.build-bench/release/tonearm COUNT=1000 scripts/bench-streams.sh
+# stream (20 events over 2 s) against one `tonearm serve` on core 1, read by a native NIO client on core 0
+# (Tests/StreamBench), each event's pacing error (arrival after the stream's first event minus its
+# recorded time after it) as p50 / p99 / max, and the server's resident memory while they stream.
+# Each RAMPS entry is one run: the streams start evenly over that many milliseconds (0: all at once, so
+# every stream's events fall due in the same millisecond).
+# Usage: scripts/bench-streams.sh   (COUNT=1000 RAMPS="0 1000"; builds release into .build-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TONEARM="${TONEARM:-.build-bench/release/tonearm}"
 COUNT="${COUNT:-1000}"
+RAMPS="${RAMPS:-0 1000}"
+swift build -c release --product tonearm --scratch-path .build-bench >&2
+swift build -c release --product StreamBench --scratch-path .build-bench >&2
+BIN=.build-bench/release
 WORK="$(mktemp -d)"
 ulimit -n 8192
 python3 - "$WORK/stream.json" <<'PY'
@@ -18,19 +24,21 @@ cassette = {"formatVersion": 1, "tracks": [{
     "response": {"status": 200, "headers": [["Content-Type", "text/event-stream"]], "events": events}}]}
 json.dump(cassette, open(sys.argv[1], "w"))
 PY
-"$TONEARM" serve --cassette "$WORK/stream.json" --mode replay --journal-limit 1000 --max-connections 4096 \
+taskset -c 1 "$BIN/tonearm" serve --cassette "$WORK/stream.json" --mode replay --journal-limit 1000 --max-connections 4096 \
     --ready-file "$WORK/ready" >"$WORK/out" 2>"$WORK/err" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 100); do [ -s "$WORK/ready" ] && break; sleep 0.1; done
 PORT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["port"])' "$WORK/ready")
 rss() { awk '/VmRSS/ {print $2}' "/proc/$SERVER/status"; }
-BEFORE=$(rss)
-python3 scripts/bench-streams/sse_clients.py "$PORT" 20 "$WORK/stream.json" >/dev/null  # warm-up
-( sleep 1; rss > "$WORK/during" ) &
-SAMPLER=$!
-RESULT=$(python3 scripts/bench-streams/sse_clients.py "$PORT" "$COUNT" "$WORK/stream.json")
-wait "$SAMPLER"
-DURING=$(cat "$WORK/during")
-echo "$RESULT"
-echo "{\"residentBeforeKiB\": $BEFORE, \"residentWhileStreamingKiB\": $DURING, \"perStreamKiB\": $(( (DURING - BEFORE) / COUNT ))}"
+OFFSETS=$(python3 -c 'import json,sys; print(",".join(str(e["at"]) for e in json.load(open(sys.argv[1]))["tracks"][0]["response"]["events"]))' "$WORK/stream.json")
+taskset -c 0 "$BIN/StreamBench" sse-load "$PORT" /api.example.com/v1/stream 20 0 "$OFFSETS" >/dev/null  # warm-up
+for RAMP in $RAMPS; do
+    BEFORE=$(rss)
+    ( sleep $(( RAMP / 1000 + 1 )); rss > "$WORK/during" ) &
+    SAMPLER=$!
+    RESULT=$(taskset -c 0 "$BIN/StreamBench" sse-load "$PORT" /api.example.com/v1/stream "$COUNT" "$RAMP" "$OFFSETS")
+    wait "$SAMPLER"
+    DURING=$(cat "$WORK/during")
+    echo "$RESULT" | python3 -c 'import json,sys; r=json.load(sys.stdin); r.update(residentBeforeKiB=int(sys.argv[1]), residentWhileStreamingKiB=int(sys.argv[2]), perStreamKiB=(int(sys.argv[2])-int(sys.argv[1]))//int(sys.argv[3])); print(json.dumps(r))' "$BEFORE" "$DURING" "$COUNT"
+done

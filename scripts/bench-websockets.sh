@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 CONNECTIONS="${CONNECTIONS:-50}"
 SECONDS_EACH="${DURATION:-10}"
 swift build -c release --product tonearm --scratch-path .build-bench >&2
-swift build -c release --product WebSocketEchoBench --scratch-path .build-bench >&2
+swift build -c release --product StreamBench --scratch-path .build-bench >&2
 BIN=.build-bench/release
 WORK="$(mktemp -d)"
 SERVER=
@@ -24,7 +24,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run() {  # name, url
     local before after result
     before=$(cpu_ticks "$SERVER")
-    result=$(taskset -c 0 "$BIN/WebSocketEchoBench" load "$2" "$CONNECTIONS" "$SECONDS_EACH" "hello, socket")
+    result=$(taskset -c 0 "$BIN/StreamBench" websocket-load "$2" "$CONNECTIONS" "$SECONDS_EACH" "hello, socket")
     after=$(cpu_ticks "$SERVER")
     python3 - "$1" "$result" "$before" "$after" <<'PY'
 import json, os, sys
@@ -44,7 +44,7 @@ PORT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["port"])'
 run "tonearm serve (replay)" "ws://127.0.0.1:$PORT/echo.example.com/socket"
 kill $SERVER; wait $SERVER 2>/dev/null || true
 
-taskset -c 1 "$BIN/WebSocketEchoBench" echo-server >"$WORK/port" &
+taskset -c 1 "$BIN/StreamBench" echo-server >"$WORK/port" &
 SERVER=$!
 for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.1; done
 run "NIO echo server" "ws://127.0.0.1:$(cat "$WORK/port")/socket"

@@ -1,58 +1,10 @@
-// scripts/bench-websockets.sh's two sides, on NIO alone:
-//
-//   WebSocketEchoBench echo-server          a plain NIO WebSocket echo server (NIO's server upgrader, one
-//                                           event loop): every text or binary message sent back; prints its port
-//   WebSocketEchoBench load URL CONNECTIONS SECONDS MESSAGE
-//                                           CONNECTIONS sockets to URL (ws://127.0.0.1:PORT/path), each
-//                                           sending MESSAGE and awaiting an answer, again and again, for
-//                                           SECONDS; prints one JSON line: messages a second, latency p50/p99
+// The WebSocket load client of scripts/bench-websockets.sh: sockets each sending a message and awaiting
+// its answer, again and again.
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
-
-let arguments = CommandLine.arguments
-let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-
-/// Sends every message back.
-final class EchoHandler: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        switch frame.opcode {
-        case .text, .binary:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: frame.opcode, data: frame.unmaskedData)), promise: nil)
-        case .connectionClose:
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: frame.unmaskedData)))
-                .whenComplete { _ in channel.close(promise: nil) }
-        case .ping:
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
-        default:
-            break
-        }
-    }
-}
-
-func echoServer() throws {
-    let upgrader = NIOWebSocketServerUpgrader(
-        maxFrameSize: 1 << 24, shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
-        upgradePipelineHandler: { channel, _ in
-            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(EchoHandler()) }
-        })
-    let channel = try ServerBootstrap(group: group)
-        .serverChannelOption(.backlog, value: 1024)
-        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-        .childChannelInitializer { channel in
-            channel.pipeline.configureHTTPServerPipeline(withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
-        }
-        .bind(host: "127.0.0.1", port: 0).wait()
-    FileHandle.standardOutput.write(Data("\(channel.localAddress?.port ?? 0)\n".utf8))
-    try channel.closeFuture.wait()
-}
 
 /// One load connection: sends, awaits the answer, notes the round trip, sends again until told to stop.
 final class LoadHandler: ChannelInboundHandler {
@@ -97,7 +49,7 @@ final class LoadHandler: ChannelInboundHandler {
     }
 }
 
-func load(url: String, connections: Int, seconds: Int, message: String) throws {
+func webSocketLoad(url: String, connections: Int, seconds: Int, message: String) throws {
     guard let parsed = URL(string: url), let host = parsed.host, let port = parsed.port else { throw ChannelError.badInterfaceAddressFamily }
     let path = parsed.path.isEmpty ? "/" : parsed.path
     let clients = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -152,14 +104,4 @@ final class InitialRequest: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         context.fireChannelActive()
     }
-}
-
-switch arguments.dropFirst().first {
-case "echo-server":
-    try echoServer()
-case "load" where arguments.count == 6:
-    try load(url: arguments[2], connections: max(1, Int(arguments[3]) ?? 1), seconds: max(1, Int(arguments[4]) ?? 5), message: arguments[5])
-default:
-    FileHandle.standardError.write(Data("usage: WebSocketEchoBench echo-server | load URL CONNECTIONS SECONDS MESSAGE\n".utf8))
-    exit(2)
 }

@@ -153,16 +153,30 @@ struct ConnectionLifecycle {
     /// although it would keep it: the last awaited answer of a connection that closes after them, which
     /// then reads nothing more.
     mutating func answerWritten(keepsAlive: Bool) -> Bool {
-        guard closesAfterResponse, awaitingResponses <= 1, keepsAlive else { return false }
+        // An answer that does not keep the connection: the writer closes it once that answer is written.
+        guard keepsAlive else {
+            closing = true
+            return false
+        }
+        guard closesAfterResponse, awaitingResponses <= 1 else { return false }
         closing = true
         return true
     }
 
-    /// A final answer ended at `now` (written, or its last dribbled part): once none is awaited, the
-    /// client has the connection's attention again.
-    mutating func answerEnded(now: NIODeadline) {
+    /// A final answer ended at `now` (written, or its last dribbled or streamed part): once none is
+    /// awaited, the client has the connection's attention again, or, when the connection was to close
+    /// after its answers since that answer's head was written (the server stopping while a stream was
+    /// written), it closes.
+    @discardableResult
+    mutating func answerEnded(now: NIODeadline) -> Action {
         awaitingResponses = max(0, awaitingResponses - 1)
-        if awaitingResponses == 0 { restartClock(now: now) }
+        guard awaitingResponses == 0 else { return .none }
+        if closesAfterResponse && !closing {
+            closing = true
+            return .close
+        }
+        restartClock(now: now)
+        return .none
     }
 
     /// The channel became writable, or stopped being so, at `now`.

@@ -52,8 +52,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The wake-up scheduled for the lifecycle's deadline, and that deadline.
     @exclusivity(unchecked) private var wakeUp: (deadline: NIODeadline, task: Scheduled<Void>)?
     @exclusivity(unchecked) private var published: ConnectionActivity.Phase = .awaitingHead
-    /// Whether the answer being written is a stream (a live event feed), which the server's stopping ends.
-    private var streaming = false
+    /// The stream being written, while the answer is one (the server stopping ends it, or lets it end).
+    private var streaming: BodyStream?
     /// Whether the request being answered carries `Upgrade`: the parser reads nothing after it.
     /// `@exclusivity(unchecked)` as the machines' state above, for the same reason: it is written and
     /// read only by this handler's methods on the channel's event loop, each access a plain read or write.
@@ -133,8 +133,8 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             perform(lifecycle?.idleTimedOut(isWritable: context.channel.isWritable) ?? .none, context: context)
         case is ServerStopping:
             // A live stream has no end to wait for: it ends with the server (its client reconnects to
-            // the next one).
-            if streaming {
+            // the next one). A relayed stream being recorded ends itself, cut, and is kept.
+            if let streaming, !streaming.source.serverStopping() {
                 requests.closed()
                 return context.close(promise: nil)
             }
@@ -312,10 +312,10 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.writeAndFlush(wrapOutboundOut(ResponseWrite(response: response, request: request)), promise: promise)
             return answerEnded(context: context)
         }
-        if case .parts(_, .stream, _) = response.message { streaming = true }
+        if case .parts(_, .stream(let body), _) = response.message { streaming = body }
         let written = promise ?? context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { [self] _ in
-            streaming = false
+            streaming = nil
             answerEnded(context: context)
             if requests.dribbleEnded() { resume(context: context) }
         }
@@ -323,8 +323,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func answerEnded(context: ChannelHandlerContext) {
-        lifecycle?.answerEnded(now: context.eventLoop.now)
+        let action = lifecycle?.answerEnded(now: context.eventLoop.now) ?? .none
         settle(context: context)
+        perform(action, context: context)
     }
 
     /// Answers the WebSocket handshake (`response`, a 101) and, once that is written, hands the connection

@@ -21,6 +21,10 @@ final class StreamCapture: Sendable {
     /// Whether the head has arrived (the stream is being relayed).
     var hasBegun: Bool { state.withLock { $0.head != nil } }
 
+    /// Whether the server's stopping ended the exchange (``StreamRelay/cutRequested``): what came is
+    /// recorded, though the exchange's task was cancelled.
+    var cutByServerStopping: Bool { state.withLock { $0.relay?.cutRequested ?? false } }
+
     /// The head arrived now; its body goes to `relay` as it comes.
     func begin(_ head: Response, relay: StreamRelay) {
         state.withLock { state in
@@ -40,24 +44,24 @@ final class StreamCapture: Sendable {
         }
     }
 
-    /// The whole stream, once its body has ended: the client's body ends too.
+    /// The whole stream, once its body has ended. (The client's body ends once it is recorded:
+    /// ``StreamRelay/finish()``, called by whoever records it.)
     func complete() -> (response: Response, pacing: BodyPacing?) {
         recorded(cut: nil)
     }
 
-    /// The stream as far as it came, marked as cut for `reason`: the client's body ends there.
+    /// The stream as far as it came, marked as cut for `reason`.
     func cut(because reason: String) -> (response: Response, pacing: BodyPacing?) {
         recorded(cut: reason)
     }
 
     private func recorded(cut reason: String?) -> (response: Response, pacing: BodyPacing?) {
-        let (response, parts, relay) = state.withLock { state in
+        let (response, parts) = state.withLock { state in
             var response = state.head ?? Response(status: 502)
             response.body = state.body
             if let reason { response.headers.append(HeaderField(Self.cutField, reason)) }
-            return (response, state.parts, state.relay)
+            return (response, state.parts)
         }
-        relay?.finish()
         let pacing = BodyPacing(parts: parts)
         return (response, Self.keepsPacing(pacing, of: response) ? pacing : nil)
     }

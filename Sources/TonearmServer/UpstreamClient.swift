@@ -91,8 +91,11 @@ final class UpstreamClient: Sendable {
                     }
                     return capture.complete()
                 }
-            } catch where capture.hasBegun && !Task.isCancelled {
+            } catch where capture.hasBegun && (!Task.isCancelled || capture.cutByServerStopping) {
                 // Begun, a stream is answered already: what came is recorded, marked, and its client's body ends.
+                if capture.cutByServerStopping {
+                    return capture.cut(because: "tonearm stopped while the stream was being recorded")
+                }
                 if error is DeadlineExceeded {
                     return capture.cut(because: "the stream outlived the upstream timeout (\(timeout); --upstream-timeout)")
                 }

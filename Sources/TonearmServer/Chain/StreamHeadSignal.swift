@@ -17,8 +17,15 @@ final class StreamHeadSignal: Sendable {
         settle((head, relay))
     }
 
-    /// The fetch ended (a whole response, or a failure); no stream head comes after this.
+    /// The fetch ended (a whole response, or a failure), its stream recorded if it was one: the
+    /// client's body ends now (after the recording, so a server stopping once the connection has closed
+    /// saves it); no stream head comes after this.
     func fetchEnded() {
+        let delivered = state.withLock { state -> StreamRelay? in
+            if case .settled(let value?) = state { return value.1 }
+            return nil
+        }
+        delivered?.finish()
         settle(nil)
     }
 

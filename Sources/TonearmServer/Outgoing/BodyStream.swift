@@ -43,11 +43,18 @@ protocol BodyStreamSource: Sendable {
 
     /// The connection closed: the writer will not ask again (a source relaying an upstream stops it).
     func stopped()
+
+    /// The server is stopping: `true` when the source ends its body itself, soon (a relayed upstream
+    /// stream being recorded is cut there, so what came is kept), and the connection closes after it;
+    /// `false` to have the connection closed at once (a live feed or a paced replay has no end worth
+    /// waiting for).
+    func serverStopping() -> Bool
 }
 
 extension BodyStreamSource {
     func attach(wake: @escaping @Sendable () -> Void) {}
     func stopped() {}
+    func serverStopping() -> Bool { false }
 }
 
 /// What a ``BodyStreamSource`` does next.

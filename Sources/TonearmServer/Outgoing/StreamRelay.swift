@@ -7,7 +7,8 @@ import Synchronization
 /// Memory is bounded by back-pressure, not by the stream's length: a push waits while more than
 /// ``highWater`` bytes wait for the client, so a client that reads slowly slows the upstream read (and
 /// one that stops reading stops it, until the upstream deadline ends the exchange). A client that leaves
-/// stops the upstream exchange at once (``onStop``).
+/// stops the upstream exchange at once (``onStop``), and nothing is recorded; a stopping server stops it
+/// the same way but asks for the stream to be recorded as far as it came (``cutRequested``), then ended.
 final class StreamRelay: BodyStreamSource {
     /// The most bytes held for the client before the upstream read waits.
     static let highWater = 256 * 1024
@@ -18,6 +19,7 @@ final class StreamRelay: BodyStreamSource {
         var pending: [UInt8] = []
         var ended = false
         var stopped = false
+        var cutRequested = false
         /// The writer's wake-up, while it waits for bytes.
         var idleWake: (@Sendable () -> Void)?
         var wake: (@Sendable () -> Void)?
@@ -28,17 +30,20 @@ final class StreamRelay: BodyStreamSource {
 
     private let state = Mutex(State())
 
-    /// What stops the upstream exchange when the client leaves (cancels its task); called at once if the
-    /// client has left already.
+    /// What stops the upstream exchange when the client leaves or the server stops (cancels its task);
+    /// called at once if either happened already.
     func onStop(_ stop: @escaping @Sendable () -> Void) {
         let stoppedAlready = state.withLock { state in
             state.onStop = stop
-            return state.stopped
+            return state.stopped || state.cutRequested
         }
         if stoppedAlready { stop() }
     }
 
     // MARK: The upstream side
+
+    /// Whether the server's stopping ended the upstream exchange: what came is recorded, marked as cut.
+    var cutRequested: Bool { state.withLock { $0.cutRequested } }
 
     /// Hands `bytes` to the client; waits while the client is ``highWater`` bytes behind. Throws
     /// `CancellationError` once the client has left.
@@ -108,5 +113,16 @@ final class StreamRelay: BodyStreamSource {
         }
         room?.resume(throwing: CancellationError())
         stop?()
+    }
+
+    func serverStopping() -> Bool {
+        let (ends, stop) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            if state.stopped { return (false, nil) }
+            if state.ended { return (true, nil) }
+            state.cutRequested = true
+            return (true, state.onStop)
+        }
+        stop?()
+        return ends
     }
 }

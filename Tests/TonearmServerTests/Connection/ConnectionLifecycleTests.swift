@@ -109,6 +109,20 @@ struct ConnectionLifecycleTests {
         #expect(!lifecycle.closing)
     }
 
+    @Test("The server stopping while a stream is written: the connection closes when that answer ends, not at the shutdown deadline")
+    func stoppingDuringAStream() {
+        var lifecycle = ConnectionLifecycle(limits: Self.limits, acceptedAt: Self.start)
+        Self.oneRequest(at: 0, on: &lifecycle)
+        // The stream's head is written, kept alive: nothing said then that the connection closes.
+        let closesWithHead = lifecycle.answerWritten(keepsAlive: true)
+        #expect(!closesWithHead)
+        let stopping = lifecycle.serverStopping()
+        #expect(stopping == .none, "the stream is still being written")
+        let ended = lifecycle.answerEnded(now: Self.at(3))
+        #expect(ended == .close)
+        #expect(lifecycle.closing)
+    }
+
     @Test("Shed: an idle connection closes, a slow head is answered 503, a busy one closes after its last awaited answer")
     func shedding() {
         var idle = ConnectionLifecycle(limits: Self.limits, acceptedAt: Self.start)

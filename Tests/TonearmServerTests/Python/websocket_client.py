@@ -7,6 +7,7 @@ STEPS_JSON is a list of steps:
   {"send": "text"} | {"sendBinary": "base64"} | {"recv": true} (prints {"recv": ..., "at": seconds})
   {"ping": true} (prints {"pong": seconds}) | {"close": code} | {"expectClose": true} (prints {"closed": code, "reason": ...})
   {"sendFragmented": ["part1", "part2"]} | {"sleep": seconds}
+  {"signal": path} (creates the file, so a test knows the client got this far)
 Ends with {"done": true}.
 """
 import asyncio
@@ -53,6 +54,9 @@ async def main(url, steps):
                     await asyncio.wait_for(socket.wait_closed(), timeout=20)
                 finally:
                     print(json.dumps({"closed": socket.close_code, "reason": socket.close_reason}), flush=True)
+            elif "signal" in step:
+                with open(step["signal"], "w") as signalled:
+                    signalled.write("reached\n")
             elif "sleep" in step:
                 await asyncio.sleep(step["sleep"])
     print(json.dumps({"done": True}), flush=True)

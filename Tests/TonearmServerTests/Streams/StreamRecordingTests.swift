@@ -85,6 +85,32 @@ struct StreamRecordingTests {
         #expect(saved == 0)
     }
 
+    @Test("Stopping the server during a relayed stream records it as far as it came, marked as cut, and ends the client's body cleanly")
+    func stoppingKeepsTheStreamSoFar() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("feed.json")
+        let upstream = try await PythonServer("sse_upstream.py")
+        var configuration = quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin])
+        configuration.limits.upstreamTimeout = .seconds(60)
+        let server = try await TonearmServer.start(configuration)
+
+        // A live feed never ends by itself: its recording ends when the test stops the server.
+        let connection = try RawConnection(port: server.port)
+        connection.send("GET /127.0.0.1:\(upstream.port)/forever HTTP/1.1\r\nHost: x\r\n\r\n")
+        let start = try await connection.read(until: "data: tick 2\n\n")
+        try await server.stop()
+        // The body's end (the last chunk), not a connection cut mid-body.
+        let rest = try await connection.read(until: "0\r\n\r\n")
+        try await upstream.stop()
+        #expect((start + rest).hasSuffix("\n\n\r\n0\r\n\r\n"), "\(start + rest)")
+
+        let track = try #require(try CassetteFile.load(cassette).cassette.tracks.first, "the stream was not saved")
+        let body = String(decoding: track.response?.body ?? [], as: UTF8.self)
+        #expect(body.hasPrefix("data: tick 0\n\ndata: tick 1\n\ndata: tick 2\n\n"), "\(body)")
+        #expect(track.response?.headers.first(named: StreamCapture.cutField) == "tonearm stopped while the stream was being recorded")
+        #expect((track.pacing?.parts.count ?? 0) >= 3)
+    }
+
     @Test("What keeps its times: Server-Sent Events in parts always; another body only when it took 100 ms or more (a chunked JSON answer in parts milliseconds apart is an ordinary answer)")
     func whatKeepsPacing() {
         let sse = Response(status: 200, headers: [HeaderField("Content-Type", "text/event-stream")], body: "data: a\n\ndata: b\n\n")

@@ -33,4 +33,13 @@ enum WebSocketClient {
         #expect(run.status == 0 || events.contains { $0["closed"] != nil }, "\(run.output)\n\(run.errors)")
         return events
     }
+
+    /// Returns once a `{"signal": path}` step has created `file` (the client got that far), checking
+    /// every 20 ms for at most a minute.
+    static func waitFor(_ file: URL) async throws {
+        for _ in 0..<3_000 where !FileManager.default.fileExists(atPath: file.path) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(FileManager.default.fileExists(atPath: file.path), "the client never reached its signal step")
+    }
 }

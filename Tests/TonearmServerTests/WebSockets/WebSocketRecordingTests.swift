@@ -54,6 +54,30 @@ struct WebSocketRecordingTests {
         try await replayer.stop()
     }
 
+    @Test("Stopping the server while a recorded socket is open saves the conversation so far, closed 1001 by tonearm, and tells the client")
+    func stoppingKeepsTheConversation() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("open.json"), reached = folder.file("reached")
+        let upstream = try await upstream()
+        let recorder = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
+        // An app's socket stays open for as long as the app runs: the recording ends when the test stops the server.
+        async let events = WebSocketClient.run(
+            "ws://127.0.0.1:\(recorder.port)/127.0.0.1:\(upstream.port)/live",
+            [["recv": true], ["send": "hi"], ["recv": true], ["signal": reached.path], ["recv": true, "timeout": 60]])
+        try await WebSocketClient.waitFor(reached)
+        try await recorder.stop()
+        let seen = try await events
+        try await upstream.stop()
+        #expect(seen.contains { $0["closed"] as? Int == 1001 }, "\(seen)")
+
+        let track = try #require(try CassetteFile.load(cassette).cassette.tracks.first, "the open conversation was not saved")
+        let messages = try #require(track.webSocket?.messages)
+        #expect(messages.map(\.sender) == [.server, .client, .server])
+        #expect(messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["welcome", "hi", "echo: hi"])
+        let close = try #require(track.webSocket?.close)
+        #expect(close.sender == .server && close.code == 1001 && close.reason == "tonearm is stopping", "\(close)")
+    }
+
     @Test("A wss upstream (TLS, trusted with --upstream-ca) is recorded the same way")
     func secureUpstream() async throws {
         let folder = try TemporaryFolder()

@@ -115,10 +115,11 @@ struct WebSocketReplayServerTests {
             request: Request(url: "https://chat.example.com/socket", headers: Self.handshake), response: Response(status: 101),
             webSocket: WebSocketConversation(messages: [.text(.server, "hello", at: .zero), .text(.server, "late", at: .seconds(600))]))
         let (server, _) = try await server([endless])
-        async let events = WebSocketClient.run(socketURL(server), [["recv": true], ["recv": true, "timeout": 60]])
+        let folder = try TemporaryFolder()
+        let reached = folder.file("reached")
+        async let events = WebSocketClient.run(socketURL(server), [["recv": true], ["signal": reached.path], ["recv": true, "timeout": 60]])
         // The client has its first message, then waits: the server stops under it.
-        while server.journal.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(300))
+        try await WebSocketClient.waitFor(reached)
         try await server.stop()
         let seen = try await events
         #expect(seen.contains { $0["closed"] as? Int == 1001 }, "\(seen)")

@@ -101,16 +101,17 @@ struct HTTPPipeline: Sendable {
 
     /// Turns `channel`, whose `CONNECT` to `host` was answered 200, into a tunnel: the plain HTTP handlers
     /// go (their parser is spent on the CONNECT), and ``configure(_:activity:tls:origin:)`` adds them
-    /// again behind TLS presenting a leaf for `host`. Called on the channel's event loop once the 200 is
+    /// again, behind TLS presenting a leaf for `host` when it is `https`, as they are for `http`. Called on the channel's event loop once the 200 is
     /// written, outside any handler's read.
     func intercept(_ channel: any Channel, host: UpstreamHost, activity: ConnectionActivity) {
         let log = core.configuration.log
-        guard let interception = core.tls.interception else {
-            channel.close(promise: nil)
-            return
-        }
         do {
-            let context = try interception.context(for: host.hostName)
+            // A plain tunnel (an `http` host) has no TLS to terminate.
+            var context: NIOSSLContext?
+            if host.scheme == "https" {
+                guard let interception = core.tls.interception else { return channel.close(promise: nil) }
+                context = try interception.context(for: host.hostName)
+            }
             let pipeline = channel.pipeline.syncOperations
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPConnectionHandler.self))
             _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self))

@@ -11,8 +11,9 @@ enum RequestRoute: Sendable, Equatable {
     case local(target: String)
     /// Refused before matching, with a status and a message saying what to do instead.
     case refused(status: Int, message: String)
-    /// A `CONNECT` the server intercepts: TLS to `host` is terminated here and the requests inside take
-    /// the `https://` origin of `host`.
+    /// A `CONNECT` the server takes over: the requests inside take the origin of `host`. For an
+    /// `https` host TLS is terminated here (`--intercept-https`); an allowed `http` host's tunnel is
+    /// plain (a client's `ws://` or `http://` through a proxy that always tunnels), no certificate needed.
     case tunnel(host: UpstreamHost)
 
     /// The reserved prefix of the control API.
@@ -187,11 +188,17 @@ enum RequestRoute: Sendable, Equatable {
         component == "localhost" || component.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
     }
 
-    /// The route of `CONNECT target`: a tunnel to an allowed (or, replaying, recorded) `https` host, else
-    /// a refusal saying why. Never a blind tunnel.
+    /// The route of `CONNECT target`: a tunnel to an allowed (or, replaying, recorded) host, plain for an
+    /// `http` one, intercepted for an `https` one, else a refusal saying why. Never a blind tunnel.
     private static func tunnel(
         to target: String, allowed: [UpstreamHost], replayOnly: Bool, replayHosts: [UpstreamHost], intercepting: Bool
     ) -> RequestRoute {
+        // Allowed as `http://host:port`: the tunnel's requests are plain HTTP, read here like any other.
+        if let plain = UpstreamHost(connectTarget: target, scheme: "http"),
+            allowed.contains(plain) || (replayOnly && replayHosts.contains(plain))
+        {
+            return .tunnel(host: plain)
+        }
         guard intercepting else {
             return .refused(status: 405, message: """
                 CONNECT is not intercepted by this server: start it with --intercept-https (and trust the CA \

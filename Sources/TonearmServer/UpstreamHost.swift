@@ -50,11 +50,18 @@ public struct UpstreamHost: Sendable, Hashable, CustomStringConvertible {
     /// The `https` host of a `CONNECT` target (`host:port`, `[v6]:port`); port 443 is left out, as it is
     /// from the `https://` URLs the tunnel's requests are given. `nil` when the target is not host:port.
     init?(connectTarget target: String) {
+        self.init(connectTarget: target, scheme: "https")
+    }
+
+    /// The host of a `CONNECT` target with `scheme` (`http` for a plain tunnel, a client's `ws://` through
+    /// a proxy); the scheme's default port is left out.
+    init?(connectTarget target: String, scheme: String) {
         guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]),
             (1...65535).contains(port), colon > target.startIndex
         else { return nil }
         let name = target[..<colon]
-        self.init(port == 443 ? "https://\(name)" : "https://\(name):\(port)")
+        let defaultPort = scheme == "https" ? 443 : 80
+        self.init(port == defaultPort ? "\(scheme)://\(name)" : "\(scheme)://\(name):\(port)")
     }
 
     /// The host name without port or IPv6 brackets, as a certificate names it.

@@ -48,13 +48,16 @@ struct RoutingTests {
         guard case .refused(403, _) = route("http://evil.com/x") else { Issue.record("proxy target not refused"); return }
     }
 
-    @Test("Absolute-form targets are forward-proxied to allowed hosts; CONNECT is refused")
+    @Test("Absolute-form targets are forward-proxied to allowed hosts; CONNECT to an allowed http host is a plain tunnel; to an https host it is refused unless intercepting")
     func proxy() {
         #expect(route("http://127.0.0.1:9000/x") == .upstream(url: "http://127.0.0.1:9000/x", host: local))
+        // A client's ws:// (or http://) through a proxy that always tunnels: no TLS, no certificate.
+        #expect(route("127.0.0.1:9000", method: "CONNECT") == .tunnel(host: local))
         guard case .refused(405, _) = route("api.example.com:443", method: "CONNECT") else { Issue.record("CONNECT not refused"); return }
+        guard case .refused(405, _) = route("127.0.0.1:9001", method: "CONNECT") else { Issue.record("CONNECT to another port tunnelled"); return }
     }
 
-    @Test("Intercepting, CONNECT to an allowed https host opens a tunnel (port 443 left out of its origin); other hosts, http-only hosts and targets that are not host:port are refused")
+    @Test("Intercepting, CONNECT to an allowed https host opens a tunnel (port 443 left out of its origin), to an http host a plain one; other hosts and targets that are not host:port are refused")
     func connectIntercepted() {
         let secureLocal = UpstreamHost("https://127.0.0.1:9443")!
         let allowed = [api, local, secureLocal]
@@ -67,8 +70,8 @@ struct RoutingTests {
         #expect(connect("127.0.0.1:9443") == .tunnel(host: secureLocal))
         guard case .refused(403, let message) = connect("other.example.com:443") else { Issue.record("other host not refused"); return }
         #expect(message.contains("https://other.example.com is not an allowed host"))
-        // --host http://127.0.0.1:9000 allows plain http there, not a TLS tunnel.
-        guard case .refused(403, _) = connect("127.0.0.1:9000") else { Issue.record("http-only host tunnelled"); return }
+        // --host http://127.0.0.1:9000 allows plain http there: its tunnel is plain, never TLS.
+        #expect(connect("127.0.0.1:9000") == .tunnel(host: local))
         guard case .refused(400, _) = connect("api.example.com") else { Issue.record("target without port accepted"); return }
         let recorded = UpstreamHost("https://recorded.example.com")!
         #expect(connect("recorded.example.com:443", replayOnly: true, replayHosts: [recorded]) == .tunnel(host: recorded))

@@ -78,6 +78,26 @@ struct WebSocketRecordingTests {
         #expect(close.sender == .server && close.code == 1001 && close.reason == "tonearm is stopping", "\(close)")
     }
 
+    @Test("A client using the server as its HTTP proxy for ws:// (a CONNECT to an allowed http host: a plain tunnel) is recorded, then replayed through the proxy with the upstream gone")
+    func throughTheProxy() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("proxied.json")
+        let upstream = try await upstream()
+        let recorder = try await TonearmServer.start(quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin]))
+        // PyPI websockets opens ws:// through HTTP_PROXY with CONNECT, as browsers do.
+        let url = "ws://127.0.0.1:\(upstream.port)/chat"
+        try checkConversation(try await WebSocketClient.run(url, conversation, environment: ["HTTP_PROXY": "http://127.0.0.1:\(recorder.port)"]))
+        try await recorder.stop()
+        try await upstream.stop()
+        let track = try #require(try CassetteFile.load(cassette).cassette.tracks.first)
+        #expect(track.request.url == "http://127.0.0.1:\(upstream.port)/chat")
+        #expect(track.webSocket?.messages.count == 6)
+
+        let replayer = try await TonearmServer.start(quietConfiguration(cassette: cassette))
+        try checkConversation(try await WebSocketClient.run(url, conversation, environment: ["HTTP_PROXY": "http://127.0.0.1:\(replayer.port)"]))
+        try await replayer.stop()
+    }
+
     @Test("A wss upstream (TLS, trusted with --upstream-ca) is recorded the same way")
     func secureUpstream() async throws {
         let folder = try TemporaryFolder()

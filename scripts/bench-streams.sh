@@ -1,8 +1,8 @@
 #!/bin/bash
 # Paced stream replay at scale (issue 35): COUNT concurrent Server-Sent Events replays of one recorded
 # stream (20 events over 2 s) against one `tonearm serve` on core 1, read by a native NIO client on core 0
-# (Tests/StreamBench), each event's pacing error (arrival after the stream's first event minus its
-# recorded time after it) as p50 / p99 / max, and the server's resident memory while they stream.
+# (Tests/StreamBench), each event's pacing error (how late it came on its stream's schedule, anchored at
+# the stream's least late event) as p50 / p99 / max, and the server's resident memory while they stream.
 # Each RAMPS entry is one run: the streams start evenly over that many milliseconds (0: all at once, so
 # every stream's events fall due in the same millisecond).
 # Usage: scripts/bench-streams.sh   (COUNT=1000 RAMPS="0 1000"; builds release into .build-bench)

@@ -1,5 +1,5 @@
 // The Server-Sent Events client of scripts/bench-streams.sh: many paced replays read at once, each
-// event's arrival compared with its recorded time.
+// event's arrival compared with its recorded time on the stream's own schedule.
 //
 // A native client on one event loop (its own core under taskset): the Python asyncio client this
 // replaced took about 18 ms to read 1,000 sockets whose events fell due together, so it measured
@@ -13,9 +13,11 @@ import NIOPosix
 /// `@unchecked Sendable`: created before the client's one event loop starts its streams and touched
 /// only on that loop afterwards (the readers' callbacks, and the final read submitted to it).
 final class PacingErrors: @unchecked Sendable {
-    /// Each event's error in nanoseconds: how far its arrival after the stream's first event differs from
-    /// its recorded time after the first event's (the first event is the reference, so a stream whose
-    /// head is read late is not counted late).
+    /// Each event's error in nanoseconds: how late it came against the stream's own schedule, anchored
+    /// at its least late event (arrival minus recorded time, smallest over the stream: the server never
+    /// sends early, so that event shows where the schedule began). A late event counts as itself only;
+    /// measured from the first event instead, a late first event would make every later one look late.
+    /// The anchoring event is not counted: each stream gives one error fewer than it has events.
     var errors: [Int64] = []
     var answeredOK = 0
     var finished = 0
@@ -36,7 +38,8 @@ final class ServerSentEventsReader: ChannelInboundHandler {
     /// The last two bytes of the body seen, to find "\n\n" across reads.
     private var lastTwo: (UInt8, UInt8) = (0, 0)
     private var seen = 0
-    private var firstEventAt: NIODeadline?
+    /// Each event's arrival minus its recorded time.
+    private var lateness: [Int64] = []
 
     init(request: ByteBuffer, offsets: [Int64], results: PacingErrors, streamEnded: EventLoopPromise<Void>) {
         self.request = request
@@ -80,13 +83,10 @@ final class ServerSentEventsReader: ChannelInboundHandler {
 
     private func eventCompleted(at now: NIODeadline) {
         guard seen < offsets.count else { return }
-        if let first = firstEventAt {
-            let expected = (offsets[seen] - offsets[0]) * 1_000_000
-            results.errors.append(abs((now - first).nanoseconds - expected))
-        } else {
-            firstEventAt = now
-        }
+        lateness.append(Int64(now.uptimeNanoseconds) - offsets[seen] * 1_000_000)
         seen += 1
+        guard seen == offsets.count, let anchor = lateness.min(), let anchorIndex = lateness.firstIndex(of: anchor) else { return }
+        for (index, late) in lateness.enumerated() where index != anchorIndex { results.errors.append(late - anchor) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -10,7 +10,8 @@
 //                                           STREAMS Server-Sent Events requests for PATH on 127.0.0.1:PORT,
 //                                           started evenly over RAMP_MS (0: all at once); each event's
 //                                           arrival checked against OFFSETS_MS (comma-separated, the
-//                                           recorded times); prints one JSON line: pacing error p50/p99/max
+//                                           recorded times) on its stream's schedule; prints one JSON
+//                                           line: pacing error p50/p99/max
 //
 // scripts/bench-websockets.sh and scripts/bench-streams.sh run them.
 import Foundation

@@ -323,9 +323,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func answerEnded(context: ChannelHandlerContext) {
-        let action = lifecycle?.answerEnded(now: context.eventLoop.now) ?? .none
+        let closesNow = lifecycle?.answerEnded(now: context.eventLoop.now) ?? false
         settle(context: context)
-        perform(action, context: context)
+        if closesNow { perform(ConnectionLifecycle.Action.close, context: context) }
     }
 
     /// Answers the WebSocket handshake (`response`, a 101) and, once that is written, hands the connection

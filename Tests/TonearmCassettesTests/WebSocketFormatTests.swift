@@ -76,6 +76,37 @@ struct WebSocketFormatTests {
         ]))
     }
 
+    @Test("A HAR as Playwright records it (times in milliseconds since 1970, no close) reads with the socket's real spacing")
+    func playwrightHAR() throws {
+        // The shape Playwright 1.65's recordHar writes (checked against a HAR it recorded from Chromium):
+        // the same members as Chrome's, the time in milliseconds.
+        let har = """
+            {"log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.65.2"}, "entries": [{
+              "startedDateTime": "2026-11-28T01:03:18.417Z", "time": 38.14, "_resourceType": "websocket",
+              "request": {"method": "GET", "url": "ws://127.0.0.1:39057/chat", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Upgrade", "value": "websocket"}], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+              "response": {"status": 101, "statusText": "Switching Protocols", "httpVersion": "HTTP/1.1",
+                "headers": [{"name": "Upgrade", "value": "websocket"}], "cookies": [], "content": {"size": -1, "mimeType": "x-unknown"},
+                "redirectURL": "", "headersSize": -1, "bodySize": 0},
+              "cache": {}, "timings": {"send": -1, "wait": -1, "receive": -1},
+              "_webSocketMessages": [
+                {"type": "receive", "time": 1795827798484.074, "opcode": 1, "data": "welcome"},
+                {"type": "send", "time": 1795827798484.3828, "opcode": 1, "data": "hi"},
+                {"type": "receive", "time": 1795827798512.3298, "opcode": 1, "data": "echo: hi"},
+                {"type": "send", "time": 1795827798512.542, "opcode": 2, "data": "AAEC"}
+              ]}]}}
+            """
+        let track = try HARFormat.decode(Array(har.utf8)).cassette.tracks[0]
+        #expect(track.request.url == "http://127.0.0.1:39057/chat")
+        // Counted from startedDateTime (…18.417): welcome 67 ms after it, the echo 28 ms after the question.
+        #expect(track.webSocket == WebSocketConversation(messages: [
+            .text(.server, "welcome", at: .milliseconds(67)),
+            .text(.client, "hi", at: .milliseconds(67)),
+            .text(.server, "echo: hi", at: .milliseconds(95)),
+            .binary(.client, [0, 1, 2], at: .milliseconds(96)),
+        ]))
+    }
+
     @Test("A loader refuses messages whose times go back, an unknown sender and a close code no frame may carry, naming the track and the value")
     func refusals() throws {
         let text = try Self.native(Self.track)

@@ -4,7 +4,8 @@ import Tonearm
 /// A WebSocket conversation in HAR, as Chrome's devtools write it: the entry's `_webSocketMessages`, each
 /// `{"type": "send" | "receive", "time": <seconds since 1970>, "opcode": 1 | 2, "data": "…"}` (binary data
 /// in base64), so a HAR saved from a browser replays its sockets and one Tonearm writes opens in the
-/// browser's tools. HAR has no close: Tonearm keeps it in `_tonearmWebSocketClose`
+/// browser's tools. Playwright (`recordHar`, `record_har_path`) writes the same members with the time in
+/// milliseconds since 1970 (and -1 when told to omit timing); both are read. HAR has no close: Tonearm keeps it in `_tonearmWebSocketClose`
 /// (`{"at", "from", "code", "reason"}`, as the native format's `close`). HAR readers ignore members
 /// starting `_`.
 enum HARWebSocketMessages {
@@ -34,6 +35,12 @@ enum HARWebSocketMessages {
         return url
     }
 
+    /// A message's `time` in seconds since 1970: Chrome writes seconds, Playwright milliseconds. No
+    /// message is sent in the year 5138, so a time past 10^11 is milliseconds.
+    static func seconds(_ time: Double) -> Double {
+        time > 100_000_000_000 ? time / 1_000 : time
+    }
+
     /// The conversation of `entry`, `nil` when it has no `_webSocketMessages`; times are counted from
     /// `started` (the entry's `startedDateTime`), or from the first message when it has none.
     static func read(_ entry: DocumentCursor, startedAt started: Date?) throws(CassetteError) -> WebSocketConversation? {
@@ -44,9 +51,10 @@ enum HARWebSocketMessages {
         var previous = Duration.zero
         for element in elements {
             let timeCursor = try element.required("time", expected: "the message's time in seconds since 1970")
-            guard let time = Double(try timeCursor.scalarText()) else {
+            guard let written = Double(try timeCursor.scalarText()) else {
                 throw timeCursor.error(expected: "a number of seconds since 1970", found: try timeCursor.scalarText())
             }
+            let time = Self.seconds(written)
             let start = origin ?? time
             origin = start
             let offset = Duration.milliseconds(Int64((max(0, time - start) * 1_000).rounded()))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Tonearm
+import TonearmCassettes
 import TonearmServer
 import TonearmTestSupport
 
@@ -36,6 +37,39 @@ struct WebSocketBrowserTests {
         try await server.stop()
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         #expect(run.output.contains("checks passed"), "\(run.output)")
+    }
+
+    @Test(
+        "A HAR that Playwright recorded from Chromium (times in milliseconds) loads with the socket's real spacing and replays it with the upstream gone",
+        .enabled(if: InspectorBrowser.available && WebSocketClient.available, Comment(rawValue: InspectorBrowser.missingMessage)),
+        .timeLimit(.minutes(2)))
+    func playwrightHAR() async throws {
+        let folder = try TemporaryFolder()
+        let har = folder.file("playwright.har")
+        let upstream = try await PythonServer("websocket_upstream.py", python: try #require(WebSocketClient.python))
+        let url = "ws://127.0.0.1:\(upstream.port)/chat"
+        let recorded = try await ProcessRun.run(
+            try #require(InspectorBrowser.python),
+            [packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/websocket_har_recording.py").path, url, try #require(InspectorBrowser.chromium), har.path])
+        try await upstream.stop()
+        #expect(recorded.output.contains("closed 4000"), "\(recorded.output)\n\(recorded.errors)")
+
+        let track = try #require(try CassetteFile.load(har).cassette.tracks.first { $0.webSocket != nil })
+        let messages = try #require(track.webSocket?.messages)
+        #expect(messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["welcome", "hi", "echo: hi", "\u{0}\u{1}\u{2}", "\u{0}\u{1}\u{2}", "bye"])
+        // The whole conversation took well under a minute (read as seconds, Playwright's times were
+        // thousands of years apart from the entry's start).
+        #expect(try #require(messages.last?.offset) < .seconds(60), "\(messages.map { $0.offset })")
+
+        let server = try await TonearmServer.start(quietConfiguration(cassette: har))
+        let events = try await WebSocketClient.run(
+            "ws://127.0.0.1:\(server.port)/127.0.0.1:\(upstream.port)/chat",
+            [["recv": true], ["send": "hi"], ["recv": true], ["sendBinary": "AAEC"], ["recv": true], ["send": "bye"], ["close": 1000]])
+        try await server.stop()
+        try #require(events.count >= 4, "\(events)")
+        #expect(events[1]["recv"] as? String == "welcome")
+        #expect(events[2]["recv"] as? String == "echo: hi")
+        #expect(events[3]["recvBinary"] as? String == "AAEC")
     }
 
     @Test(

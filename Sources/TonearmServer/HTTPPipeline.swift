@@ -101,8 +101,8 @@ struct HTTPPipeline: Sendable {
 
     /// Turns `channel`, whose `CONNECT` to `host` was answered 200, into a tunnel: the plain HTTP handlers
     /// go (their parser is spent on the CONNECT), and ``configure(_:activity:tls:origin:)`` adds them
-    /// again, behind TLS presenting a leaf for `host` when it is `https`, as they are for `http`. Called on the channel's event loop once the 200 is
-    /// written, outside any handler's read.
+    /// again, behind TLS presenting a leaf for `host` when it is `https`, as they are for `http`. Called
+    /// on the channel's event loop once the 200 is written, outside any handler's read.
     func intercept(_ channel: any Channel, host: UpstreamHost, activity: ConnectionActivity) {
         let log = core.configuration.log
         do {

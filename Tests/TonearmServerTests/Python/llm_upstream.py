@@ -14,21 +14,13 @@ import threading
 import time
 import uuid
 
+from event_stream_handler import EventStreamHandler
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
 
-    def chunk(self, text):
-        data = text.encode()
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        self.wfile.flush()
-
+class Handler(EventStreamHandler):
     def do_POST(self):
         request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
+        self.start_stream()
         completion = "chatcmpl-" + uuid.uuid4().hex
         for token in ["Hel", "lo", "!"]:
             event = {"id": completion, "object": "chat.completion.chunk", "created": int(time.time()),
@@ -37,9 +29,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(0.1)
         self.chunk("data: [DONE]\n\n")
         self.chunk("")
-
-    def log_message(self, *arguments):
-        pass
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

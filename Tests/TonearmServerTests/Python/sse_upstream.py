@@ -16,25 +16,14 @@ import sys
 import threading
 import time
 
+from event_stream_handler import EventStreamHandler
+
 release = threading.Event()
 closed = {"count": 0}
 lock = threading.Lock()
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def chunk(self, text):
-        data = text.encode()
-        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-        self.wfile.flush()
-
-    def start_stream(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
+class Handler(EventStreamHandler):
 
     def plain(self, text):
         data = text.encode()
@@ -75,9 +64,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.plain(str(count))
         else:
             self.send_error(404)
-
-    def log_message(self, *args):
-        pass
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -28,7 +28,7 @@ struct HTTPPipeline: Sendable {
         // every answer; the decoder only reads.
         let rewrites = MethodRewrites()
         try pipeline.addHandler(CustomMethodRewriter(rewrites: rewrites))
-        try pipeline.addHandler(ResponseWriter(log: core.configuration.log))
+        try pipeline.addHandler(ResponseWriter(log: core.configuration.log, wakeups: core.pacedWakeups))
         // Bytes that came behind an upgrade's head (a client's first WebSocket frame) go to the socket's
         // handlers when the parser is removed.
         try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes)))

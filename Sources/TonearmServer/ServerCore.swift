@@ -24,9 +24,12 @@ final class ServerCore: Sendable {
     private let finisher: AnswerFinisher
     /// The inspector page and its API (``Inspector``).
     let inspector: Inspector
+    /// The timers paced bodies wait on, one wheel per event loop of the server's group.
+    let pacedWakeups: PacedWakeups
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
         self.configuration = configuration
+        pacedWakeups = PacedWakeups(group: group)
         journal = Journal(limit: configuration.journal.limit, maximumBytes: configuration.journal.maximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration, journal: journal)

@@ -28,11 +28,14 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
     static let finalAnswerGrace = TimeAmount.seconds(2)
 
     private let log: @Sendable (String) -> Void
+    /// Where a paced body waits for its next part: one timer per loop and millisecond for all streams.
+    private let wakeups: PacedWakeups
     /// Set once an answer closes the connection: what is written after it is dropped.
     private var closing = false
 
-    init(log: @escaping @Sendable (String) -> Void) {
+    init(log: @escaping @Sendable (String) -> Void, wakeups: PacedWakeups) {
         self.log = log
+        self.wakeups = wakeups
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -174,7 +177,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
                 }
             }
         case .wait(let deadline):
-            context.eventLoop.scheduleTask(deadline: deadline, again)
+            wakeups.wake(on: context.eventLoop, at: deadline, again)
         case .idle:
             break  // the source wakes the writer when it has more
         case .end:

@@ -23,7 +23,8 @@ struct ResponseWriterTests {
 
     /// A channel with the writer alone, active.
     private func channel(log: @escaping @Sendable (String) -> Void = { _ in }) throws -> EmbeddedChannel {
-        let channel = EmbeddedChannel(handler: ResponseWriter(log: log))
+        let loop = EmbeddedEventLoop()
+        let channel = EmbeddedChannel(handler: ResponseWriter(log: log, wakeups: PacedWakeups(group: loop)), loop: loop)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40000)).wait()
         return channel
     }

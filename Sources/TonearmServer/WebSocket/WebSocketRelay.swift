@@ -4,12 +4,9 @@ import Tonearm
 
 /// A WebSocket being recorded: the client's socket and the upstream's, relayed message by message
 /// (each reassembled, then sent whole), with the conversation kept as it goes, times counted from the
-/// upstream's `101`. Both ends live on one event loop, so it needs no lock.
-///
-/// Pings are answered at each end, not relayed (the conversation keeps messages only). The first close
-/// is recorded and passed on, and answered at its end; the connection of an end that does not answer a
-/// close passed to it is closed after ``WebSocketReplay/closeGrace``. When either connection ends, the
-/// conversation is complete and handed to `finish` once.
+/// upstream's `101`. What happens is ``WebSocketRelayState``'s decision; the relay feeds it what the
+/// ends read, executes its actions and wakes it at its ``WebSocketRelayState/deadline`` (a close's
+/// grace). Both ends live on one event loop, so it needs no lock.
 ///
 /// Back-pressure: an end whose peer is not taking what is written (not writable) is not read from, so a
 /// client or an upstream flooding messages the other end cannot take holds one read.
@@ -18,10 +15,10 @@ final class WebSocketRelay {
     private let upstream: WebSocketRelayEnd
     private let loop: any EventLoop
     private let openedAt: NIODeadline
-    private var messages: [WebSocketConversation.Message] = []
-    private var close: WebSocketConversation.Close?
-    private var finished = false
+    private var state = WebSocketRelayState()
     private let finish: (WebSocketConversation) -> Void
+    /// The timer set for the state's deadline, and that deadline.
+    private var wakeUp: (deadline: Duration, task: Scheduled<Void>)?
 
     init(client: WebSocketRelayEnd, upstream: WebSocketRelayEnd, loop: any EventLoop, openedAt: NIODeadline, finish: @escaping (WebSocketConversation) -> Void) {
         self.client = client
@@ -31,80 +28,61 @@ final class WebSocketRelay {
         self.finish = finish
     }
 
-    private func end(_ side: WebSocketRelayEnd.Side) -> WebSocketRelayEnd { side == .client ? client : upstream }
-    private func peer(of side: WebSocketRelayEnd.Side) -> WebSocketRelayEnd { side == .client ? upstream : client }
+    private func end(_ side: WebSocketRelayState.Side) -> WebSocketRelayEnd { side == .client ? client : upstream }
 
     private var offset: Duration { .nanoseconds((loop.now - openedAt).nanoseconds) }
 
     /// What `side`'s frames amounted to.
-    func received(_ output: WebSocketFrameAssembler.Output, from side: WebSocketRelayEnd.Side) {
-        let sender: WebSocketConversation.Sender = side == .client ? .client : .server
-        switch output {
-        case .none, .pong:
-            break
-        case .message(let kind, let payload):
-            // After a close, an end sends no more data (RFC 6455 §5.5.1): anything that comes is dropped.
-            guard close == nil else { return }
-            messages.append(WebSocketConversation.Message(sender, kind, payload: payload, offset: offset))
-            peer(of: side).send(kind, payload)
-        case .ping(let payload):
-            end(side).sendPong(payload)
-        case .close(let code, let reason):
-            guard close == nil else {
-                // The answer to the close passed to this end: its connection can go.
-                return end(side).closeConnection()
-            }
-            close = WebSocketConversation.Close(sender, code: code, reason: reason, offset: offset)
-            peer(of: side).sendClose(code: code, reason: reason)
-            end(side).sendClose(code: code, reason: "")
-            end(side).closeConnectionAfterWrites()
-            closeIfUnanswered(peer(of: side))
-        case .violation(let code, let reason):
-            end(side).sendClose(code: code, reason: reason)
-            end(side).closeConnectionAfterWrites()
-            if close == nil {
-                close = WebSocketConversation.Close(.server, code: 1001, reason: "the other end broke the protocol", offset: offset)
-                peer(of: side).sendClose(code: 1001, reason: "the other end broke the protocol")
-                closeIfUnanswered(peer(of: side))
-            }
-        }
+    func received(_ output: WebSocketFrameAssembler.Output, from side: WebSocketRelayState.Side) {
+        perform(state.received(output, from: side, at: offset))
     }
 
-    /// `side`'s connection ended: the conversation is over; the other end is told (going away) if no
-    /// close was exchanged.
-    func ended(_ side: WebSocketRelayEnd.Side) {
-        if close == nil {
-            peer(of: side).sendClose(code: 1001, reason: side == .client ? "the client went away" : "the upstream went away")
-            closeIfUnanswered(peer(of: side))
-        }
-        guard !finished else { return }
-        finished = true
-        finish(WebSocketConversation(messages: messages, close: close))
+    /// `side`'s connection ended.
+    func ended(_ side: WebSocketRelayState.Side) {
+        perform(state.ended(side, at: offset))
     }
 
     /// `side` can take writes again: its peer may be read from.
-    func writable(_ side: WebSocketRelayEnd.Side) {
-        peer(of: side).resumeReading()
+    func writable(_ side: WebSocketRelayState.Side) {
+        end(side.peer).resumeReading()
     }
 
     /// Whether `side`'s peer takes what is written to it.
-    func peerIsWritable(_ side: WebSocketRelayEnd.Side) -> Bool {
-        peer(of: side).isWritable
+    func peerIsWritable(_ side: WebSocketRelayState.Side) -> Bool {
+        end(side.peer).isWritable
     }
 
     /// The server is stopping: both ends are told it is going away.
     func stop() {
-        if close == nil { close = WebSocketConversation.Close(.server, code: 1001, reason: "tonearm is stopping", offset: offset) }
-        for end in [client, upstream] {
-            end.sendClose(code: 1001, reason: "tonearm is stopping")
-            end.closeConnectionAfterWrites()
-        }
+        perform(state.stop(at: offset))
     }
 
-    private func closeIfUnanswered(_ end: WebSocketRelayEnd) {
-        loop.assumeIsolated().scheduleTask(in: .nanoseconds(TonearmServer.nanoseconds(WebSocketReplay.closeGrace))) {
-            end.closeConnection()
+    private func perform(_ actions: [WebSocketRelayState.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let side, let kind, let payload): end(side).send(kind, payload)
+            case .pong(let side, let payload): end(side).sendPong(payload)
+            case .sendClose(let side, let code, let reason): end(side).sendClose(code: code, reason: reason)
+            case .closeConnectionAfterWrites(let side): end(side).closeConnectionAfterWrites()
+            case .closeConnection(let side): end(side).closeConnection()
+            case .finish(let conversation): finish(conversation)
+            }
         }
+        followDeadline()
+    }
+
+    /// Sets the one timer at the state's deadline (none when it has none).
+    private func followDeadline() {
+        let deadline = state.deadline
+        guard deadline != wakeUp?.deadline else { return }
+        wakeUp?.task.cancel()
+        wakeUp = nil
+        guard let deadline else { return }
+        let task = loop.assumeIsolated().scheduleTask(deadline: openedAt + .nanoseconds(TonearmServer.nanoseconds(deadline))) { [self] in
+            wakeUp = nil
+            perform(state.advance(to: max(deadline, offset)))
+        }
+        wakeUp = (deadline, task)
     }
 }
 
@@ -117,9 +95,7 @@ final class WebSocketRelayEnd: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
-    enum Side {
-        case client, upstream
-    }
+    typealias Side = WebSocketRelayState.Side
 
     let side: Side
     private var assembler: WebSocketFrameAssembler

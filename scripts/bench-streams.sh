@@ -6,7 +6,9 @@
 # Each RAMPS entry is one run: the streams start evenly over that many milliseconds (0: all at once, so
 # every stream's events fall due in the same millisecond).
 # Usage: scripts/bench-streams.sh   (COUNT=1000 RAMPS="0 1000"; builds release into .build-bench;
-#        TONEARM=path runs that server binary instead, e.g. a build of an earlier commit to compare)
+#        TONEARM=path runs that server binary instead, e.g. a build of an earlier commit to compare;
+#        FIRST_AT=ms shifts every event by that much, so the first one is paced too rather than written
+#        with the head, as an LLM's first token comes after a pause)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT="${COUNT:-1000}"
@@ -16,10 +18,11 @@ swift build -c release --product StreamBench --scratch-path .build-bench >&2
 BIN=.build-bench/release
 WORK="$(mktemp -d)"
 ulimit -n 8192
-python3 - "$WORK/stream.json" <<'PY'
+python3 - "$WORK/stream.json" "${FIRST_AT:-0}" <<'PY'
 import json, sys
-events = [{"at": 100 * i, "event": "delta", "json": {"index": i, "text": "token %d" % i}} for i in range(19)]
-events.append({"at": 1900, "data": "[DONE]"})
+first = int(sys.argv[2])
+events = [{"at": first + 100 * i, "event": "delta", "json": {"index": i, "text": "token %d" % i}} for i in range(19)]
+events.append({"at": first + 1900, "data": "[DONE]"})
 cassette = {"formatVersion": 1, "tracks": [{
     "request": {"method": "GET", "url": "https://api.example.com/v1/stream"},
     "response": {"status": 200, "headers": [["Content-Type", "text/event-stream"]], "events": events}}]}

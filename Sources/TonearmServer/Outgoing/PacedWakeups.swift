@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Wakes paced streams at their parts' times, with one timer per event loop and millisecond
+/// Wakes paced streams at their parts' times, with one timer per event loop and 250 µs slot
 /// (``WakeupWheel``) rather than one per stream and part.
 ///
 /// One wheel per event loop of the server's group, made when the server starts; a stream waits on the
@@ -17,7 +17,7 @@ struct PacedWakeups: Sendable {
     }
 
     /// Calls `wake` on `loop` (the caller's, which it must be on) once `deadline` has passed, within
-    /// ``WakeupWheel/resolutionNanoseconds``: after the waiters that asked for the same millisecond
+    /// ``WakeupWheel/resolutionNanoseconds``: after the waiters that asked for the same slot
     /// before it.
     func wake(on loop: any EventLoop, at deadline: NIODeadline, _ wake: @escaping () -> Void) {
         guard let wheel = wheels[ObjectIdentifier(loop)] else {

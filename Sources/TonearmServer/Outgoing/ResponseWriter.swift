@@ -28,7 +28,7 @@ final class ResponseWriter: ChannelOutboundHandler, RemovableChannelHandler {
     static let finalAnswerGrace = TimeAmount.seconds(2)
 
     private let log: @Sendable (String) -> Void
-    /// Where a paced body waits for its next part: one timer per loop and millisecond for all streams.
+    /// Where a paced body waits for its next part: one timer per loop and 250 µs for all streams.
     private let wakeups: PacedWakeups
     /// Set once an answer closes the connection: what is written after it is dropped.
     private var closing = false

@@ -156,6 +156,7 @@ private struct XMLParser {
             let qualified = try name("an element name")
             var attributes: [(name: String, value: String, offset: Int)] = []
             var declarations: [XMLNamespaceDeclaration] = []
+            var seenNames = Set<String>()
             var selfClosing = false
             while true {
                 let hadSpace = position < bytes.count && Self.isWhitespace(bytes[position])
@@ -176,9 +177,8 @@ private struct XMLParser {
                 try expect(UInt8(ascii: "="), "'=' after attribute \(attributeName)")
                 skipWhitespace()
                 let value = try attributeValue()
-                if attributes.contains(where: { $0.name == attributeName }) || declarations.contains(where: { declaration in
-                    attributeName == "xmlns" ? declaration.prefix == nil : attributeName == "xmlns:" + (declaration.prefix ?? "")
-                }) {
+                // A set, so an element with very many attributes costs linear time.
+                guard seenNames.insert(attributeName).inserted else {
                     throw error("attribute \(attributeName) only once", at: attributeOffset)
                 }
                 if attributeName == "xmlns" {
@@ -271,10 +271,11 @@ private struct XMLParser {
         let scope = open.scope
         let namespace = scope[open.prefix ?? ""].flatMap { $0.isEmpty ? nil : $0 }
         var attributes: [XMLAttribute] = []
+        var expandedNames = Set<String>()
         for raw in open.rawAttributes {
             let (prefix, localName) = Self.split(raw.name)
             let attributeNamespace = prefix.flatMap { scope[$0] }
-            if let attributeNamespace, attributes.contains(where: { $0.name.namespace == attributeNamespace && $0.name.localName == localName }) {
+            if let attributeNamespace, !expandedNames.insert("{\(attributeNamespace)}\(localName)").inserted {
                 throw error("attribute {\(attributeNamespace)}\(localName) only once", at: raw.offset)
             }
             attributes.append(XMLAttribute(XMLName(prefix: prefix, localName: localName, namespace: attributeNamespace), raw.value))

@@ -133,7 +133,11 @@ struct XPathEvaluator {
             case "and":
                 if !boolean(try evaluate(left, context)) { return .boolean(false) }
                 return .boolean(boolean(try evaluate(right, context)))
-            case "=", "!=", "<", "<=", ">", ">=": return .boolean(compare(op, try evaluate(left, context), try evaluate(right, context)))
+            case "=", "!=", "<", "<=", ">", ">=":
+                let a = try evaluate(left, context)
+                let b = try evaluate(right, context)
+                if case .nodes(let first) = a, case .nodes(let second) = b { try spend(first.count * second.count) }
+                return .boolean(compare(op, a, b))
             default:
                 let a = number(try evaluate(left, context))
                 let b = number(try evaluate(right, context))

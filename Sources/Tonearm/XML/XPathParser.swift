@@ -18,8 +18,19 @@ struct XPathParser {
     private var lexError: XPathError?
     private var depth = 0
 
+    /// The most tokens an expression may have: evaluation recurses on the expression's tree, so its
+    /// size is bounded (a chain `1+1+…` is as deep as it is long).
+    static let maximumTokens = 1_024
+
     init(_ text: String) {
-        do { tokens = try Self.lex(Array(text.unicodeScalars)) } catch { lexError = error }
+        do {
+            tokens = try Self.lex(Array(text.unicodeScalars))
+            if tokens.count > Self.maximumTokens + 2 {
+                lexError = XPathError(offset: 0, message: "an expression of at most \(Self.maximumTokens) tokens")
+            }
+        } catch {
+            lexError = error
+        }
     }
 
     private var current: Token { tokens[index].token }
@@ -98,7 +109,10 @@ struct XPathParser {
     }
 
     private mutating func unary() throws(XPathError) -> XPathSyntax {
-        if take("-") { return .negate(try unary()) }
+        // Minus signs are counted, not recursed on: `----1` costs no stack.
+        var negations = 0
+        while take("-") { negations += 1 }
+        if negations > 0 { return negations % 2 == 1 ? .negate(try unary()) : .negate(.negate(try unary())) }
         var left = try pathExpression()
         while take("|") { left = .union(left, try pathExpression()) }
         return left

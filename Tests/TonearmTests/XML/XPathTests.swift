@@ -78,6 +78,13 @@ struct XPathTests {
         }
     }
 
+    @Test("expressions are bounded in size, and repeated minus signs cost no stack")
+    func sizeBounds() throws {
+        #expect(throws: XPathError.self) { try XPathExpression(Array(repeating: "1", count: 600).joined(separator: "+")) }
+        #expect(try select("//item[price = " + String(repeating: "-", count: 500) + "2]/@id", shop) == ["1"])
+        #expect(try select("//item[price = -" + String(repeating: "-", count: 500) + "2]/@id", shop) == [])
+    }
+
     @Test("evaluation is bounded: a path that would visit too many nodes selects nothing")
     func budget() throws {
         let wide = try XMLReader().read("<a>" + String(repeating: "<b><c/><c/><c/></b>", count: 200) + "</a>")

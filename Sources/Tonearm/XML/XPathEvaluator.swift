@@ -61,11 +61,16 @@ struct XPathTree {
     }
 
     /// What a nested matcher tests for a selected node (see ``XPathExpression/selectedValues(in:)``).
-    func matchText(_ index: Int) -> String {
+    /// Read with namespaces, an element declares the namespaces of its name and attributes that an
+    /// ancestor declared, as Java's serializer adds them.
+    func matchText(_ index: Int, namespaceAware: Bool) -> String {
         let node = nodes[index]
         switch node.kind {
-        case .root: return node.children.first.map(matchText) ?? ""
-        case .element: return node.element.map(XMLWriter.indented) ?? ""
+        case .root: return node.children.first.map { matchText($0, namespaceAware: namespaceAware) } ?? ""
+        case .element:
+            guard var element = node.element else { return "" }
+            if namespaceAware { element.declareInheritedNamespaces() }
+            return XMLWriter.indented(element)
         case .comment: return "<!--\(node.value)-->"
         default: return node.value
         }
@@ -392,6 +397,20 @@ struct XPathEvaluator {
         case "floor": return .number(number(values[0]).rounded(.down))
         case "ceiling": return .number(number(values[0]).rounded(.up))
         default: return .number((number(values[0]) + 0.5).rounded(.down))
+        }
+    }
+}
+
+extension XMLElement {
+    /// Adds a declaration for each namespace its name and attributes use that it does not declare itself.
+    fileprivate mutating func declareInheritedNamespaces() {
+        var needed: [(prefix: String?, uri: String)] = []
+        if let uri = name.namespace { needed.append((name.prefix, uri)) }
+        for attribute in attributes {
+            if let prefix = attribute.name.prefix, let uri = attribute.name.namespace, prefix != "xml" { needed.append((prefix, uri)) }
+        }
+        for (prefix, uri) in needed where !namespaceDeclarations.contains(where: { $0.prefix == prefix }) {
+            namespaceDeclarations.append(XMLNamespaceDeclaration(prefix: prefix, uri: uri))
         }
     }
 }

@@ -60,7 +60,7 @@ public struct XPathExpression: Sendable, Hashable, CustomStringConvertible {
         guard case .nodes(let nodes)? = try? evaluator.evaluate(root, XPathEvaluator.Context(node: 0, position: 1, size: 1)) else {
             return []
         }
-        return nodes.map(tree.matchText)
+        return nodes.map { tree.matchText($0, namespaceAware: !namespaces.isEmpty) }
     }
 }
 

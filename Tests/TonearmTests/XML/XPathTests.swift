@@ -52,6 +52,9 @@ struct XPathTests {
         #expect(try select("//q:c", document) == [])
         #expect(try select("//*[local-name()='c']/text()", document) == ["2"])
         #expect(try select("//p:*", document, namespaces: ["p": "urn:q"]).count == 1)
+        // A selected element declares the namespace it inherited (read with namespaces), as Java writes it.
+        #expect(try select("//p:b", document, namespaces: ["p": "urn:x"]) == ["<b xmlns=\"urn:x\">1</b>\n"])
+        #expect(try select("//b", document) == ["<b>1</b>\n"])
     }
 
     @Test("a string, number or boolean expression selects nothing (WireMock 2.35.1 never matches one)")

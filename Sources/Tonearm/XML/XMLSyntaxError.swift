@@ -13,22 +13,8 @@ public struct XMLSyntaxError: Error, Sendable, Hashable, CustomStringConvertible
     /// Creates an error at `offset` in `bytes`, finding its line and column.
     init(at offset: Int, in bytes: [UInt8], _ message: String) {
         let end = min(max(offset, 0), bytes.count)
-        var line = 1
-        var column = 1
-        var index = 0
-        while index < end {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-            index += 1
-        }
+        (line, column) = TextPosition.lineAndColumn(of: end, in: bytes)
         self.offset = end
-        self.line = line
-        self.column = column
         self.message = message
     }
 

@@ -75,31 +75,23 @@ public enum XMLWriter {
         out += pad + "</\(element.name.qualifiedName)>\n"
     }
 
-    static func escapedText(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escapedText(_ text: String) -> String { escaped(text, inAttribute: false) }
 
-    static func escapedAttribute(_ text: String) -> String {
+    static func escapedAttribute(_ text: String) -> String { escaped(text, inAttribute: true) }
+
+    /// `&`, `<`, `>` and a carriage return as references; in an attribute also `"`, tab and line feed,
+    /// which attribute-value normalisation would otherwise turn into spaces.
+    private static func escaped(_ text: String, inAttribute: Bool) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
             case "\r": out += "&#13;"
+            case "\"" where inAttribute: out += "&quot;"
+            case "\t" where inAttribute: out += "&#9;"
+            case "\n" where inAttribute: out += "&#10;"
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -33,15 +33,15 @@ struct WireMockRootCommandTests {
         #expect(lint.status == 0, "\(lint.output)\(lint.errors)")
         #expect(lint.output.contains("0 finding(s)"), "\(lint.output)")
 
-        // Two mappings serve refuses (an XML matcher; a template that cannot render, which only the
+        // Two mappings serve refuses (a WireMock 3 matcher, matchesJsonSchema; a template that cannot render, which only the
         // server checks): lint names both files and exits 2, as serve does not start.
-        try folder.write("wm-plugin/mappings/xml.json", #"{"request": {"method": "POST", "url": "/x", "bodyPatterns": [{"equalToXml": "<a/>"}]}}"#)
+        try folder.write("wm-plugin/mappings/schema.json", #"{"request": {"method": "POST", "url": "/x", "bodyPatterns": [{"matchesJsonSchema": "{}"}]}}"#)
         try folder.write(
             "wm-plugin/mappings/template.json",
             #"{"request": {"url": "/t"}, "response": {"body": "{{#if x}}", "transformers": ["response-template"]}}"#)
         let refused = try await TonearmExecutable.run(["lint", root.path])
         #expect(refused.status == 2, "\(refused.output)\(refused.errors)")
-        #expect(refused.output.contains("[serve-refuses]") && refused.output.contains("xml.json") && refused.output.contains("template.json"), "\(refused.output)")
+        #expect(refused.output.contains("[serve-refuses]") && refused.output.contains("schema.json") && refused.output.contains("template.json"), "\(refused.output)")
         #expect(refused.output.contains("2 mapping(s) tonearm serve --root-dir refuses"), "\(refused.output)")
     }
 }

@@ -166,8 +166,8 @@ struct WireMockMatcherTests {
 
     @Test("an unknown matcher is reported with its place, never ignored")
     func unknownMatcher() throws {
-        let json = #"{"request": {"method": "GET", "url": "/h", "headers": {"X-Thing": {"equalToXml": "<a/>"}}}, "response": {}}"#
+        let json = #"{"request": {"method": "GET", "url": "/h", "headers": {"X-Thing": {"matchesJsonSchema": "{}"}}}, "response": {}}"#
         let imported = try WireMockFormat.decode(Array(json.utf8), file: "inline.json")
-        #expect(imported.warnings.map(\.path) == [#"$.request.headers["X-Thing"].equalToXml"#])
+        #expect(imported.warnings.map(\.path) == [#"$.request.headers["X-Thing"].matchesJsonSchema"#])
     }
 }

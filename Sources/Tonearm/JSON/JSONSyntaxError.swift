@@ -37,20 +37,7 @@ extension JSONSyntaxError {
     /// Locates `offset` in `input`. Only runs when an error is thrown, so the scan costs nothing on the
     /// happy path.
     init(at offset: Int, in input: UnsafeRawBufferPointer, expected: String, found: String? = nil) {
-        let end = min(max(offset, 0), input.count)
-        var line = 1
-        var column = 1
-        var index = 0
-        while index < end {
-            let byte = input[index]
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-            index += 1
-        }
+        let (line, column) = TextPosition.lineAndColumn(of: offset, in: input)
         self.init(offset: offset, line: line, column: column, expected: expected, found: found)
     }
 }

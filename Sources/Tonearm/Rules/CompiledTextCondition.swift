@@ -11,6 +11,8 @@ indirect enum CompiledTextCondition: Sendable {
     case before(DateTimeBound)
     case after(DateTimeBound)
     case equalsDateTime(DateTimeBound)
+    case equalsXML(XMLExpectation)
+    case matchesXPath(XPathExpression, CompiledTextCondition?)
     case present
     case absent
     case allOf([CompiledTextCondition])
@@ -29,6 +31,9 @@ indirect enum CompiledTextCondition: Sendable {
         case .before(let bound): self = .before(bound)
         case .after(let bound): self = .after(bound)
         case .equalsDateTime(let bound): self = .equalsDateTime(bound)
+        case .equalsXML(let document, let comparison): self = .equalsXML(try XMLExpectation(document, comparison, compile: compile))
+        case .matchesXPath(let expression, let nested):
+            self = .matchesXPath(expression, try nested.map { (nested) throws(RuleError) in try CompiledTextCondition(nested, compile: compile) })
         case .present: self = .present
         case .absent: self = .absent
         case .allOf(let members):
@@ -46,6 +51,7 @@ indirect enum CompiledTextCondition: Sendable {
     var patterns: [LinearPattern] {
         switch self {
         case .matches(let pattern), .doesNotMatch(let pattern): [pattern]
+        case .matchesXPath(_, let nested?): nested.patterns
         case .allOf(let members), .anyOf(let members): members.flatMap(\.patterns)
         default: []
         }
@@ -76,6 +82,7 @@ indirect enum CompiledTextCondition: Sendable {
     func holds(forBody body: [UInt8]) -> Bool {
         switch self {
         case .equalsBytes(let expected): return !body.isEmpty && body == expected
+        case .equalsXML, .matchesXPath: return body.isEmpty ? false : holds(forXML: body)
         case .allOf(let members): return members.allSatisfy { $0.holds(forBody: body) }
         case .anyOf(let members): return members.contains { $0.holds(forBody: body) }
         default: return holds(for: body.isEmpty ? nil : String(decoding: body, as: UTF8.self))
@@ -108,7 +115,23 @@ indirect enum CompiledTextCondition: Sendable {
         case .before(let bound): return bound.order(ofText: value).map { $0 < 0 } ?? false
         case .after(let bound): return bound.order(ofText: value).map { $0 > 0 } ?? false
         case .equalsDateTime(let bound): return bound.order(ofText: value).map { $0 == 0 } ?? false
+        case .equalsXML, .matchesXPath: return holds(forXML: Array(value.utf8))
         case .present, .absent, .doesNotMatch, .doesNotContain, .allOf, .anyOf: return holds(for: value)
+        }
+    }
+
+    /// An XML condition on a value read as XML; a value that is not XML (or has a DTD) satisfies none.
+    private func holds(forXML bytes: [UInt8]) -> Bool {
+        guard let document = try? XMLReader().read(bytes) else { return false }
+        switch self {
+        case .equalsXML(let expectation):
+            return expectation.matches(document)
+        case .matchesXPath(let expression, let nested):
+            let values = expression.selectedValues(in: document)
+            guard let nested else { return !values.isEmpty }
+            return values.contains { nested.holds(for: $0) }
+        default:
+            return false
         }
     }
 }

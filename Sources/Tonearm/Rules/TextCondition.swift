@@ -21,6 +21,8 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case before(DateTimeBound)
         case after(DateTimeBound)
         case equalsDateTime(DateTimeBound)
+        case equalsXML(XMLDocument, XMLComparison)
+        indirect case matchesXPath(XPathExpression, TextCondition?)
         case present
         case absent
         case allOf([TextCondition])
@@ -60,6 +62,17 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     public static func after(_ bound: DateTimeBound) -> TextCondition { TextCondition(.after(bound)) }
     /// The value is a date-time at the same instant as the bound (see ``DateTimeBound`` for zones).
     public static func equalsDateTime(_ bound: DateTimeBound) -> TextCondition { TextCondition(.equalsDateTime(bound)) }
+    /// The value reads as XML (``XMLReader``: no DTD) equal to `expected` under `comparison` (see
+    /// ``XMLComparison``: WireMock's `equalToXml`).
+    public static func equalsXML(_ expected: XMLDocument, _ comparison: XMLComparison = XMLComparison()) -> TextCondition {
+        TextCondition(.equalsXML(expected, comparison))
+    }
+    /// The value reads as XML in which `expression` selects a node (WireMock's `matchesXPath`), and,
+    /// with `nested`, one whose value (``XPathExpression/selectedValues(in:)``) satisfies it. An
+    /// expression whose value is a string, number or boolean never matches, as in WireMock 2.35.1.
+    public static func matchesXPath(_ expression: XPathExpression, _ nested: TextCondition? = nil) -> TextCondition {
+        TextCondition(.matchesXPath(expression, nested))
+    }
     /// The value is present, whatever it is.
     public static let present = TextCondition(.present)
     /// The value is absent.
@@ -70,8 +83,8 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     public static func anyOf(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.anyOf(conditions)) }
 
     /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `doesNotContain`, `matches`,
-    /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `before`, `after`, `equalsDateTime`, `present`,
-    /// `absent`, `allOf` or `anyOf`.
+    /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `before`, `after`, `equalsDateTime`, `equalsXML`,
+    /// `matchesXPath`, `present`, `absent`, `allOf` or `anyOf`.
     public var identifier: String {
         switch storage {
         case .equals: "equals"
@@ -85,6 +98,8 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case .before: "before"
         case .after: "after"
         case .equalsDateTime: "equalsDateTime"
+        case .equalsXML: "equalsXML"
+        case .matchesXPath: "matchesXPath"
         case .present: "present"
         case .absent: "absent"
         case .allOf: "allOf"
@@ -93,13 +108,16 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The text compared against, or the regular expression for ``matches(_:)`` and
-    /// ``doesNotMatch(_:)``, the expected JSON's canonical text, or the date bound; `nil` for the others.
+    /// ``doesNotMatch(_:)``, the expected JSON's canonical text, the date bound, the expected XML (as
+    /// ``XMLWriter/compact(_:)`` writes it) or the XPath expression; `nil` for the others.
     public var operand: String? {
         switch storage {
         case .equals(let text), .equalsIgnoringCase(let text), .contains(let text), .doesNotContain(let text), .matches(let text),
             .doesNotMatch(let text): text
         case .equalsJSON(let json, _): json.canonicalText
         case .before(let bound), .after(let bound), .equalsDateTime(let bound): bound.description
+        case .equalsXML(let document, _): XMLWriter.compact(document)
+        case .matchesXPath(let expression, _): expression.text
         case .equalsBytes, .present, .absent, .allOf, .anyOf: nil
         }
     }
@@ -119,6 +137,8 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
             return "\(identifier)(\(members.map(\.description).joined(separator: ", ")))"
         case .equalsBytes(let bytes):
             return "\(identifier) (\(bytes.count) bytes)"
+        case .matchesXPath(let expression, let nested?):
+            return "\(identifier) \(expression.text.debugDescription) (\(nested.description))"
         default:
             return operand.map { "\(identifier) \($0.debugDescription)" } ?? identifier
         }

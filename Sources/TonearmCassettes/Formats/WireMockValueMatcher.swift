@@ -11,6 +11,10 @@ import Tonearm
 /// - `absent` (whatever its value: WireMock reads `"absent": false` as absent too);
 /// - `equalToJson` with `ignoreArrayOrder` and `ignoreExtraElements` (``JSONComparison``);
 /// - `binaryEqualTo` (base64);
+/// - `equalToXml` with `enablePlaceholders`, `placeholderOpeningDelimiterRegex`,
+///   `placeholderClosingDelimiterRegex` and `exemptedComparisons` (``XMLComparison``), and
+///   `matchesXPath` with `xPathNamespaces` and a nested matcher (``XPathExpression``), on values read
+///   by ``XMLReader`` (no DTD);
 /// - `before`, `after` and `equalToDateTime` with a date-time or `now` and an offset (seconds to
 ///   years), with `expectedOffset`/`expectedOffsetUnit`, `truncateExpected`, `truncateActual` and
 ///   `actualFormat` (a Java `DateTimeFormatter` pattern, ``DateTimeFormat``) (``DateTimeBound``);
@@ -19,11 +23,13 @@ extension WireMockMappingReader {
     /// The matchers a value matcher object may name, besides options.
     static let valueMatcherKeys: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
-        "before", "after", "equalToDateTime",
+        "before", "after", "equalToDateTime", "equalToXml", "matchesXPath",
     ]
     private static let valueMatcherOptions: Set<String> = [
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements",
         "expectedOffset", "expectedOffsetUnit", "truncateExpected", "truncateActual", "actualFormat",
+        "enablePlaceholders", "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
+        "xPathNamespaces",
     ]
 
     /// The condition `matcher` describes, or `nil` (with a warning naming the member) when it uses
@@ -63,6 +69,10 @@ extension WireMockMappingReader {
                 throw operand.error(expected: "base64 text", found: "text that is not base64")
             }
             return .equalsBytes(bytes)
+        case "equalToXml":
+            return .equalsXML(try Self.expectedXML(operand), try Self.xmlComparison(matcher))
+        case "matchesXPath":
+            return try xPathCondition(operand, namespacesBeside: matcher)
         case "before", "after", "equalToDateTime":
             let bound = try Self.dateTimeBound(operand, options: matcher)
             return key == "before" ? .before(bound) : key == "after" ? .after(bound) : .equalsDateTime(bound)
@@ -166,6 +176,84 @@ extension WireMockMappingReader {
             return try JSONPath(text)
         } catch {
             throw cursor.error(expected: "a JSONPath expression", found: "\(text.debugDescription) (\(error))")
+        }
+    }
+
+    /// The expected document of `equalToXml`, refused with its line and column when it is not XML
+    /// Tonearm reads (a DTD included).
+    static func expectedXML(_ operand: DocumentCursor) throws(CassetteError) -> XMLDocument {
+        let text = try operand.string()
+        do {
+            return try XMLReader().read(text)
+        } catch {
+            throw operand.error(expected: "XML in equalToXml", found: "\(error)")
+        }
+    }
+
+    /// `equalToXml`'s options beside it: placeholders and their delimiters, exempted comparisons.
+    private static func xmlComparison(_ matcher: DocumentCursor) throws(CassetteError) -> XMLComparison {
+        var comparison = XMLComparison()
+        if try matcher.member("enablePlaceholders")?.bool() == true {
+            var delimiters: [String?] = []
+            for key in ["placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex"] {
+                guard let member = try matcher.member(key) else {
+                    delimiters.append(nil)
+                    continue
+                }
+                let regex = try member.string()
+                do {
+                    try LinearPattern.check(regex)
+                } catch {
+                    throw member.error(expected: "a usable regular expression", found: "\(regex.debugDescription) (\(error.message))")
+                }
+                delimiters.append(regex)
+            }
+            comparison.placeholders = XMLPlaceholderDelimiters(opening: delimiters[0], closing: delimiters[1])
+        }
+        // A single name (not in a list) is ignored, as WireMock 2.35.1 ignores it.
+        if let exempted = try matcher.member("exemptedComparisons"), !exempted.isString {
+            for cursor in try exempted.elements() {
+                let name = try cursor.string()
+                guard XMLComparison.comparisonTypes.contains(name) else {
+                    throw cursor.error(expected: "an XMLUnit comparison type (\(XMLComparison.comparisonTypes.sorted().joined(separator: ", ")))", found: name.debugDescription)
+                }
+                comparison.exemptedComparisons.insert(name)
+            }
+        }
+        return comparison
+    }
+
+    /// `matchesXPath`: `"expression"` (it selects a node) or `{"expression": "…", <a value matcher>}`
+    /// (a node it selects satisfies the matcher), with `xPathNamespaces` beside `matchesXPath` or
+    /// inside the object.
+    private mutating func xPathCondition(_ operand: DocumentCursor, namespacesBeside matcher: DocumentCursor) throws(CassetteError) -> TextCondition? {
+        var namespaces = try Self.xPathNamespaces(try matcher.member("xPathNamespaces"))
+        if operand.isString {
+            return .matchesXPath(try Self.xPath(operand, namespaces: namespaces))
+        }
+        let expression = try operand.required("expression", expected: "an XPath expression")
+        namespaces.merge(try Self.xPathNamespaces(try operand.member("xPathNamespaces"))) { _, inner in inner }
+        let path = try Self.xPath(expression, namespaces: namespaces)
+        guard try operand.members().contains(where: { $0.key != "expression" && $0.key != "xPathNamespaces" }) else {
+            throw operand.error(expected: "a value matcher beside expression (WireMock: not a valid match operation)", found: "only expression")
+        }
+        guard let nested = try valueCondition(operand, what: "matchesXPath matcher", ignoring: ["expression", "xPathNamespaces"]) else { return nil }
+        return .matchesXPath(path, nested)
+    }
+
+    private static func xPathNamespaces(_ cursor: DocumentCursor?) throws(CassetteError) -> [String: String] {
+        var namespaces: [String: String] = [:]
+        for (prefix, uri) in try cursor?.members() ?? [] { namespaces[prefix] = try uri.string() }
+        return namespaces
+    }
+
+    /// The XPath in `cursor`, refused with its place and the construct when Tonearm does not evaluate it.
+    static func xPath(_ cursor: DocumentCursor, namespaces: [String: String]) throws(CassetteError) -> XPathExpression {
+        let text = try cursor.string()
+        do {
+            return try XPathExpression(text, namespaces: namespaces)
+        } catch {
+            throw cursor.error(expected: "an XPath expression in Tonearm's subset (docs/server.md, \"XPath\")", found: "\(text.debugDescription) (\(error))")
         }
     }
 }

@@ -33,8 +33,10 @@ extension WireMockError {
         for (index, segment) in segments.enumerated() {
             if segment == "urlPattern" || segment == "urlPathPattern" { return joined(segments[..<index]) }
             if ["headers", "queryParameters", "cookies", "bodyPatterns"].contains(segment), index + 1 < segments.count {
-                // The matcher object; below it, only the indexes of and/or elements count.
-                let elements = segments[(index + 2)...].filter { Int($0) != nil }
+                // The matcher object; below it, only the indexes of and/or elements count (not an
+                // option's, such as equalToXml's exemptedComparisons).
+                let below = Array(segments[(index + 2)...])
+                let elements = below.indices.filter { Int(below[$0]) != nil && $0 > 0 && ["and", "or"].contains(below[$0 - 1]) }.map { below[$0] }
                 return joined(Array(segments[...(index + 1)]) + elements)
             }
         }

@@ -114,8 +114,8 @@ struct WireMockMappingGenerator: Sendable {
         ])
     }
 
-    /// `equalToJson` for a JSON body (both leniencies on unless the spec says otherwise), `equalTo` for
-    /// text, `binaryEqualTo` for anything else; or the matcher the spec names.
+    /// `equalToJson` for a JSON body (both leniencies on unless the spec says otherwise), `equalToXml`
+    /// for an XML one, `equalTo` for text, `binaryEqualTo` for anything else; or the matcher the spec names.
     private func bodyPattern(_ request: Request) -> JSONValue {
         let options = spec.requestBodyPattern
         let contentType = request.headers.first(named: "Content-Type")
@@ -127,6 +127,8 @@ struct WireMockMappingGenerator: Sendable {
                 "ignoreArrayOrder": options.ignoreArrayOrder.map(JSONValue.bool),
                 "ignoreExtraElements": options.ignoreExtraElements.map(JSONValue.bool),
             ])
+        case .equalToXml:
+            return .object(["equalToXml": .string(text)])
         case .equalTo:
             return .object(["equalTo": .string(text), "caseInsensitive": .bool(options.caseInsensitive ?? false)])
         case .auto:
@@ -136,6 +138,9 @@ struct WireMockMappingGenerator: Sendable {
                     "ignoreArrayOrder": .bool(options.ignoreArrayOrder ?? true),
                     "ignoreExtraElements": .bool(options.ignoreExtraElements ?? true),
                 ])
+            }
+            if let contentType, MediaType.essence(of: contentType).hasSuffix("xml") {
+                return .object(["equalToXml": .string(text)])
             }
             // A body without a Content-Type is taken as text (invalid UTF-8 replaced), as WireMock takes it.
             if contentType == nil || MediaType.isText(contentType) {

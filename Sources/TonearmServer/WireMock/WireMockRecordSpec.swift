@@ -16,7 +16,7 @@ struct WireMockRecordSpec: Sendable {
     struct BodyPatternOptions: Sendable {
         /// `matcher`: chosen by the request's `Content-Type` (`auto`), or always the one named.
         enum Matcher: String, Sendable {
-            case auto, equalToJson, equalTo
+            case auto, equalToJson, equalToXml, equalTo
         }
 
         var matcher = Matcher.auto
@@ -134,7 +134,7 @@ struct WireMockRecordSpec: Sendable {
         case .string(let name) where BodyPatternOptions.Matcher(rawValue: name) != nil:
             requestBodyPattern.matcher = BodyPatternOptions.Matcher(rawValue: name) ?? .auto
         default:
-            throw .invalid("/requestBodyPattern/matcher", "Error parsing JSON", detail: "matcher must be \"auto\", \"equalToJson\" or \"equalTo\" (equalToXml is refused: Tonearm has no XML matchers)")
+            throw .invalid("/requestBodyPattern/matcher", "Error parsing JSON", detail: "matcher must be \"auto\", \"equalToJson\", \"equalToXml\" or \"equalTo\"")
         }
         requestBodyPattern.ignoreArrayOrder = try Self.bool(json, "ignoreArrayOrder", at: "requestBodyPattern/")
         requestBodyPattern.ignoreExtraElements = try Self.bool(json, "ignoreExtraElements", at: "requestBodyPattern/")

@@ -101,8 +101,8 @@ struct WireMockAdminTests {
         let cases: [(String, String, String)] = [
             (#"{"request":{"url":"/t"},"response":{"body":"x","transformers":["some-extension"]}}"#, "/response/transformers/0", "some-extension"),
             (#"{"request":{"url":"/t"},"response":{"body":"{{#if x}}","transformers":["response-template"]}}"#, "/response/body", "/response/body"),
-            (#"{"request":{"url":"/c","cookies":{"a":{"equalToXml":"<b/>"}}},"response":{}}"#, "/request/cookies/a", "/request/cookies/a/equalToXml"),
-            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"equalToXml":"<a/>"}]},"response":{}}"#, "/request/bodyPatterns/0", "/request/bodyPatterns/0/equalToXml"),
+            (#"{"request":{"url":"/c","cookies":{"a":{"matchesJsonSchema":"{}"}}},"response":{}}"#, "/request/cookies/a", "/request/cookies/a/matchesJsonSchema"),
+            (#"{"request":{"urlPath":"/x","bodyPatterns":[{"matchesJsonSchema":"{}"}]},"response":{}}"#, "/request/bodyPatterns/0", "/request/bodyPatterns/0/matchesJsonSchema"),
             (#"{"request":{"urlPath":"/x","headers":{"A":{"matchesJsonPath":"$.a"}}},"response":{}}"#, "/request/headers/A", "/request/headers/A/matchesJsonPath"),
             (#"{"request":{"url":"/x"},"response":{},"postServeActions":{}}"#, "/postServeActions", "postServeActions"),
             (#"{"request":{"urlPattern":"^/(?=(a+)+$)"},"response":{}}"#, "/request", "$.request.urlPattern"),
@@ -377,7 +377,7 @@ struct WireMockAdminTests {
         #expect(escape.text.contains("/response/bodyFileName") && escape.text.contains("inside the __files folder"))
         try await server.stop()
 
-        try Data(#"{"request":{"url":"/c","cookies":{"a":{"equalToXml":"<b/>"}}},"response":{}}"#.utf8).write(to: mappings.appendingPathComponent("bad.json"))
+        try Data(#"{"request":{"url":"/c","cookies":{"a":{"matchesJsonSchema":"{}"}}},"response":{}}"#.utf8).write(to: mappings.appendingPathComponent("bad.json"))
         await #expect(throws: ServerError.self) { _ = try await Self.start(root: root) }
     }
 }

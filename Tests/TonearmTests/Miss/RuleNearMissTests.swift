@@ -70,6 +70,24 @@ struct RuleNearMissTests {
         #expect(near.description.contains("7 unmet conditions"))
     }
 
+    @Test("unmet XML conditions are listed like other body conditions: the expected XML or the XPath, and the body")
+    func unmetXML() throws {
+        let engine = try ReplayEngine(rules: [
+            Self.rule(
+                "soap", method: "POST", "^/soap$",
+                body: [
+                    BodyCondition(.wholeBody, .equalsXML(try XMLReader().read("<a><b>1</b></a>"))),
+                    BodyCondition(.wholeBody, .matchesXPath(try XPathExpression("//b/text()"), .equals("2"))),
+                ]),
+        ])
+        let request = Request(method: "POST", url: "https://h.example/soap", body: "<a><b>3</b></a>")
+        let near = try #require(engine.match(request).missReport?.nearestRules.first)
+        #expect(near.differences == [
+            .unmetCondition("body", condition: #"equalsXML "<a><b>1</b></a>""#, received: ["<a><b>3</b></a>"]),
+            .unmetCondition("body", condition: #"matchesXPath "//b/text()" (equals "2")"#, received: ["<a><b>3</b></a>"]),
+        ])
+    }
+
     @Test("an unmet multipart condition is named with how many parts the request had")
     func unmetMultipart() throws {
         var upload = Self.rule("upload", method: "POST", "^/upload$")

@@ -80,7 +80,7 @@ let shapes = arguments.isEmpty ? ["issue", "middle"] : Array(arguments)
 let exactTracks = (0..<1_000).map { Track(request: Request(method: "GET", url: "https://api.example.com/v1/t\($0)/items"), response: Response(status: 200, body: "{}")) }
 let exactEngine = ReplayEngine(tracks: exactTracks)
 let exactRequests = (0..<4_096).map { exactTracks[($0 &* 7_919) % exactTracks.count].request }
-let exact = shapes.allSatisfy { $0.hasPrefix("load") || $0.hasPrefix("worst") } ? 1 : perRequest(exactRequests) { exactEngine.match($0).hit != nil }
+let exact = shapes.allSatisfy { $0.hasPrefix("load") || $0.hasPrefix("worst") || $0.hasPrefix("sample") || $0.hasPrefix("profile") } ? 1 : perRequest(exactRequests) { exactEngine.match($0).hit != nil }
 print("exact replay hit (1,000 tracks): \(Int(exact)) ns/request")
 /// `RuleWorkload`'s realistic sets (shared prefixes, ids in paths, path rules, unanchored rules, query
 /// conditions, priorities) through the rule stage alone, against `NaiveRuleMatcher` (every rule in turn,
@@ -119,6 +119,14 @@ func perRequestIncoming(_ requests: [IncomingRequest], _ body: (IncomingRequest)
 }
 
 for argument in shapes {
+    if argument.hasPrefix("profile=") {
+        profileRun(String(argument.dropFirst("profile=".count)))
+        continue
+    }
+    if argument.hasPrefix("sample") {
+        sampleRun(argument.split(separator: "@").dropFirst().first.flatMap { Int($0) } ?? 3_000)
+        continue
+    }
     if argument.hasPrefix("worst") {
         worstRun(argument.split(separator: "@").dropFirst().first.flatMap { Int($0) } ?? 5)
         continue
@@ -217,6 +225,7 @@ func worstRun(_ runs: Int) {
         ("a.{1000}.{990}x on random ab", "a.{1000}.{990}x", "/x" + randomAB),
         ("(?:a?){500}a.{990}x on all a", widest, "/x" + String(repeating: "a", count: length)),
         ("(?:a?){500}a.{990}x on random ab", widest, "/x" + randomAB),
+        ("(?:a?){400}a.{990}x on all a", "(?:a?){400}a.{990}x", "/x" + String(repeating: "a", count: length)),
     ]
     func milliseconds(_ nanoseconds: UInt64) -> String {
         let hundredths = Int((Double(nanoseconds) / 10_000).rounded())
@@ -228,13 +237,24 @@ func worstRun(_ runs: Int) {
     }
     for item in cases {
         let pattern: LinearPattern
-        do { pattern = try LinearPattern(item.pattern) } catch { print("\(item.pattern): \(error)"); exit(1) }
+        var refused = false
+        do { pattern = try LinearPattern(item.pattern) } catch {
+            // Refused by the step-cost limit: what it would cost, measured without the limit.
+            print("\(item.pattern): refused: \(error)")
+            guard let unlimited = try? LinearPattern(item.pattern, separatingPrefix: true, limitingStepCost: false) else { exit(1) }
+            pattern = unlimited
+            refused = true
+        }
         var alone: [UInt64] = []
         var found = false
         for _ in 0..<runs {
             let start = cpu()
             found = pattern.matches(item.path) || found
             alone.append(cpu() - start)
+        }
+        if refused {
+            print("\(item.name): pattern \(summary(alone)) (without the limit); refused at load\(found ? " (MATCHED: wrong)" : "")")
+            continue
         }
         let engine: ReplayEngine
         do {
@@ -250,7 +270,7 @@ func worstRun(_ runs: Int) {
         }
         print("\(item.name): pattern \(summary(alone)); ReplayEngine.match \(summary(throughEngine))\(found ? " (MATCHED: wrong)" : "")")
     }
-    for pattern in ["^/.{1000}x", "(a|b)*a(a|b){12}", "a.{1000}.{990}x", widest] {
+    for pattern in ["^/.{1000}x", "(a|b)*a(a|b){12}", "a.{1000}.{990}x", widest, "(?:a?){400}a.{990}x"] {
         var samples: [UInt64] = []
         for _ in 0..<runs {
             let start = cpu()

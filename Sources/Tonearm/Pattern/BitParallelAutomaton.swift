@@ -26,7 +26,8 @@
 /// The cost of a step depends on the pattern's shape: a few passes over the words for concatenations,
 /// optional and counted runs and stars of small groups (65 word operations for `a.{1000}.{990}x`), but
 /// hundreds of operations for groups mixing optional parts, nested stars and alternations repeated
-/// hundreds of times, which the grouping into fill blocks only partly finds (docs/benchmarks.md).
+/// hundreds of times, which the grouping into fill blocks only partly finds (docs/benchmarks.md). A
+/// pattern whose step is estimated above 5 ms on an 80 KB text is refused at load (``StepCostModel``).
 ///
 /// A class: only patterns whose table is incomplete have one, and held inline its dozen fields made
 /// every compiled pattern (thousands in a rule set) larger. Immutable (`let` properties of `Sendable`
@@ -56,6 +57,10 @@ final class BitParallelAutomaton: Sendable {
     /// start's union, the consumed stops' operations, and for patterns with assertions the holding test
     /// and the costliest context's operations. The bound ``LinearPattern/worstVisitsPerScalar`` reports.
     let stepWords: Int
+
+    /// An upper estimate of a step's CPU time in picoseconds (``StepCostModel``), fixed when the pattern
+    /// compiles like ``stepWords``, but weighing each kind of operation by what it was measured to cost.
+    let stepCost: Int
 
     /// The 20 contexts an assertion can see: what precedes (4) and what follows (5).
     static func contextIndex(previous: PatternAutomaton.Previous, next: PatternAutomaton.Next) -> Int {
@@ -190,6 +195,9 @@ final class BitParallelAutomaton: Sendable {
         self.holding = holding
         stepWords = 2 * wordCount + startWords.count + consumed.words
             + (holding.isEmpty ? 0 : wordCount + (holding.map(\.follows.words).max() ?? 0))
+        stepCost = StepCostModel.cost(
+            wordCount: wordCount, startWords: startWords.count, consumed: consumed.census,
+            holding: holding.isEmpty ? nil : holding.map(\.follows.census))
     }
 
     // MARK: Matching
@@ -282,22 +290,24 @@ final class BitParallelAutomaton: Sendable {
     /// Step 1: adds the closed follow sets of the live assertions that hold here.
     private func applyAssertions(_ state: inout State, _ holding: (stops: [UInt64], follows: FollowUnion)) {
         let words = wordCount
-        var any: UInt64 = 0
-        for word in 0..<words {
-            let bits = state.live[word + 1] & holding.stops[word]
-            state.sources[word + 1] = bits
-            any |= bits
-        }
-        guard any != 0 else { return }
         state.live.withUnsafeMutableBufferPointer { live in
             state.sources.withUnsafeMutableBufferPointer { sources in
                 state.scratch.withUnsafeMutableBufferPointer { scratch in
-                    // The chain of these follow sets is not fused: its edges `p → p + 1` are among its shifts.
-                    holding.follows.apply(sources, into: live, scratch: scratch)
+                    holding.stops.withUnsafeBufferPointer { stops in
+                        // `live` and `sources` have `words + 2` words, `stops` `words`.
+                        var any: UInt64 = 0
+                        for word in 0..<words {
+                            let bits = live[word + 1] & stops[word]
+                            sources[word + 1] = bits
+                            any |= bits
+                        }
+                        // The chain of these follow sets is not fused: its edges `p → p + 1` are among its shifts.
+                        if any != 0 { holding.follows.apply(sources, into: live, scratch: scratch) }
+                        live[words + 1] = 0
+                    }
                 }
             }
         }
-        state.live[words + 1] = 0
     }
 }
 
@@ -316,7 +326,7 @@ final class BitParallelAutomaton: Sendable {
 /// - *fan-ins*: a stop reached from several sources: one test of `sources & mask`;
 /// - *fan-outs*: the rest, per source: its remaining targets ORed in when it is a source.
 /// Each edge is covered by the first operation that takes it, in that order; ``words`` is their cost.
-struct FollowUnion: Sendable {
+final class FollowUnion: Sendable {
     /// Where an operation's mask is: `masks[maskStart…]`, one word for each of words `firstWord..<endWord`.
     struct MaskSpan: Sendable {
         var firstWord: Int
@@ -364,6 +374,34 @@ struct FollowUnion: Sendable {
     let masks: [UInt64]
     /// Word operations ``apply(_:into:)`` costs at most: each operation's span, plus one per operation.
     let words: Int
+    /// What ``apply(_:into:scratch:)`` runs, by kind, the relocations' included: the operations of each
+    /// kind and the words they span (the inputs of ``BitParallelAutomaton/stepCost``).
+    struct Census {
+        var fills = 0, fillWords = 0
+        var shifts = 0, shiftWords = 0
+        var fanIns = 0, fanInWords = 0
+        var fanOuts = 0, fanOutWords = 0
+
+        static func + (left: Census, right: Census) -> Census {
+            Census(fills: left.fills + right.fills, fillWords: left.fillWords + right.fillWords,
+                   shifts: left.shifts + right.shifts, shiftWords: left.shiftWords + right.shiftWords,
+                   fanIns: left.fanIns + right.fanIns, fanInWords: left.fanInWords + right.fanInWords,
+                   fanOuts: left.fanOuts + right.fanOuts, fanOutWords: left.fanOutWords + right.fanOutWords)
+        }
+    }
+
+    var census: Census {
+        var own = Census()
+        own.fills = fills.count
+        own.fillWords = fills.reduce(0) { $0 + $1.endWord - $1.firstWord }
+        own.shifts = shifts.count
+        own.shiftWords = shifts.reduce(0) { $0 + $1.span.endWord - $1.span.firstWord }
+        own.fanIns = fanIns.count
+        own.fanInWords = fanIns.reduce(0) { $0 + $1.span.endWord - $1.span.firstWord }
+        own.fanOuts = fanOuts.count
+        own.fanOutWords = fanOuts.reduce(0) { $0 + $1.span.endWord - $1.span.firstWord }
+        return relocations.reduce(own) { $0 + $1.census }
+    }
 
     init(follows: [[UInt64]], sources: [Int], wordCount: Int, fusingChain: Bool) {
         self.wordCount = wordCount
@@ -417,7 +455,11 @@ struct FollowUnion: Sendable {
             groups[forwardSources[target][0], default: []].append(target)
         }
         var added = false
-        for (_, targets) in groups.sorted(by: { $0.key < $1.key }) where targets.count >= 2 {
+        // A block of two targets (`(a|c)` repeated: each copy's two stops follow the last's two) costs a
+        // layer pass over its words for edges that two shifts cover at about half the cost per word
+        // (`(?:(a|c)){485}[é-ü]`: 101 word operations and 7.9 ms on 80 KB with such blocks, 67 and 3.8 ms
+        // without), so blocks start at three targets.
+        for (_, targets) in groups.sorted(by: { $0.key < $1.key }) where targets.count >= 3 {
             guard let last = targets.last else { continue }
             let targetSet = bitSet(targets)
             var direct: [Int] = [], relocated: [(source: Int, to: Int)] = []
@@ -542,22 +584,30 @@ struct FollowUnion: Sendable {
                 let span = layer.endWord - layer.firstWord
                 if layer.relocation >= 0 {
                     for word in layer.firstWord..<layer.endWord { scratch[word + 1] = 0 }
-                    relocations[layer.relocation].apply(sources, into: scratch, scratch: scratch)
+                    relocations.withUnsafeBufferPointer { relocations in
+                        relocations[layer.relocation].apply(sources, into: scratch, scratch: scratch)
+                    }
                 }
+                // The layer's four masks, each `span` words, and the words they cover in the state.
+                // `base` is inside `masks` (`init` stored four spans from `maskStart`).
+                guard let base = masks.baseAddress, let sourceWords = sources.baseAddress,
+                      let liveWords = live.baseAddress, let scratchWords = scratch.baseAddress else { continue }
+                let firsts = base + layer.maskStart, lasts = firsts + span, direct = lasts + span, targets = direct + span
+                let from = sourceWords + layer.firstWord + 1, into = liveWords + layer.firstWord + 1
+                let moves = scratchWords + layer.firstWord + 1
                 let relocated = layer.relocation >= 0
                 var borrow: UInt64 = 0
-                var mask = layer.maskStart
-                for word in layer.firstWord..<layer.endWord {
+                for index in 0..<span {
                     // `z`: the block's set sources (relocated ones at their first target) and its end
                     // bit; `z - first` borrows from the block's first bit up to the lowest set bit of `z`
-                    // (never past the end bit), so `~(z - first) ^ z` is set exactly above it.
-                    let moved = relocated ? scratch[word + 1] : 0
-                    let z = (sources[word + 1] & masks[mask + 2 * span]) | moved | masks[mask + span]
-                    let (partial, firstBorrow) = z.subtractingReportingOverflow(masks[mask])
-                    let (difference, secondBorrow) = partial.subtractingReportingOverflow(borrow)
-                    borrow = firstBorrow || secondBorrow ? 1 : 0
-                    live[word + 1] |= ((~difference ^ z) | moved) & masks[mask + 3 * span]
-                    mask += 1
+                    // (never past the end bit), so `~(z - first) ^ z` is set exactly above it. The borrow
+                    // out of a word is the top bit of `(~z & first) | (~(z ^ first) & difference)`.
+                    let moved = relocated ? moves[index] : 0
+                    let z = (from[index] & direct[index]) | moved | lasts[index]
+                    let first = firsts[index]
+                    let difference = z &- first &- borrow
+                    borrow = ((~z & first) | (~(z ^ first) & difference)) >> 63
+                    into[index] |= ((~difference ^ z) | moved) & targets[index]
                 }
             }
             for shift in shifts {
@@ -570,12 +620,16 @@ struct FollowUnion: Sendable {
                         mask += 1
                     }
                 } else {
+                    // The bits carried into the next word stay in a register: writing them into `live` at
+                    // once made each word's update wait on the previous one's store.
+                    var carry: UInt64 = 0
                     for word in shift.span.firstWord..<shift.span.endWord {
                         let bits = sources[word + 1] & masks[mask]
-                        live[word + quotient + 1] |= bits << remainder
-                        live[word + quotient + 2] |= bits >> (64 - remainder)
+                        live[word + quotient + 1] |= bits << remainder | carry
+                        carry = bits >> (64 - remainder)
                         mask += 1
                     }
+                    live[shift.span.endWord + quotient + 1] |= carry
                 }
             }
             for fanIn in fanIns {
@@ -587,6 +641,8 @@ struct FollowUnion: Sendable {
                 }
                 if hit != 0 { live[fanIn.target >> 6 + 1] |= 1 << UInt64(fanIn.target & 63) }
             }
+            }
+            fanOuts.withUnsafeBufferPointer { fanOuts in
             for fanOut in fanOuts where sources[fanOut.source >> 6 + 1] >> UInt64(fanOut.source & 63) & 1 != 0 {
                 var mask = fanOut.span.maskStart
                 for word in fanOut.span.firstWord..<fanOut.span.endWord {

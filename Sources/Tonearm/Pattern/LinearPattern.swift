@@ -34,24 +34,51 @@ package struct LinearPattern: Sendable {
 
     /// `init(_:)`; with `separatingPrefix: false`, the whole pattern is compiled as instructions (the
     /// reference the tests compare the byte comparison of ``prefix`` with).
-    init(_ pattern: String, separatingPrefix: Bool) throws(PatternProblem) {
+    /// With `limitingStepCost: false`, a pattern over ``StepCostModel``'s limit compiles too (for the
+    /// benchmarks that measure what the limit refuses, and the tests).
+    init(_ pattern: String, separatingPrefix: Bool, limitingStepCost: Bool = true) throws(PatternProblem) {
         var cache = PatternCache()
-        try self.init(parsed: try PatternParser.parse(pattern), source: pattern, separatingPrefix: separatingPrefix, cache: &cache)
+        try self.init(parsed: try PatternParser.parse(pattern), source: pattern, separatingPrefix: separatingPrefix,
+                      cache: &cache, limitingStepCost: limitingStepCost)
     }
 
     /// Compiles `syntax`, the parsed `source` (for a caller that reads the tree too, as a rule's
     /// prefilters do, so the pattern is parsed once), sharing the table and steps of an equal program
     /// compiled before with `cache`.
-    init(parsed syntax: PatternNode, source: String, separatingPrefix: Bool = true, cache: inout PatternCache) throws(PatternProblem) {
+    init(parsed syntax: PatternNode, source: String, separatingPrefix: Bool = true, cache: inout PatternCache,
+         limitingStepCost: Bool = true) throws(PatternProblem) {
         self.source = source
         let split = separatingPrefix ? LiteralPrefix.split(syntax) : nil
         let program = PatternAutomaton(try PatternProgram(compiling: syntax, pattern: source, emitting: split?.rest))
         prefix = split.map { Array(String($0.prefix).utf8) } ?? []
         startPrevious = split?.prefix.last.map(program.previous(afterScalar:)) ?? .start
         let compiled = cache.compile(program, startPrevious: startPrevious)
+        if limitingStepCost, let steps = compiled.bitParallel, steps.stepCost > StepCostModel.maximumPicoseconds {
+            throw Self.tooCostly(source, steps)
+        }
         automaton = compiled.automaton
         dfa = compiled.dfa
         bitParallel = compiled.bitParallel
+    }
+
+    /// The refusal of a pattern whose bit-parallel step would cost more than ``StepCostModel`` allows:
+    /// its table could not be built whole, so a long text can leave it, and then 80 KB would take more
+    /// than 5 ms.
+    private static func tooCostly(_ source: String, _ steps: BitParallelAutomaton) -> PatternProblem {
+        let shown = Array(source.unicodeScalars).prefix(60)
+        var excerpt = String.UnicodeScalarView()
+        excerpt.append(contentsOf: shown)
+        let perScalar = (steps.stepCost + 500) / 1_000
+        // Tenths of a millisecond over the budget's text (the cost is at most millions of picoseconds:
+        // far inside Int).
+        let tenths = steps.stepCost * StepCostModel.budgetScalars / 100_000_000
+        return PatternProblem(
+            message: "the pattern is too costly to match: `\(String(excerpt))\(source.unicodeScalars.count > 60 ? "…" : "")` "
+                + "has too many states for its table, and off the table each character costs about \(perScalar) ns "
+                + "(\(steps.stepWords) word operations over \(steps.stopCount) positions; about \(tenths / 10).\(tenths % 10) ms on an 80 KB URL), "
+                + "more than the \(StepCostModel.maximumPicoseconds / 1_000) ns allowed (5 ms on an 80 KB URL); "
+                + "repeat a smaller group, or fewer optional parts, alternatives and assertions inside a counted repetition",
+            offset: nil)
     }
 
     /// A bound on the work one scalar of text can cost, in automaton instruction visits (12–20 ns each

@@ -62,7 +62,9 @@ struct BitParallelAutomatonTests {
             let low = Int.random(in: 0...30, using: &random)
             let high = low + Int.random(in: 0...40, using: &random)
             let pattern = Self.node(&random, depth: 2) + "(?:" + Self.node(&random, depth: 2) + "){\(low),\(high)}" + Self.node(&random, depth: 3)
-            guard let compiled = try? LinearPattern(pattern) else { return }
+            // Compiled whatever its step costs, so the steps of the patterns the limit refuses (fills,
+            // shifts and fan-outs over many words) stay checked too.
+            guard let compiled = try? LinearPattern(pattern, separatingPrefix: true, limitingStepCost: false) else { return }
             for _ in 0..<6 {
                 // Runs of one scalar keep many stops live; random text moves them apart.
                 let run = String(repeating: Self.alphabet.randomElement(using: &random) ?? "a", count: Int.random(in: 0...150, using: &random))
@@ -104,17 +106,49 @@ struct BitParallelAutomatonTests {
             ("^/(a|b|c|d|e)*x(.{1,40})*y$", "/abcdex" + AdversarialText.ab(3_000, seed: 3), false),
           ])
     func worstCases(_ pattern: String, _ text: String, _ expected: Bool) throws {
-        let compiled = try LinearPattern(pattern)
+        // `(?:a?){500}a.{990}x` is over the step-cost limit (its estimate, 60 ns a scalar, is above the
+        // 56 allowed): compiled without it, since these check what the steps compute.
+        let compiled = try LinearPattern(pattern, separatingPrefix: true, limitingStepCost: false)
         var visits = 0
         #expect(compiled.matchesBitParallel(text, visits: &visits) == expected)
         #expect(compiled.matches(text) == expected)
         #expect(compiled.matches(text, usingTable: false, visits: &visits) == expected)
     }
 
+    @Test("generated wide patterns: the engine accepts exactly those whose estimated step cost is within the limit")
+    func acceptsWithinTheStepCostLimit() async {
+        await propertyCheck(count: 60, input: Gen.uint64(in: 0...UInt64.max)) { seed in
+            var random = SplitMix(state: seed)
+            let count = Int.random(in: 20...200, using: &random)
+            let pattern = "(?:" + Self.node(&random, depth: 1) + "){\(count)}" + (Self.atoms.randomElement(using: &random) ?? "a")
+            guard let unlimited = try? LinearPattern(pattern, separatingPrefix: true, limitingStepCost: false) else { return }
+            let withinLimit = (unlimited.bitParallel?.stepCost ?? 0) <= StepCostModel.maximumPicoseconds
+            let accepted = (try? LinearPattern(pattern)) != nil
+            #expect(accepted == withinLimit, "\(pattern.debugDescription): step cost \(unlimited.bitParallel?.stepCost ?? 0) ps (seed \(seed))")
+        }
+    }
+
+    @Test("the worst cases of docs/benchmarks.md that meet 5 ms on 80 KB with room to spare are within the step-cost limit",
+          arguments: ["a.{1000}.{990}x", "(?:a?){400}a.{990}x", "(a|b)*a(a|b){12}", "\\b(a|b)*a(a|b){12}\\b", "(?m)^(a|b)*a(a|b){12}$"])
+    func knownWorstCasesAreAccepted(_ pattern: String) throws {
+        let compiled = try LinearPattern(pattern)
+        let steps = try #require(compiled.bitParallel)
+        #expect(steps.stepCost <= StepCostModel.maximumPicoseconds)
+    }
+
+    @Test("the realistic rule sets' patterns (URL and WireMock-style path patterns) are never refused by the step-cost limit")
+    func realisticPatternsAreAccepted() throws {
+        let patterns = RuleWorkload(ruleCount: 2_000).rules.map(\.pattern)
+            + ["^/api/res17/[0-9]+/(items|orders)$", "/v1/users/[0-9]+", "^/assets/.*\\.(js|css|png)$", "^/users/[^/]+/repos/\\d+$"]
+        for pattern in patterns {
+            #expect((try? LinearPattern(pattern)) != nil, "\(pattern)")
+        }
+    }
+
     @Test("a step's cost follows the pattern's width, not how many of its positions are live")
     func stepCostIsBounded() throws {
         for pattern in ["a.{1000}.{990}x", "(?:a?){500}a.{990}x"] {
-            let compiled = try LinearPattern(pattern)
+            let compiled = try LinearPattern(pattern, separatingPrefix: true, limitingStepCost: false)
             let steps = BitParallelAutomaton(compiled.automaton)
             // All `a` keeps nearly every stop of these patterns live, all `c` none but the start's; the
             // work is the same.

@@ -4,7 +4,8 @@ import TonearmWorkloads
 @testable import Tonearm
 
 /// Readers check a file's patterns with `LinearPattern.check` (no table built) before the rule set
-/// compiles them: it must refuse exactly what compiling refuses, with the same problem.
+/// compiles them: it must refuse exactly what compiling refuses, with the same problem, but for the
+/// step-cost limit, which only compiling applies.
 @Suite("Pattern checks without compiling")
 struct PatternCheckTests {
     static func outcome(_ body: () throws(PatternProblem) -> Void) -> PatternProblem? {
@@ -19,6 +20,9 @@ struct PatternCheckTests {
     static func expectSameVerdict(_ pattern: String) {
         let checked = outcome { () throws(PatternProblem) in try LinearPattern.check(pattern) }
         let compiled = outcome { () throws(PatternProblem) in _ = try LinearPattern(pattern) }
+        // The step-cost limit needs the table built (only a pattern whose table is incomplete has steps),
+        // so only compiling applies it.
+        if checked == nil, let compiled, compiled.message.hasPrefix("the pattern is too costly to match") { return }
         #expect(checked == compiled, "\(pattern.debugDescription): check \(String(describing: checked)), compile \(String(describing: compiled))")
     }
 

@@ -47,6 +47,23 @@ struct PatternRefusalTests {
         #expect(Self.refusal("^/a{1000}$") == nil, "one large count is within the cap")
     }
 
+    @Test("a pattern whose bit-parallel step would cost more than 5 ms on an 80 KB URL is refused, naming the pattern, its cost and the limit", arguments: [
+        // The worst found by the random sample of docs/benchmarks.md (about 230 ms on 80 KB before the limit).
+        "(?:(((?:\\w|)|((?s:.)|(?m:$)))(?:(?:\\b)+|)|(?:((?s:.)b|(?m:$))){3,5})){44}c",
+        // Over the limit in the sample: 5–11 ms on 80 KB without it.
+        "(?:\\w(?:\\B)?(\\A|(x|$))){176}c",
+        "(?:(?:(?:(?s:.)\\B){3,5})?\\W){109}é",
+    ])
+    func stepCost(_ pattern: String) throws {
+        let problem = try #require(Self.refusal(pattern))
+        #expect(problem.message.hasPrefix("the pattern is too costly to match: `\(pattern.prefix(60))"), "\(problem.message)")
+        #expect(problem.message.contains("more than the \(StepCostModel.maximumPicoseconds / 1_000) ns allowed (5 ms on an 80 KB URL)"))
+        let unlimited = try LinearPattern(pattern, separatingPrefix: true, limitingStepCost: false)
+        let steps = try #require(unlimited.bitParallel)
+        #expect(steps.stepCost > StepCostModel.maximumPicoseconds)
+        #expect(problem.message.contains("about \((steps.stepCost + 500) / 1_000) ns"), "\(problem.message)")
+    }
+
     @Test("malformed patterns say what and where", arguments: [
         ("^/users/(\\d+", "group `(` at offset 8 is not closed"),
         ("[a-", "class `[` at offset 0 is not closed"),

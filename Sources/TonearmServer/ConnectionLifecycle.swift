@@ -80,6 +80,9 @@ struct ConnectionLifecycle {
     private(set) var deadline: NIODeadline?
     /// Request parts the current read delivered; none means the bytes read are part of a head.
     private var partsThisRead = 0
+    /// When the client last took what was written to it (the channel became writable again): a client
+    /// reading a long run of pipelined answers reads no requests meanwhile, yet is not idle.
+    private var answerTakenAt: NIODeadline?
 
     /// A connection accepted at `now`: for its first request the head deadline counts from accept.
     init(limits: Limits, acceptedAt now: NIODeadline) {
@@ -182,7 +185,9 @@ struct ConnectionLifecycle {
 
     /// The channel became writable, or stopped being so, at `now`.
     mutating func writabilityChanged(isWritable: Bool, now: NIODeadline) {
-        if isWritable && awaitingResponses == 0 { restartClock(now: now) }
+        guard isWritable else { return }
+        answerTakenAt = now
+        if awaitingResponses == 0 { restartClock(now: now) }
     }
 
     // MARK: - The clock and the server
@@ -214,10 +219,14 @@ struct ConnectionLifecycle {
         }
     }
 
-    /// The connection read nothing for the idle timeout.
-    mutating func idleTimedOut(isWritable: Bool) -> Action {
-        // Not reading its answers either: nothing will move.
-        guard isWritable else { return .close }
+    /// The connection read nothing for `idleTimeout`, up to `now`.
+    mutating func idleTimedOut(isWritable: Bool, now: NIODeadline, idleTimeout: TimeAmount) -> Action {
+        guard isWritable else {
+            // Not taking its answers either: nothing will move, unless it took some within the timeout
+            // (it reads a long run of pipelined answers, slowly; it is asked again a timeout later).
+            if let taken = answerTakenAt, now - taken < idleTimeout { return .none }
+            return .close
+        }
         return closeOnceAnswered()
     }
 

@@ -130,7 +130,10 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             answering?.cancel()
             if requests.shutdownDeadlinePassed() { context.close(promise: nil) }
         case is IdleStateHandler.IdleStateEvent:
-            perform(lifecycle?.idleTimedOut(isWritable: context.channel.isWritable) ?? .none, context: context)
+            perform(
+                lifecycle?.idleTimedOut(isWritable: context.channel.isWritable, now: context.eventLoop.now, idleTimeout: pipeline.idleTimeout)
+                    ?? .none,
+                context: context)
         case is ServerStopping:
             // A live stream has no end to wait for: it ends with the server (its client reconnects to
             // the next one). A relayed stream being recorded ends itself, cut, and is kept.

@@ -157,10 +157,27 @@ struct ConnectionLifecycleTests {
 
         var busy = ConnectionLifecycle(limits: Self.limits, acceptedAt: Self.start)
         Self.oneRequest(at: 0, on: &busy)
-        let idleWhileBusy = busy.idleTimedOut(isWritable: true)
+        let idleWhileBusy = busy.idleTimedOut(isWritable: true, now: Self.at(60), idleTimeout: .seconds(60))
         #expect(idleWhileBusy == .none)
         #expect(busy.closesAfterResponse)
-        let idleNotReading = busy.idleTimedOut(isWritable: false)
+        let idleNotReading = busy.idleTimedOut(isWritable: false, now: Self.at(60), idleTimeout: .seconds(60))
         #expect(idleNotReading == .close)
+    }
+
+    @Test("Idle while reading a long run of pipelined answers slowly is not idle; taking nothing for the whole timeout is")
+    func slowReaderOfPipelinedAnswers() {
+        var reader = ConnectionLifecycle(limits: Self.limits, acceptedAt: Self.start)
+        for _ in 0..<40 { Self.oneRequest(at: 0, on: &reader) }
+        // It read nothing since its requests, but took a buffer of answers 10 s ago: the socket is full
+        // again only because the server keeps writing.
+        reader.writabilityChanged(isWritable: false, now: Self.at(1))
+        reader.writabilityChanged(isWritable: true, now: Self.at(50))
+        reader.writabilityChanged(isWritable: false, now: Self.at(50))
+        let stillTaking = reader.idleTimedOut(isWritable: false, now: Self.at(60), idleTimeout: .seconds(60))
+        #expect(stillTaking == .none)
+        #expect(!reader.closing)
+        // A timeout later, nothing taken since: it stopped reading.
+        let stopped = reader.idleTimedOut(isWritable: false, now: Self.at(120), idleTimeout: .seconds(60))
+        #expect(stopped == .close)
     }
 }

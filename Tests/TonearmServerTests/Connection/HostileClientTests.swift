@@ -114,11 +114,18 @@ struct HostileClientTests {
         let server = try await server(extra: [Track(request: Request(url: "https://\(Self.api)/quarter"), response: Response(body: body))])
         let connection = try RawConnection(port: server.port)
         let count = 40
-        connection.send(String(repeating: "GET /\(Self.api)/quarter HTTP/1.1\r\nHost: x\r\n\r\n", count: count - 1)
-            + "GET /\(Self.api)/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        // Let the server fill the socket and stop reading before the client starts.
-        try await Task.sleep(for: .milliseconds(300))
-        let (text, closed) = try await connection.readUntilClosed()
+        let requests = String(repeating: "GET /\(Self.api)/quarter HTTP/1.1\r\nHost: x\r\n\r\n", count: count - 1)
+            + "GET /\(Self.api)/ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        // Sending, pausing and reading on one thread of their own: with a hop through the cooperative
+        // pool between them, a full suite that keeps that pool busy once held the reader back for over
+        // a minute, and the server rightly closed a connection that had read nothing and taken nothing
+        // for its idle timeout (60 s).
+        let (text, closed) = try await blocking {
+            connection.send(requests)
+            // Let the server fill the socket and stop reading before the client starts.
+            usleep(300_000)
+            return connection.readBlocking()
+        }
         try await server.stop()
         #expect(closed)
         #expect(text.components(separatedBy: "HTTP/1.1 200 OK").count - 1 == count)

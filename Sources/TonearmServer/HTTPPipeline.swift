@@ -78,7 +78,12 @@ struct HTTPPipeline: Sendable {
                 player = client
                 startRelay = {
                     let relay = WebSocketRelay(
-                        client: client, upstream: upstreamEnd, loop: channel.eventLoop, openedAt: channel.eventLoop.now, finish: record)
+                        client: client, upstream: upstreamEnd, loop: channel.eventLoop, openedAt: channel.eventLoop.now,
+                        recordingLimit: plan.maximumMessageSize,
+                        finish: { conversation, cut in
+                            record(conversation, cut)
+                            plan.ended(conversation)
+                        })
                     client.attach(relay)
                     upstreamEnd.attach(relay)
                 }

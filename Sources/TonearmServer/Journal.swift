@@ -33,7 +33,15 @@ final class Journal: Sendable {
         var bytes = 0
         /// The number of the newest entry the caps dropped, -1 before any.
         var newestDropped = -1
+        /// The numbers of the entries completed since they were journaled (streams that ended), the
+        /// newest ``updatesKept``; and how many completions there were in all.
+        var updated = MovingQueue<Int>()
+        var updateCount = 0
     }
+
+    /// How many completed entries' numbers are kept for the inspector's feed: a feed further behind
+    /// than that reloads the list instead.
+    static let updatesKept = 1000
 
     init(limit: Int, maximumBytes: Int) {
         self.limit = max(1, limit)
@@ -68,6 +76,97 @@ final class Journal: Sendable {
             state.bytes += missBytes
             return trim(&state)
         }
+    }
+
+    /// Journals `entry`, the head of a stream that goes on (a relayed body, a WebSocket), and returns
+    /// its number, for ``complete(_:with:)`` once the stream ends.
+    func appendStreamHead(_ entry: JournalEntry) -> Int {
+        var entry = entry
+        let bytes = prepare(&entry)
+        return state.withLock { state in
+            let sequence = Self.insert(entry, bytes: bytes, into: &state)
+            _ = trim(&state)
+            return sequence
+        }
+    }
+
+    /// Completes the entry numbered `sequence` with what its stream turned out to be, once it ended: a
+    /// relayed body whole (cut to the journal's limit as any body) with its pacing, or a WebSocket's
+    /// conversation (its payloads within the same limit). Its latency stays the head's (the HAR export's
+    /// `time`, which a replay of that HAR waits before answering). Nothing when the entry is no longer kept.
+    func complete(_ sequence: Int, with outcome: StreamOutcome.Value) {
+        state.withLock { state in
+            guard let index = Self.index(of: sequence, in: state.entries) else { return }
+            var (entry, oldBytes) = state.entries[index]
+            let bodyLimit = entry.keepsWholeBodies ? recordableBodyLimit : Self.storedBodyLimit
+            var bytes: Int
+            switch outcome {
+            case .body(let response, let pacing):
+                entry.response = response
+                entry.setStream(pacing: pacing, webSocket: nil)
+                bytes = prepare(&entry)
+            case .webSocket(let conversation, let leftOut):
+                var kept = conversation
+                var payloadBytes = 0
+                let keptCount = conversation.messages.prefix { message in
+                    payloadBytes += message.payload.count
+                    return payloadBytes <= bodyLimit
+                }.count
+                kept.messages.removeSubrange(keptCount...)
+                bytes = oldBytes + kept.messages.reduce(0) { $0 + $1.payload.count + 48 } + 64
+                entry.setStream(pacing: entry.pacing, webSocket: kept, webSocketMessagesLeftOut: leftOut + conversation.messages.count - keptCount)
+            }
+            state.entries[index] = (entry, bytes)
+            state.bytes += bytes - oldBytes
+            state.updated.append(sequence)
+            state.updateCount += 1
+            if state.updated.count > Self.updatesKept { _ = state.updated.popFirst() }
+            _ = trim(&state)
+        }
+    }
+
+    /// The entries completed after the first `count` completions (``complete(_:with:)``), those still
+    /// kept, oldest first; and the number of completions so far, for the next call. `nil` entries when
+    /// more completions than are remembered happened since `count`.
+    func completed(after count: Int) -> (entries: [JournalEntry]?, count: Int) {
+        state.withLock { state in
+            let missed = state.updateCount - count
+            guard missed > 0 else { return ([], state.updateCount) }
+            guard missed <= state.updated.count else { return (nil, state.updateCount) }
+            var sequences: [Int] = []
+            for offset in (state.updated.count - missed)..<state.updated.count where !sequences.contains(state.updated[offset]) {
+                sequences.append(state.updated[offset])
+            }
+            let entries = sequences.compactMap { sequence in Self.index(of: sequence, in: state.entries).map { state.entries[$0].entry } }
+            return (entries, state.updateCount)
+        }
+    }
+
+    /// How many entries have been completed since the server started.
+    var completionCount: Int { state.withLock { $0.updateCount } }
+
+    /// `pacing` with its parts cut to the first `count` bytes (the journal keeps a long body cut).
+    private static func pacing(_ pacing: BodyPacing, cutTo count: Int) -> BodyPacing {
+        var parts: [BodyPacing.Part] = []
+        var total = 0
+        for part in pacing.parts where total < count {
+            let kept = min(part.byteCount, count - total)
+            parts.append(BodyPacing.Part(offset: part.offset, byteCount: kept))
+            total += kept
+        }
+        return BodyPacing(parts: parts)
+    }
+
+    /// Where the entry numbered `sequence` is in `entries`, kept in number order (with gaps where some
+    /// were removed): a binary search.
+    private static func index(of sequence: Int, in entries: MovingQueue<(entry: JournalEntry, bytes: Int)>) -> Int? {
+        var low = entries.startIndex, high = entries.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if entries[middle].entry.sequence < sequence { low = middle + 1 } else { high = middle }
+        }
+        guard low < entries.endIndex, entries[low].entry.sequence == sequence else { return nil }
+        return low
     }
 
     /// Appends `entry`, numbered; returns its number.
@@ -119,7 +218,11 @@ final class Journal: Sendable {
             return Self.bytes(entry.request) + kept.bytes.readableBytes
         }
         entry.truncation = Self.truncate(&entry.request, &response, limit: bodyLimit)
-        if entry.truncation?.responseBodyBytes != nil { entry.response = response }
+        if entry.truncation?.responseBodyBytes != nil {
+            entry.response = response
+            // A paced body cut short keeps the parts of what is kept.
+            if let pacing = entry.pacing { entry.setStream(pacing: Self.pacing(pacing, cutTo: bodyLimit), webSocket: entry.webSocket) }
+        }
         return Self.bytes(entry.request) + (response.map(Self.bytes) ?? 0)
     }
 
@@ -158,17 +261,7 @@ final class Journal: Sendable {
 
     /// The kept entry numbered `sequence`, or `nil`.
     func entry(_ sequence: Int) -> JournalEntry? {
-        state.withLock { state in
-            let entries = state.entries
-            // Entries are kept in number order (with gaps where some were removed): a binary search.
-            var low = entries.startIndex, high = entries.endIndex
-            while low < high {
-                let middle = low + (high - low) / 2
-                if entries[middle].entry.sequence < sequence { low = middle + 1 } else { high = middle }
-            }
-            guard low < entries.endIndex, entries[low].entry.sequence == sequence else { return nil }
-            return entries[low].entry
-        }
+        state.withLock { state in Self.index(of: sequence, in: state.entries).map { state.entries[$0].entry } }
     }
 
     /// The kept miss of the entry numbered `sequence`, or `nil`.
@@ -238,6 +331,7 @@ final class Journal: Sendable {
         state.withLock { state in
             state.entries.removeAll(keepingCapacity: false)
             state.misses.removeAll(keepingCapacity: false)
+            state.updated.removeAll(keepingCapacity: false)
             state.bytes = 0
         }
     }
@@ -286,7 +380,9 @@ final class Journal: Sendable {
             let milliseconds = entry.latency.components.seconds * 1000 + entry.latency.components.attoseconds / 1_000_000_000_000_000
             var comment = entry.source.description
             if let truncation = entry.truncation { comment += " (\(truncation))" }
-            let track = Track(request: entry.request, outcome: outcome, name: comment, delay: .milliseconds(milliseconds))
+            let track = Track(
+                request: entry.request, outcome: outcome, name: comment, delay: .milliseconds(milliseconds), pacing: entry.pacing,
+                webSocket: entry.webSocket)
             return CassetteEntry(redaction.redact(track), recordedAt: entry.time)
         }
         return Cassette(name: "tonearm serve journal", entries: entries)

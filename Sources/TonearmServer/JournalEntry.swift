@@ -65,6 +65,40 @@ public struct JournalEntry: Sendable {
     /// 64 KiB: a proxied exchange, which WireMock's recorder may turn into a mapping.
     var keepsWholeBodies = false
     private(set) var storedResponse: StoredResponse
+    /// How a streamed exchange went, once it ended (``Journal/complete(_:with:)``). One reference rather
+    /// than the fields: every exchange is journaled, nearly none is a stream.
+    private var streamStorage: StreamStorage?
+
+    /// How the response's body arrived over time, for a stream: a relayed Server-Sent Events or chunked
+    /// answer once it has ended (its body is then the whole body, as the journal keeps it), or a replayed
+    /// track's paced body. `nil` for a body sent whole.
+    public var pacing: BodyPacing? { streamStorage?.pacing }
+    /// The WebSocket conversation, once the socket has ended: what was recorded from the upstream, or
+    /// what a replay exchanged with the client (its messages, the ones played to it, the first close).
+    /// `nil` for any other exchange, and while the socket is open.
+    public var webSocket: WebSocketConversation? { streamStorage?.webSocket }
+    /// How many of the conversation's messages the journal did not keep (its bodies' limit bounds a
+    /// conversation's payloads too); 0 when it kept them all.
+    public var webSocketMessagesLeftOut: Int { streamStorage?.webSocketMessagesLeftOut ?? 0 }
+
+    /// Sets what a stream turned out to be.
+    mutating func setStream(pacing: BodyPacing?, webSocket: WebSocketConversation?, webSocketMessagesLeftOut: Int = 0) {
+        streamStorage = pacing == nil && webSocket == nil
+            ? nil : StreamStorage(pacing: pacing, webSocket: webSocket, webSocketMessagesLeftOut: webSocketMessagesLeftOut)
+    }
+
+    /// Holds a stream's record; never changed once made.
+    private final class StreamStorage: Sendable {
+        let pacing: BodyPacing?
+        let webSocket: WebSocketConversation?
+        let webSocketMessagesLeftOut: Int
+
+        init(pacing: BodyPacing?, webSocket: WebSocketConversation?, webSocketMessagesLeftOut: Int) {
+            self.pacing = pacing
+            self.webSocket = webSocket
+            self.webSocketMessagesLeftOut = webSocketMessagesLeftOut
+        }
+    }
 
     /// How an entry holds its response.
     enum StoredResponse: Sendable {

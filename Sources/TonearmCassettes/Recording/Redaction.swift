@@ -56,12 +56,30 @@ public struct Redaction: Sendable, Hashable {
         return copy
     }
 
-    /// `track` with its request and response redacted.
+    /// `track` with its request and response redacted, and its WebSocket conversation's JSON text
+    /// messages (an app's sign-in message carries its token as a request body would).
     public func redact(_ track: Track) -> Track {
         var copy = track
         copy.request = redact(track.request)
         if case .response(let response) = track.outcome { copy.outcome = .response(redact(response)) }
+        if let conversation = track.webSocket { copy.webSocket = redact(conversation) }
         return copy
+    }
+
+    /// `conversation` with the JSON fields redacted in its text messages that are JSON.
+    public func redact(_ conversation: WebSocketConversation) -> WebSocketConversation {
+        guard !jsonFields.isEmpty else { return conversation }
+        var copy = conversation
+        for index in copy.messages.indices where copy.messages[index].kind == .text {
+            copy.messages[index].payload = redactTextMessage(copy.messages[index].payload)
+        }
+        return copy
+    }
+
+    /// A WebSocket text message's `payload` with the JSON fields redacted, when it is JSON: what a
+    /// recording keeps of it, and so what a replay compares a live message as.
+    public func redactTextMessage(_ payload: [UInt8]) -> [UInt8] {
+        jsonFields.isEmpty ? payload : redactJSONDocument(payload)
     }
 
     private func redactHeaders(_ fields: [HeaderField]) -> [HeaderField] {
@@ -106,14 +124,18 @@ public struct Redaction: Sendable, Hashable {
     }
 
     private func redactJSON(_ body: [UInt8], contentType: String?) -> [UInt8] {
-        guard !jsonFields.isEmpty, isJSON(contentType),
-            var node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: body))
-        else { return body }
+        guard !jsonFields.isEmpty, isJSON(contentType) else { return body }
+        return redactJSONDocument(body)
+    }
+
+    /// `bytes` with the JSON fields replaced, when they are a JSON document; else as they are.
+    private func redactJSONDocument(_ bytes: [UInt8]) -> [UInt8] {
+        guard var node = try? JSONDocumentParser.parse(DocumentSource(file: nil, bytes: bytes)) else { return bytes }
         var changed = false
         for pointer in jsonFields {
             JSONRedactor.replace(at: pointer.tokens[...], in: &node, with: placeholder, changed: &changed)
         }
-        return changed ? JSONOutput(node).compact() : body
+        return changed ? JSONOutput(node).compact() : bytes
     }
 }
 

@@ -47,7 +47,11 @@ struct AnswerFinisher: Sendable {
             if let journaled = answer.journaled { journal.append(entry(journaled, .kept(kept), answer, request)) }
             return OutgoingResponse(message: .kept(kept), ending: .keepAlive)
         case .response(let response):
-            if let journaled = answer.journaled { journal.append(entry(journaled, .response(response), answer, request)) }
+            if let journaled = answer.journaled {
+                var entry = entry(journaled, .response(response), answer, request)
+                if let pacing = answer.pacing { entry.setStream(pacing: pacing.parts(forBodyCount: response.body.count), webSocket: nil) }
+                journal.append(entry)
+            }
             guard let pacing = answer.pacing, !response.body.isEmpty else {
                 return OutgoingResponse(response, reasonPhrase: answer.reasonPhrase, keep: answer.encoded, chunked: answer.chunked)
             }
@@ -69,21 +73,25 @@ struct AnswerFinisher: Sendable {
                     entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: miss.report, lookedIn: miss.lookedIn))
             }
             return OutgoingResponse(response)
-        case .stream(let head, let stream):
-            // A relayed upstream stream is journaled by its head (its body is recorded, not kept here);
-            // the inspector's own feed is not journaled.
+        case .stream(let head, let stream, let outcome):
+            // A relayed upstream stream is journaled by its head, the entry completed with the whole body
+            // once it has ended; the inspector's own feed is not journaled.
             if let journaled = answer.journaled {
-                journal.append(entry(journaled, .response(Response(status: head.status, headers: head.fields)), answer, request))
+                let sequence = journal.appendStreamHead(entry(journaled, .response(Response(status: head.status, headers: head.fields)), answer, request))
+                let journal = journal
+                outcome?.whenEnded { journal.complete(sequence, with: $0) }
             }
             return OutgoingResponse(message: .parts(head, .stream(stream), keep: nil), ending: .keepAlive)
         case .tunnel(let host):
             // The tunnel itself is not an exchange: the requests inside it are journaled one by one.
             return .tunnel(to: host)
         case .webSocket(let head, let plan):
-            // The handshake is journaled at once; a client message the replay has no answer for is a miss of its own.
+            // The handshake is journaled at once, completed with the conversation once the socket has
+            // ended; a client message the replay has no answer for is a miss of its own.
             let upgrade = answer.journaled ?? request.asSent
-            journal.append(entry(upgrade, .response(Response(status: head.status, headers: head.fields)), answer, request))
+            let sequence = journal.appendStreamHead(entry(upgrade, .response(Response(status: head.status, headers: head.fields)), answer, request))
             let journal = journal, log = log
+            plan.outcome.whenEnded { journal.complete(sequence, with: $0) }
             let reporting = plan.reporting { miss, report in
                 log("tonearm: miss \(upgrade.url): WebSocket \(miss.reason)")
                 journal.append(

@@ -1,4 +1,5 @@
 import NIOPosix
+import Synchronization
 import Tonearm
 import TonearmReplay
 
@@ -74,7 +75,8 @@ struct CassetteStage: ResponderStage {
             let position: Int = if case .track(let position) = hit.source { position } else { 0 }
             let plan = WebSocketPlan(
                 play: .replay(replay), maximumMessageSize: configuration.limits.maximumBodySize,
-                missReport: { miss in miss.report(upgrade: request, track: track, position: position, canonicalizer: canonicalizer) })
+                missReport: { miss in miss.report(upgrade: request, track: track, position: position, canonicalizer: canonicalizer) },
+                redaction: configuration.redaction)
             return .answered(.now(StageAnswer(
                 content: .webSocket(handshake.switchingHead(recorded: response.headers), plan), source: loaded.engine.source(of: hit),
                 journaled: request, delay: track.delay)))
@@ -126,10 +128,13 @@ struct CassetteStage: ResponderStage {
                     headers: HopByHop.removing(from: head.headers).filter { !$0.name.equalsIgnoringASCIICase("Sec-WebSocket-Accept") })
                 let session = loaded.session
                 let plan = WebSocketPlan(
-                    play: .relay(socket, record: { conversation in
-                        session.recordExchange(Track(request: recordedRequest, response: recordedResponse, webSocket: conversation))
+                    play: .relay(socket, record: { conversation, cut in
+                        // A conversation cut at the recording limit is marked as a cut stream is.
+                        var response = recordedResponse
+                        if let cut { response.headers.append(HeaderField(StreamCapture.cutField, cut)) }
+                        session.recordExchange(Track(request: recordedRequest, response: response, webSocket: conversation))
                     }),
-                    maximumMessageSize: converter.configuration.limits.maximumBodySize, missReport: nil)
+                    maximumMessageSize: converter.configuration.limits.maximumBodySize, missReport: nil, redaction: converter.configuration.redaction)
                 return StageAnswer(
                     content: .webSocket(handshake.switchingHead(recorded: recordedResponse.headers), plan),
                     source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: request)
@@ -153,6 +158,9 @@ struct CassetteStage: ResponderStage {
     private func fetched(_ request: Request, from host: UpstreamHost, missed report: MissReport?, loaded: LoadedCassette) -> Staged<StageAnswer> {
         .later { [client, converter] in
             let streamHead = StreamHeadSignal()
+            // The journal entry made when a stream's head goes out is completed with the whole body
+            // once the fetch has recorded it.
+            let outcome = StreamOutcome()
             // On the connection's event loop, as the answering task is (an unstructured task would not
             // inherit its preference): a host whose cooperative threads are all busy must not starve the
             // upstream exchange or its deadline.
@@ -160,11 +168,14 @@ struct CassetteStage: ResponderStage {
             let fetch = Task(executorPreference: loop.map { EventLoopExecutor($0) } ?? globalConcurrentExecutor) {
                 defer { streamHead.fetchEnded() }
                 return try await loaded.session.fetch(request, missed: report, fromPaced: { request in
+                    let relayed = Mutex(false)
                     let fetched = try await client.fetch(request) { head in
                         let relay = StreamRelay()
+                        relayed.withLock { $0 = true }
                         streamHead.deliver(head, relay: relay)
                         return relay
                     }
+                    if relayed.withLock({ $0 }) { outcome.end(.body(fetched.response, fetched.pacing)) }
                     return (fetched.response, fetched.pacing)
                 })
             }
@@ -177,7 +188,7 @@ struct CassetteStage: ResponderStage {
                 relay.onStop { fetch.cancel() }
                 let served = converter.served(head, loaded: loaded)
                 return StageAnswer(
-                    content: .stream(OutgoingResponse.Head(status: served.status, fields: served.headers), BodyStream(relay)),
+                    content: .stream(OutgoingResponse.Head(status: served.status, fields: served.headers), BodyStream(relay), outcome: outcome),
                     source: JournalEntry.Source(kind: .network, detail: host.origin), journaled: request)
             }
             let answer: SessionAnswer

@@ -26,8 +26,8 @@ final class StageAnswer: Sendable {
         case tunnel(UpstreamHost)
         /// A head, then a body of no known length that `stream` writes over time: the inspector's live
         /// event feed (not journaled), or an upstream's stream relayed while it is recorded (journaled
-        /// by its head).
-        indirect case stream(OutgoingResponse.Head, BodyStream)
+        /// by its head, the entry completed with the whole body when `outcome` says the stream ended).
+        indirect case stream(OutgoingResponse.Head, BodyStream, outcome: StreamOutcome?)
         /// A WebSocket handshake accepted with `head` (a `101`); the connection then runs `plan`.
         indirect case webSocket(OutgoingResponse.Head, WebSocketPlan)
     }

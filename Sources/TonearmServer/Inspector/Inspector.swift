@@ -240,6 +240,13 @@ final class Inspector: Sendable {
             "why": InspectorDocuments.why(entry.source.kind).map(JSONValue.string) ?? .null,
             "request": answeringEntry(of: entry),
         ])))
+        if let conversation = entry.webSocket {
+            members.append(JSONMember(
+                key: "webSocket", value: InspectorDocuments.conversation(redaction.redact(conversation), leftOut: entry.webSocketMessagesLeftOut)))
+        }
+        if let pacing = entry.pacing, let response = entry.response {
+            members.append(JSONMember(key: "parts", value: InspectorDocuments.parts(pacing, of: redaction.redact(response).body)))
+        }
         members.append(JSONMember(key: "miss", value: journal.miss(id).map { missDocument($0) } ?? .null))
         members.append(JSONMember(key: "curl", value: .string(RequestText.curlCommand(for: request))))
         return Self.json(.object(members))

@@ -60,8 +60,9 @@ export async function postJSON(path, body = {}) {
 
 // Opens ./events. EventSource reconnects by itself (sending Last-Event-ID); when the browser gives up
 // (CLOSED, e.g. the server answered an error), a new one is opened after a growing delay.
-// onConnection('connecting' | 'live' | 'reconnecting'); onOpen() after every (re)connection.
-export function connectEvents({onExchanges, onState, onOpen, onConnection}) {
+// onConnection('connecting' | 'live' | 'reconnecting'); onOpen() after every (re)connection;
+// onCompleted(data) when streams listed already have ended.
+export function connectEvents({onExchanges, onCompleted, onState, onOpen, onConnection}) {
   let source = null;
   let delay = 1000;
 
@@ -76,6 +77,7 @@ export function connectEvents({onExchanges, onState, onOpen, onConnection}) {
     source = new EventSource('./events');
     source.addEventListener('open', () => { delay = 1000; onConnection('live'); onOpen(); });
     source.addEventListener('exchanges', (e) => parse(e, onExchanges));
+    source.addEventListener('completed', (e) => parse(e, onCompleted));
     source.addEventListener('state', (e) => parse(e, onState));
     source.addEventListener('error', () => {
       onConnection('reconnecting');
@@ -94,7 +96,7 @@ export function connectEvents({onExchanges, onState, onOpen, onConnection}) {
 // Entry point: tabs, the header bar, the status line, and the event stream feeding the tabs.
 import { $, throttle } from './dom.js';
 import { getJSON, connectEvents } from './api.js';
-import { initExchanges, catchUp, onExchangesEvent } from './exchanges.js';
+import { initExchanges, catchUp, onExchangesEvent, onCompletedEvent } from './exchanges.js';
 import { initMisses, refreshMisses } from './misses.js';
 import { initCassette, refreshCassette, cassetteChanged, cassetteShown, showMode } from './cassette.js';
 import { initExplain } from './explain.js';
@@ -196,7 +198,7 @@ $('#reload-cassette').addEventListener('click', refreshCassette);
 // so nothing is lost between the first load and the stream opening, or while it was down.
 getJSON('./api/state').then(onState).catch((error) => status(`Could not load the state: ${error.message}`, true));
 catchUp();
-connectEvents({onExchanges: onExchangesEvent, onState, onOpen: catchUp, onConnection});
+connectEvents({onExchanges: onExchangesEvent, onCompleted: onCompletedEvent, onState, onOpen: catchUp, onConnection});
 """##),
         "cassette.js": File(
             contentType: "text/javascript; charset=utf-8",
@@ -434,7 +436,7 @@ export function throttle(fn, ms) {
 import { h, $, fill, copyText } from './dom.js';
 import { getJSON } from './api.js';
 import { VirtualList } from './virtual-list.js';
-import { sourceClass, statusClass, statusText, formatMs, formatTime, formatCount, headersTable, bodyView, section } from './format.js';
+import { sourceClass, statusClass, statusText, formatMs, formatTime, formatCount, headersTable, bodyView, section, streamNote, streamTable } from './format.js';
 import { missView } from './misses.js';
 
 const MAX_ENTRIES = 10000;
@@ -537,12 +539,13 @@ function updateRow(row, e) {
   st.className = `c-status ${statusClass(e.status)}`;
   source.firstChild.textContent = e.source;
   source.firstChild.className = sourceClass(e.source);
-  source.lastChild.textContent = e.detail || '';
-  source.title = e.detail ? `${e.source}: ${e.detail}` : e.source;
+  const detail = [e.detail, streamNote(e.stream)].filter(Boolean).join(' · ');
+  source.lastChild.textContent = detail;
+  source.title = detail ? `${e.source}: ${detail}` : e.source;
   ms.textContent = formatMs(e.ms);
   time.textContent = formatTime(e.time);
   time.title = e.time;
-  row.setAttribute('aria-label', `${e.method} ${e.url}, ${statusText(e.status)}, ${e.source}${e.detail ? ` ${e.detail}` : ''}, ${formatMs(e.ms)}`);
+  row.setAttribute('aria-label', `${e.method} ${e.url}, ${statusText(e.status)}, ${e.source}${detail ? ` ${detail}` : ''}, ${formatMs(e.ms)}`);
   row.classList.toggle('is-miss', e.source === 'miss');
   row.classList.toggle('is-error', e.status === null || e.status >= 400 || ['refused', 'upstream-error', 'fault', 'cancelled'].includes(e.source));
 }
@@ -637,6 +640,38 @@ export function onExchangesEvent(data) {
   });
 }
 
+// Streams that ended since their heads were listed (a WebSocket closed, a relayed stream recorded
+// whole): their summaries replace the kept ones, and an open detail pane showing one reloads. `null`
+// entries: the server no longer remembers which, so the list is loaded again.
+export function onCompletedEvent(data) {
+  enqueue(async () => {
+    if (!Array.isArray(data.entries)) { forget(); await fetchAfter(); return; }
+    let changed = false;
+    for (const e of data.entries) {
+      const at = entryIndex(e.id);
+      if (at < 0) continue;
+      e.searchUrl = String(e.url).toLowerCase();
+      entries[at] = e;
+      const inView = view.findIndex((v) => v.id === e.id);
+      if (inView >= 0) view[inView] = e;
+      changed = true;
+      if (openId === e.id) openDetail(e);
+    }
+    if (changed) showView();
+  });
+}
+
+// Binary search of the kept entries by id.
+function entryIndex(id) {
+  let lo = 0; let hi = entries.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].id === id) return mid;
+    if (entries[mid].id < id) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
+}
+
 // ---- detail pane ----------------------------------------------------------------------------------
 
 let detailToken = 0;
@@ -697,12 +732,34 @@ function detailBody(d) {
   return h('div', {class: 'detail-scroll'},
     section('What answered', answered),
     d.miss ? section('Miss', missView(d.miss, {method: request.method || d.method, url: request.url || d.url})) : null,
+    d.webSocket ? section(`WebSocket conversation (${streamNote(d.stream)})`, conversationView(d.webSocket)) : null,
+    d.parts ? section(`Stream (${streamNote(d.stream)}, times from the head)`, partsView(d.parts)) : null,
     section('Request headers', headersTable(request.headers, 'Request headers')),
     section('Request body', bodyView(request.body, 'Request body')),
     response
       ? [section(`Response headers (${response.status})`, headersTable(response.headers, 'Response headers')),
         section('Response body', bodyView(response.body, 'Response body'))]
       : section('Response', h('p', {class: 'muted', text: 'No response (the client got a transport error).'})));
+}
+
+function leftOutNote(count, what) {
+  return count > 0 ? h('p', {class: 'truncated', text: `${formatCount(count)} more ${what} not kept by the journal`}) : null;
+}
+
+function conversationView(ws) {
+  const close = ws.close
+    ? `Closed by the ${ws.close.from} at ${formatMs(ws.close.ms)}: ${ws.close.code ?? 'no code'}${ws.close.reason ? ` (${ws.close.reason})` : ''}`
+    : 'No close was exchanged (the connection ended).';
+  return h('div', {class: 'stream-view'},
+    streamTable(ws.messages, 'WebSocket messages, times from the upgrade', true),
+    leftOutNote(ws.leftOut, 'messages'),
+    h('p', {class: 'muted', text: close}));
+}
+
+function partsView(parts) {
+  return h('div', {class: 'stream-view'},
+    streamTable(parts.parts, 'Body parts as they arrived, times from the head', false),
+    leftOutNote(parts.leftOut, 'parts'));
 }
 
 // ---- setup ----------------------------------------------------------------------------------------
@@ -874,6 +931,34 @@ export function bodyView(body, label) {
 // A labelled section that can be collapsed (native <details>, keyboard accessible for free).
 export function section(title, ...content) {
   return h('details', {class: 'sec', open: true}, h('summary', {text: title}), ...content);
+}
+
+// A stream that ended, as the list's detail column notes it: "12 messages, closed 1000" for a
+// WebSocket, "30 parts over 2.4 s" for a paced body.
+export function streamNote(stream) {
+  if (!stream) return '';
+  if (typeof stream.messages === 'number') {
+    const closed = stream.close === null || stream.close === undefined ? 'no close' : `closed ${stream.close}`;
+    return `${formatCount(stream.messages)} message${stream.messages === 1 ? '' : 's'}, ${closed}`;
+  }
+  return `${formatCount(stream.parts)} part${stream.parts === 1 ? '' : 's'} over ${formatMs(stream.ms)}`;
+}
+
+// Rows of a stream (WebSocket messages, or a paced body's parts) as a table: when (from the upgrade or
+// the head), who sent it (messages only), its size and its content as text, or the server's hex dump.
+export function streamTable(rows, label, withSender) {
+  if (!rows || rows.length === 0) return h('p', {class: 'muted', text: 'Nothing was sent.'});
+  return h('table', {class: 'stream', 'aria-label': label},
+    h('thead', {}, h('tr', {},
+      h('th', {scope: 'col', text: 'At'}),
+      withSender ? h('th', {scope: 'col', text: 'From'}) : null,
+      h('th', {scope: 'col', text: 'Size'}),
+      h('th', {scope: 'col', text: 'Content'}))),
+    h('tbody', {}, rows.map((row) => h('tr', {class: row.from ? `from-${row.from}` : ''},
+      h('td', {class: 'at', text: formatMs(row.ms)}),
+      withSender ? h('td', {class: 'from', text: row.from === 'client' ? 'client →' : '← server'}) : null,
+      h('td', {class: 'size', text: `${formatBytes(row.size)}${row.kind === 'binary' ? ' binary' : ''}`}),
+      h('td', {}, h('pre', {class: row.text === undefined ? 'hex' : 'text', text: row.text ?? row.hex ?? ''}))))));
 }
 """#),
         "index.html": File(
@@ -1679,6 +1764,14 @@ table { border-collapse: collapse; }
 .explain-input label { color: var(--muted); }
 .explain-result { max-width: 1100px; }
 .key { word-break: break-all; }
+
+/* A stream's messages or parts: when, who, how much, what. */
+.stream { width: 100%; font-size: 11.5px; }
+.stream th { text-align: left; font-weight: 600; color: var(--muted); padding: 1px 10px 1px 0; }
+.stream td { vertical-align: top; padding: 1px 10px 1px 0; }
+.stream td.at, .stream td.size, .stream td.from { white-space: nowrap; width: 1%; font-family: var(--mono); }
+.stream td pre { margin: 0; white-space: pre-wrap; word-break: break-all; }
+.stream tr.from-server td.from { color: var(--muted); }
 """##),
         "virtual-list.js": File(
             contentType: "text/javascript; charset=utf-8",

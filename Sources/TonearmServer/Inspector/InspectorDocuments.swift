@@ -9,19 +9,102 @@ enum InspectorDocuments {
     /// The most bytes of a binary body shown as a hex dump.
     static let hexDumpLimit = 512
 
-    /// An exchange as the list shows it: `{"id","time","method","url","status","source","detail","ms"}`.
+    /// An exchange as the list shows it: `{"id","time","method","url","status","source","detail","ms"}`,
+    /// and `"stream"` once a stream has ended (``stream(of:)``).
     static func summary(_ entry: JournalEntry) -> JSONValue {
-        let parts = entry.latency.components
+        var members: [JSONMember] = [
+            JSONMember(key: "id", value: .integer(entry.sequence)),
+            JSONMember(key: "time", value: .string(Timestamp.iso8601(entry.time))),
+            JSONMember(key: "method", value: .string(entry.request.method)),
+            JSONMember(key: "url", value: .string(entry.request.url)),
+            JSONMember(key: "status", value: entry.status.map(JSONValue.integer) ?? .null),
+            JSONMember(key: "source", value: .string(entry.source.kind.rawValue)),
+            JSONMember(key: "detail", value: .string(entry.source.detail)),
+            JSONMember(key: "ms", value: milliseconds(entry.latency)),
+        ]
+        if let stream = stream(of: entry) { members.append(JSONMember(key: "stream", value: stream)) }
+        return .object(members)
+    }
+
+    /// `duration` in milliseconds, to the microsecond.
+    static func milliseconds(_ duration: Duration) -> JSONValue {
+        let parts = duration.components
+        return .double((Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15 * 1000).rounded() / 1000)
+    }
+
+    /// What a stream that ended amounted to, for the list: `{"messages","leftOut","close","ms"}` for a
+    /// WebSocket (`close` its code, `null` when none was exchanged), `{"parts","ms"}` for a paced body
+    /// (`ms` the last part's or message's offset); `nil` for anything else.
+    static func stream(of entry: JournalEntry) -> JSONValue? {
+        if let conversation = entry.webSocket {
+            let last = max(conversation.messages.last?.offset ?? .zero, conversation.close?.offset ?? .zero)
+            return .object([
+                "messages": .integer(conversation.messages.count + entry.webSocketMessagesLeftOut),
+                "leftOut": .integer(entry.webSocketMessagesLeftOut),
+                "close": conversation.close.map { close in close.code.map { .integer(Int($0)) } ?? .null } ?? .null,
+                "ms": milliseconds(last),
+            ])
+        }
+        if let pacing = entry.pacing {
+            return .object(["parts": .integer(pacing.parts.count), "ms": milliseconds(pacing.duration)])
+        }
+        return nil
+    }
+
+    /// The most parts, or messages, the detail view lists (a stream is cut to the journal's body limit,
+    /// 64 KiB, already; a list of a thousand rows is as much as anyone reads).
+    static let streamRowLimit = 1000
+
+    /// A WebSocket conversation as the detail view shows it: `{"messages":[{"from","kind","ms","size",
+    /// "text"|"hex"}],"leftOut","close":{"from","code","reason","ms"}|null}`, oldest first.
+    static func conversation(_ conversation: WebSocketConversation, leftOut: Int) -> JSONValue {
+        let messages = conversation.messages.prefix(streamRowLimit).map { message -> JSONValue in
+            var members: [JSONMember] = [
+                JSONMember(key: "from", value: .string(message.sender.rawValue)),
+                JSONMember(key: "kind", value: .string(message.kind.rawValue)),
+                JSONMember(key: "ms", value: milliseconds(message.offset)),
+                JSONMember(key: "size", value: .integer(message.payload.count)),
+            ]
+            members.append(payload(message.payload[...], text: message.kind == .text))
+            return .object(members)
+        }
+        let close: JSONValue = conversation.close.map { close in
+            .object([
+                "from": .string(close.sender.rawValue),
+                "code": close.code.map { .integer(Int($0)) } ?? .null,
+                "reason": .string(close.reason),
+                "ms": milliseconds(close.offset),
+            ])
+        } ?? .null
         return .object([
-            "id": .integer(entry.sequence),
-            "time": .string(Timestamp.iso8601(entry.time)),
-            "method": .string(entry.request.method),
-            "url": .string(entry.request.url),
-            "status": entry.response.map { .integer($0.status) } ?? .null,
-            "source": .string(entry.source.kind.rawValue),
-            "detail": .string(entry.source.detail),
-            "ms": .double((Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15 * 1000).rounded() / 1000),
+            "messages": .array(messages),
+            "leftOut": .integer(leftOut + max(0, conversation.messages.count - streamRowLimit)),
+            "close": close,
         ])
+    }
+
+    /// A paced body's parts as the detail view shows them: `{"parts":[{"ms","size","text"|"hex"}],
+    /// "leftOut"}`, each part's bytes from `body` (a Server-Sent Events answer's parts are its events as
+    /// they arrived).
+    static func parts(_ pacing: BodyPacing, of body: [UInt8]) -> JSONValue {
+        var rows: [JSONValue] = []
+        var start = 0
+        for part in pacing.parts.prefix(streamRowLimit) {
+            let end = min(body.count, start + part.byteCount)
+            rows.append(.object([
+                JSONMember(key: "ms", value: milliseconds(part.offset)),
+                JSONMember(key: "size", value: .integer(part.byteCount)),
+                payload(body[start..<end], text: true),
+            ]))
+            start = end
+        }
+        return .object(["parts": .array(rows), "leftOut": .integer(max(0, pacing.parts.count - streamRowLimit))])
+    }
+
+    /// A message's or part's bytes: `"text"` when they read as text (`text` says they should), else `"hex"`.
+    private static func payload(_ bytes: ArraySlice<UInt8>, text: Bool) -> JSONMember {
+        if text, let readable = readableText(Array(bytes), cut: true) { return JSONMember(key: "text", value: .string(readable)) }
+        return JSONMember(key: "hex", value: .string(hexDump(bytes.prefix(hexDumpLimit))))
     }
 
     /// A body as the detail view shows it: `{"size","kept","truncated","kind","contentType","text"|"hex"}`;

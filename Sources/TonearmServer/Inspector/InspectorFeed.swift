@@ -29,6 +29,9 @@ struct InspectorFeed: Equatable {
         /// Send the newest exchanges numbered after `after`, at most `limit`; then report what was sent
         /// with ``sent(through:)``.
         case sendExchanges(after: Int, limit: Int)
+        /// Send the exchanges completed after the first `after` completions (streams that ended since
+        /// their heads were sent: the page replaces its copies).
+        case sendCompleted(after: Int)
         /// Send a comment that keeps the connection open.
         case keepAlive
         /// Nothing now: look again at `deadline`.
@@ -47,20 +50,26 @@ struct InspectorFeed: Equatable {
     /// would find new exchanges every time under load and send without pause).
     private var stateAllowed: NIODeadline
     private var exchangesAllowed: NIODeadline
+    /// How many of the journal's completions were sent.
+    private(set) var completionsSent: Int
 
-    /// A feed opened at `now` that sends exchanges numbered after `after`.
-    init(after: Int, now: NIODeadline, timing: Timing = Timing()) {
+    /// A feed opened at `now` that sends exchanges numbered after `after`, and the completions after
+    /// the first `completions`.
+    init(after: Int, completions: Int = 0, now: NIODeadline, timing: Timing = Timing()) {
         self.timing = timing
         lastSent = after
+        completionsSent = completions
         keepAliveDue = now + timing.keepAliveInterval
         stateAllowed = now
         exchangesAllowed = now
     }
 
-    /// What to do at `now`, the journal's newest exchange being numbered `newest` (-1 when none) and the
-    /// server's state having `fingerprint`.
-    mutating func next(now: NIODeadline, newest: Int, fingerprint: Int) -> Step {
+    /// What to do at `now`, the journal's newest exchange being numbered `newest` (-1 when none), its
+    /// completions numbering `completions`, and the server's state having `fingerprint`. Completions go
+    /// out after the exchanges they complete, on the same pace.
+    mutating func next(now: NIODeadline, newest: Int, completions: Int = 0, fingerprint: Int) -> Step {
         let stateChanged = sentFingerprint != fingerprint, exchangesWaiting = newest > lastSent
+        let completionsWaiting = completions > completionsSent
         if stateChanged, now >= stateAllowed {
             sentFingerprint = fingerprint
             stateAllowed = now + timing.lookInterval
@@ -76,13 +85,20 @@ struct InspectorFeed: Equatable {
             lastSent = newest
             return .sendExchanges(after: after, limit: timing.batch)
         }
+        if completionsWaiting, now >= exchangesAllowed {
+            exchangesAllowed = now + timing.lookInterval
+            keepAliveDue = now + timing.keepAliveInterval
+            let after = completionsSent
+            completionsSent = completions
+            return .sendCompleted(after: after)
+        }
         if now >= keepAliveDue {
             keepAliveDue = now + timing.keepAliveInterval
             return .keepAlive
         }
         var wake = min(now + timing.lookInterval, keepAliveDue)
         if stateChanged { wake = min(wake, stateAllowed) }
-        if exchangesWaiting { wake = min(wake, exchangesAllowed) }
+        if exchangesWaiting || completionsWaiting { wake = min(wake, exchangesAllowed) }
         return .wait(until: wake)
     }
 

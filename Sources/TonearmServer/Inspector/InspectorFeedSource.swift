@@ -14,20 +14,27 @@ final class InspectorFeedSource: BodyStreamSource {
 
     init(inspector: Inspector, after: Int, now: NIODeadline, timing: InspectorFeed.Timing = InspectorFeed.Timing()) {
         self.inspector = inspector
-        feed = Mutex(InspectorFeed(after: after, now: now, timing: timing))
+        feed = Mutex(InspectorFeed(after: after, completions: inspector.journal.completionCount, now: now, timing: timing))
     }
 
     func next(now: NIODeadline) -> BodyStreamStep {
         let journal = inspector.journal
         let fingerprint = inspector.stateFingerprint
         let newest = journal.total - 1
-        switch feed.withLock({ $0.next(now: now, newest: newest, fingerprint: fingerprint) }) {
+        let completions = journal.completionCount
+        switch feed.withLock({ $0.next(now: now, newest: newest, completions: completions, fingerprint: fingerprint) }) {
         case .sendState:
             return .write(Self.event("state", id: nil, data: inspector.state()))
         case .sendExchanges(let after, let limit):
             let (entries, skipped) = journal.entries(after: after, newest: limit)
             if let last = entries.last { feed.withLock { $0.sent(through: last.sequence) } }
             return .write(Self.event("exchanges", id: entries.last?.sequence, data: inspector.exchangesDocument(entries, skipped: skipped)))
+        case .sendCompleted(let after):
+            // Further behind than the journal remembers: the page reloads its list instead.
+            let (entries, _) = journal.completed(after: after)
+            return .write(Self.event("completed", id: nil, data: .object([
+                "entries": entries.map { .array($0.map(InspectorDocuments.summary)) } ?? .null,
+            ])))
         case .keepAlive:
             return .write(Array(": keep-alive\n\n".utf8))
         case .wait(let deadline):

@@ -12,7 +12,7 @@ struct InspectorStage: ResponderStage {
         let source = JournalEntry.Source(kind: .control, detail: path)
         if inspector.isFeed(path: path, method: incoming.method) {
             let (head, stream) = inspector.feed(query: query, headers: incoming.headers)
-            return .answered(.now(StageAnswer(content: .stream(head, stream), source: source)))
+            return .answered(.now(StageAnswer(content: .stream(head, stream, outcome: nil), source: source)))
         }
         return .answered(inspector.respond(path: path, query: query, request: incoming).map { response in
             StageAnswer(content: .response(response), source: source)

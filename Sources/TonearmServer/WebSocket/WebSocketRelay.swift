@@ -15,12 +15,16 @@ final class WebSocketRelay {
     private let upstream: WebSocketRelayEnd
     private let loop: any EventLoop
     private let openedAt: NIODeadline
-    private var state = WebSocketRelayState()
-    private let finish: (WebSocketConversation) -> Void
+    private var state: WebSocketRelayState
+    private let finish: (WebSocketConversation, _ cut: String?) -> Void
     /// The timer set for the state's deadline, and that deadline.
     private var wakeUp: (deadline: Duration, task: Scheduled<Void>)?
 
-    init(client: WebSocketRelayEnd, upstream: WebSocketRelayEnd, loop: any EventLoop, openedAt: NIODeadline, finish: @escaping (WebSocketConversation) -> Void) {
+    init(
+        client: WebSocketRelayEnd, upstream: WebSocketRelayEnd, loop: any EventLoop, openedAt: NIODeadline, recordingLimit: Int,
+        finish: @escaping (WebSocketConversation, _ cut: String?) -> Void
+    ) {
+        state = WebSocketRelayState(recordingLimit: recordingLimit)
         self.client = client
         self.upstream = upstream
         self.loop = loop
@@ -65,7 +69,7 @@ final class WebSocketRelay {
             case .sendClose(let side, let code, let reason): end(side).sendClose(code: code, reason: reason)
             case .closeConnectionAfterWrites(let side): end(side).closeConnectionAfterWrites()
             case .closeConnection(let side): end(side).closeConnection()
-            case .finish(let conversation): finish(conversation)
+            case .finish(let conversation, let cut): finish(conversation, cut)
             }
         }
         followDeadline()

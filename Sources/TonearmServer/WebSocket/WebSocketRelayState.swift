@@ -9,6 +9,10 @@ import Tonearm
 /// is recorded and passed on, and answered at its end; an end passed a close has
 /// ``WebSocketReplay/closeGrace`` to answer it, then its connection is closed. When either connection
 /// ends, the conversation is complete and finished once.
+///
+/// The recording is bounded as a streamed body's is: once the messages kept reach ``recordingLimit``
+/// bytes of payload, the rest is still relayed but no longer kept, and the recording is finished marked
+/// as cut there, so a socket open for hours cannot grow the server's memory without bound.
 struct WebSocketRelayState {
     /// An end of the relay.
     enum Side: Equatable {
@@ -29,9 +33,12 @@ struct WebSocketRelayState {
         case closeConnectionAfterWrites(Side)
         /// Closes the end's connection now.
         case closeConnection(Side)
-        /// The conversation is over: record it.
-        case finish(WebSocketConversation)
+        /// The conversation is over: record it, marked as cut for `cut`'s reason when it was.
+        case finish(WebSocketConversation, cut: String?)
     }
+
+    /// The most payload bytes the recorded conversation keeps (the server's body limit).
+    let recordingLimit: Int
 
     private var messages: [WebSocketConversation.Message] = []
     private var close: WebSocketConversation.Close?
@@ -41,8 +48,13 @@ struct WebSocketRelayState {
     /// When the client's and the upstream's time to answer a close passed to them ends.
     private var clientGraceEnds: Duration?
     private var upstreamGraceEnds: Duration?
+    private var keptBytes = 0
+    /// Why the recording stopped keeping messages, once it did.
+    private var cut: String?
 
-    init() {}
+    init(recordingLimit: Int = .max) {
+        self.recordingLimit = max(0, recordingLimit)
+    }
 
     /// The next time ``advance(to:)`` has something to do: the earliest end of a close's grace.
     var deadline: Duration? {
@@ -63,7 +75,12 @@ struct WebSocketRelayState {
             // After a close, an end sends no more data (RFC 6455 §5.5.1): anything that comes is dropped,
             // as is what comes once the other end went away (the conversation is finished).
             guard close == nil, goneAway == nil else { return [] }
-            messages.append(WebSocketConversation.Message(side == .client ? .client : .server, kind, payload: payload, offset: now))
+            if cut == nil, payload.count <= recordingLimit - keptBytes {
+                keptBytes += payload.count
+                messages.append(WebSocketConversation.Message(side == .client ? .client : .server, kind, payload: payload, offset: now))
+            } else if cut == nil {
+                cut = "the conversation passed the \(recordingLimit)-byte limit (--max-body-size) after \(messages.count) messages"
+            }
             return [.send(to: side.peer, kind, payload)]
         case .ping(let payload):
             return [.pong(to: side, payload)]
@@ -100,7 +117,7 @@ struct WebSocketRelayState {
         }
         guard !finished else { return actions }
         finished = true
-        return actions + [.finish(WebSocketConversation(messages: messages, close: close))]
+        return actions + [.finish(WebSocketConversation(messages: messages, close: close), cut: cut)]
     }
 
     /// The server is stopping at `now`: both ends are told it is going away, and closed once told.

@@ -22,6 +22,8 @@ final class WebSocketReplayHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var readWithheld = false
     /// Whether a close was sent for a broken protocol or a stopping server: nothing more is read.
     private var failed = false
+    /// What was exchanged, for the journal once the socket ends (as much as the journal keeps of a body).
+    private var transcript = WebSocketTranscript(byteLimit: Journal.storedBodyLimit)
 
     init(replay: WebSocketReplay, plan: WebSocketPlan) {
         self.replay = replay
@@ -36,10 +38,12 @@ final class WebSocketReplayHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func handlerRemoved(context: ChannelHandlerContext) {
         cancelWakeUp()
+        plan.ended(transcript.conversation, leftOut: transcript.leftOut)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelWakeUp()
+        plan.ended(transcript.conversation, leftOut: transcript.leftOut)
         context.fireChannelInactive()
     }
 
@@ -50,10 +54,14 @@ final class WebSocketReplayHandler: ChannelDuplexHandler, RemovableChannelHandle
         case .none, .pong:
             break
         case .message(let kind, let payload):
-            perform(replay.received(kind, payload, at: now), context: context)
+            transcript.add(.client, kind, payload, at: now)
+            // Compared as its recording keeps it: redacted.
+            let compared = kind == .text ? plan.redaction.redactTextMessage(payload) : payload
+            perform(replay.received(kind, compared, at: now), context: context)
         case .ping(let payload):
             context.writeAndFlush(wrapOutboundOut(.server(.pong, payload, allocator: context.channel.allocator)), promise: nil)
-        case .close(let code, _):
+        case .close(let code, let reason):
+            transcript.closed(by: .client, code: code, reason: reason, at: now)
             perform(replay.clientClosed(code: code, at: now), context: context)
         case .violation(let code, let reason):
             fail(code: code, reason: reason, context: context)
@@ -102,8 +110,10 @@ final class WebSocketReplayHandler: ChannelDuplexHandler, RemovableChannelHandle
         for action in actions {
             switch action {
             case .send(let kind, let payload):
+                transcript.add(.server, kind, payload, at: elapsed(context))
                 context.write(wrapOutboundOut(.server(kind == .text ? .text : .binary, payload, allocator: allocator)), promise: nil)
             case .close(let code, let reason):
+                transcript.closed(by: .server, code: code, reason: reason, at: elapsed(context))
                 context.write(wrapOutboundOut(.close(code: code, reason: reason, allocator: allocator)), promise: nil)
             case .missed(let miss):
                 plan.report(miss)
@@ -123,6 +133,7 @@ final class WebSocketReplayHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard !failed else { return }
         failed = true
         cancelWakeUp()
+        transcript.closed(by: .server, code: code, reason: reason, at: elapsed(context))
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.close(code: code, reason: reason, allocator: channel.allocator)))
             .whenComplete { _ in channel.close(promise: nil) }

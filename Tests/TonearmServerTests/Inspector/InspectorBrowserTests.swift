@@ -83,4 +83,36 @@ struct InspectorBrowserTests {
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         #expect(run.output.contains("checks passed"), "\(run.output)")
     }
+
+    @Test(
+        "A WebSocket in the page: listed by its handshake, noted with its messages and close once it ends (live), its detail each message with its sender and content as text",
+        .enabled(if: InspectorBrowser.available, Comment(rawValue: InspectorBrowser.missingMessage)),
+        .timeLimit(.minutes(3)))
+    func webSocket() async throws {
+        let folder = try TemporaryFolder()
+        let handshake = [HeaderField("Upgrade", "websocket"), HeaderField("Connection", "Upgrade"), HeaderField("Sec-WebSocket-Version", "13")]
+        let cassette = try savedCassette([
+            Track(
+                request: Request(url: "https://chat.example.com/socket", headers: handshake), response: Response(status: 101),
+                webSocket: WebSocketConversation(messages: [
+                    .text(.server, "<img src=x onerror=window.pwned=3> welcome", at: .milliseconds(10)),
+                    .text(.client, #"{"op":"ask","q":"hi"}"#, at: .milliseconds(100)),
+                    .text(.server, "answer", at: .milliseconds(150)),
+                    .binary(.server, [1, 2, 3], at: .milliseconds(200)),
+                ]))
+        ], in: folder)
+        let server = try await TonearmServer.start(quietConfiguration(cassette: cassette))
+        let settings: [String: Any] = [
+            "inspector": try #require(server.inspectorURL).absoluteString, "chromium": try #require(InspectorBrowser.chromium),
+            "socket": "ws://127.0.0.1:\(server.port)/chat.example.com/socket",
+        ]
+        let file = folder.file("browser.json")
+        try JSONSerialization.data(withJSONObject: settings).write(to: file)
+        let run = try await ProcessRun.run(
+            try #require(InspectorBrowser.python),
+            [packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/inspector_streams_browser.py").path, file.path])
+        try await server.stop()
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        #expect(run.output.contains("checks passed"), "\(run.output)")
+    }
 }

@@ -66,4 +66,20 @@ struct InspectorFeedTests {
         #expect(feed.lastSent == 100_000)
         #expect(feed.next(now: Self.start, newest: 100_000, fingerprint: 1) == .wait(until: Self.start + .milliseconds(100)))
     }
+
+    @Test("A stream that ended after its head was sent goes out as a completion at the next look, after the exchanges waiting; completions from before the page opened are not sent")
+    func completions() {
+        var feed = InspectorFeed(after: -1, completions: 3, now: Self.start, timing: Self.timing)
+        _ = feed.next(now: Self.start, newest: 0, completions: 3, fingerprint: 1)
+        #expect(feed.next(now: Self.start, newest: 0, completions: 3, fingerprint: 1) == .sendExchanges(after: -1, limit: 250))
+        // The socket listed as exchange 0 ends: one completion more, sent at the next look.
+        #expect(feed.next(now: Self.start, newest: 0, completions: 4, fingerprint: 1) == .wait(until: Self.start + .milliseconds(100)))
+        let look = Self.start + .milliseconds(100)
+        #expect(feed.next(now: look, newest: 1, completions: 4, fingerprint: 1) == .sendExchanges(after: 0, limit: 250))
+        let next = look + .milliseconds(100)
+        #expect(feed.next(now: look + .milliseconds(50), newest: 1, completions: 4, fingerprint: 1) == .wait(until: next))
+        #expect(feed.next(now: next, newest: 1, completions: 4, fingerprint: 1) == .sendCompleted(after: 3))
+        #expect(feed.completionsSent == 4)
+        #expect(feed.next(now: next, newest: 1, completions: 4, fingerprint: 1) == .wait(until: next + .milliseconds(100)))
+    }
 }

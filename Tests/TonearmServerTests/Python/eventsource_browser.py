@@ -16,14 +16,11 @@ import sys
 
 from playwright.sync_api import sync_playwright
 
+from browser_checks import Checks
+
 url, chromium, offsets = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-failed = False
-
-
-def check(name, ok, detail=""):
-    global failed
-    failed |= not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {name}{f' ({detail})' if detail else ''}", flush=True)
+checks = Checks()
+check = checks.check
 
 
 with sync_playwright() as playwright:
@@ -56,5 +53,4 @@ for index, message in enumerate(messages):
     # A millisecond's allowance for the two clocks' rounding.
     elapsed = message["at"] - opened
     check(f"message {index} no sooner than its recorded time", elapsed >= offsets[index] - 1, f"{elapsed:.1f} ms after opening, recorded {offsets[index]} ms")
-print("checks failed" if failed else "checks passed")
-sys.exit(1 if failed else 0)
+checks.finish()

@@ -25,14 +25,12 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-results = []
+from browser_checks import Checks
+
+checks = Checks()
+check = checks.check
 # The test runs beside the whole suite on two cores: waits are generous, checks are exact.
 expect.set_options(timeout=30_000)
-
-
-def check(name, ok, detail=""):
-    results.append((name, bool(ok)))
-    print(f"{'ok  ' if ok else 'FAIL'} {name}{f' ({detail})' if detail else ''}", flush=True)
 
 
 def send(url, method="GET", body=None, headers=None):
@@ -301,9 +299,7 @@ def main():
             dark.screenshot(path=str(shots / "inspector-dark.png"))
         browser.close()
 
-    failed = [name for name, ok in results if not ok]
-    print(f"\n{len(results) - len(failed)} of {len(results)} checks passed")
-    return 1 if failed else 0
+    checks.finish()
 
 
 def burst(base, count):
@@ -328,4 +324,4 @@ def burst(base, count):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

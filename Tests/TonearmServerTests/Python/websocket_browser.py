@@ -15,14 +15,11 @@ import sys
 
 from playwright.sync_api import sync_playwright
 
+from browser_checks import Checks
+
 url, chromium = sys.argv[1], sys.argv[2]
-failed = False
-
-
-def check(name, ok, detail=""):
-    global failed
-    failed |= not ok
-    print(f"{'ok  ' if ok else 'FAIL'} {name}{f' ({detail})' if detail else ''}", flush=True)
+checks = Checks()
+check = checks.check
 
 
 with sync_playwright() as playwright:
@@ -53,5 +50,4 @@ if len(seen["messages"]) == 3:
     first, second = (seen["messages"][i]["at"] - seen["sentAt"] for i in (1, 2))
     check("the answers no sooner after the question than recorded (50 ms, 350 ms)", first >= 49 and second >= 349, f"{first:.0f} ms, {second:.0f} ms")
 check("the server's recorded close, 4000", seen["close"] == {"code": 4000, "reason": "done"}, repr(seen["close"]))
-print("checks passed" if not failed else "checks failed", flush=True)
-sys.exit(1 if failed else 0)
+checks.finish()

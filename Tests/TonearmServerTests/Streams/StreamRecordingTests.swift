@@ -46,6 +46,14 @@ struct StreamRecordingTests {
         #expect(offsets.count == 3)
         #expect(offsets[1] >= .milliseconds(400), "\(offsets)")
         #expect(offsets[2] >= offsets[1])
+        // The recorder's journal listed the stream by its head as it began, then whole as recorded.
+        let journaled = try #require(recorder.journal.first { $0.request.url.hasSuffix("/chat") })
+        #expect(journaled.response?.body == track.response?.body)
+        // The cassette keeps times to the millisecond, the journal as they were.
+        #expect(journaled.pacing?.parts.map(\.byteCount) == track.pacing?.parts.map(\.byteCount))
+        for (kept, saved) in zip(journaled.pacing?.parts ?? [], track.pacing?.parts ?? []) {
+            #expect(kept.offset - saved.offset < .milliseconds(1) && saved.offset - kept.offset < .milliseconds(1), "\(kept) \(saved)")
+        }
 
         // Replayed with the upstream gone: the same events, the last no earlier than its recorded time.
         let replayer = try await TonearmServer.start(quietConfiguration(cassette: cassette))
@@ -58,6 +66,7 @@ struct StreamRecordingTests {
         #expect(whole.hasSuffix(String(decoding: track.response?.body ?? [], as: UTF8.self)))
         let done = try #require(reads.first { $0.text.contains("[DONE]") })
         #expect(done.arrived - sent >= offsets[2] - .milliseconds(1))
+        #expect(replayer.journal.first?.pacing == track.pacing, "a paced replay is journaled with its parts' times")
     }
 
     @Test("A client that leaves a relayed stream ends the upstream exchange, and nothing half-recorded is saved")

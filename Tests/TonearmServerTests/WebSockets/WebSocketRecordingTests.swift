@@ -48,10 +48,40 @@ struct WebSocketRecordingTests {
         #expect(messages[3].payload == [0, 1, 2])
         #expect(track.webSocket?.close == WebSocketConversation.Close(.server, code: 4000, reason: "see you", offset: try #require(track.webSocket?.close?.offset)))
         #expect(try String(contentsOf: cassette, encoding: .utf8).contains(#""from": "client""#))
+        // The recorder's journal completed the handshake's entry with the same conversation.
+        // (The cassette keeps times to the millisecond, the journal as they were.)
+        let journaled = try #require(recorder.journal.first { $0.response?.status == 101 }?.webSocket)
+        #expect(journaled.messages.map { [$0.sender.rawValue, $0.kind.rawValue] + $0.payload.map(String.init) } == messages.map { [$0.sender.rawValue, $0.kind.rawValue] + $0.payload.map(String.init) })
+        #expect(journaled.close?.code == 4000 && journaled.close?.reason == "see you")
 
         let replayer = try await TonearmServer.start(quietConfiguration(cassette: cassette))
         try checkConversation(try await WebSocketClient.run("ws://127.0.0.1:\(replayer.port)/127.0.0.1:\(upstream.port)/chat", conversation))
         try await replayer.stop()
+    }
+
+    @Test("A JSON message's redacted fields are hidden in the recording, and the replay compares a live message redacted alike, so it still matches")
+    func redactedMessages() async throws {
+        let folder = try TemporaryFolder()
+        let cassette = folder.file("redacted.json")
+        let upstream = try await upstream()
+        var configuration = quietConfiguration(cassette: cassette, mode: .missing, hosts: [upstream.origin])
+        configuration.redaction = Redaction(jsonFields: [try JSONPointer("/token")])
+        let signIn: [[String: Any]] = [["recv": true], ["send": #"{"op":"signIn","token":"s3cret"}"#], ["recv": true], ["send": "bye"], ["recv": true]]
+        let recorder = try await TonearmServer.start(configuration)
+        let url = "ws://127.0.0.1:\(recorder.port)/127.0.0.1:\(upstream.port)/chat"
+        _ = try await WebSocketClient.run(url, signIn)
+        try await recorder.stop()
+        try await upstream.stop()
+        let messages = try #require(try CassetteFile.load(cassette).cassette.tracks.first?.webSocket?.messages)
+        let signedIn = try #require(messages.first { $0.sender == .client })
+        #expect(String(decoding: signedIn.payload, as: UTF8.self) == #"{"op":"signIn","token":"<redacted>"}"#)
+
+        configuration.mode = .never
+        let replayer = try await TonearmServer.start(configuration)
+        let events = try await WebSocketClient.run("ws://127.0.0.1:\(replayer.port)/127.0.0.1:\(upstream.port)/chat", signIn)
+        try await replayer.stop()
+        #expect(replayer.misses.isEmpty, "\(replayer.misses)")
+        #expect(events.contains { $0["closed"] as? Int == 4000 }, "\(events)")
     }
 
     @Test("Stopping the server while a recorded socket is open saves the conversation so far, closed 1001 by tonearm, and tells the client")

@@ -24,7 +24,7 @@ struct WebSocketRelayStateTests {
                     WebSocketConversation.Message(.client, .text, payload: Array("hi".utf8), offset: .milliseconds(10)),
                     WebSocketConversation.Message(.server, .binary, payload: [1, 2], offset: .milliseconds(30)),
                 ],
-                close: nil)),
+                close: nil), cut: nil),
         ])
     }
 
@@ -41,7 +41,7 @@ struct WebSocketRelayStateTests {
         #expect(relay.deadline == nil)
         #expect(relay.advance(to: .seconds(60)).isEmpty)
         #expect(relay.ended(.upstream, at: .seconds(2)) == [
-            .finish(WebSocketConversation(close: WebSocketConversation.Close(.client, code: 1000, reason: "done", offset: .seconds(1))))
+            .finish(WebSocketConversation(close: WebSocketConversation.Close(.client, code: 1000, reason: "done", offset: .seconds(1))), cut: nil)
         ])
     }
 
@@ -61,7 +61,7 @@ struct WebSocketRelayStateTests {
     func endedDuringGrace() {
         var relay = WebSocketRelayState()
         #expect(relay.ended(.upstream, at: .seconds(1)) == [
-            .sendClose(to: .client, code: 1001, reason: "the upstream went away"), .finish(WebSocketConversation()),
+            .sendClose(to: .client, code: 1001, reason: "the upstream went away"), .finish(WebSocketConversation(), cut: nil),
         ])
         #expect(relay.deadline == .seconds(1) + Self.grace)
         // Its answer to the 1001 closes its connection; nothing more is relayed or kept.
@@ -81,7 +81,7 @@ struct WebSocketRelayStateTests {
         #expect(relay.deadline == .seconds(1) + Self.grace)
         let actions = relay.ended(.client, at: .seconds(1))
         #expect(actions == [.finish(WebSocketConversation(
-            close: WebSocketConversation.Close(.server, code: 1001, reason: "the other end broke the protocol", offset: .seconds(1))))])
+            close: WebSocketConversation.Close(.server, code: 1001, reason: "the other end broke the protocol", offset: .seconds(1))), cut: nil)])
     }
 
     @Test("A stopping server tells both ends it is going away and keeps that as the close")
@@ -94,6 +94,23 @@ struct WebSocketRelayStateTests {
         ])
         #expect(relay.ended(.client, at: .seconds(2)) == [.finish(WebSocketConversation(
             messages: [WebSocketConversation.Message(.client, .text, payload: [65], offset: .seconds(1))],
-            close: WebSocketConversation.Close(.server, code: 1001, reason: "tonearm is stopping", offset: .seconds(2))))])
+            close: WebSocketConversation.Close(.server, code: 1001, reason: "tonearm is stopping", offset: .seconds(2))), cut: nil)])
+    }
+
+    @Test("Past the recording limit messages are still relayed but no longer kept, and the recording is finished marked as cut")
+    func recordingLimit() {
+        var relay = WebSocketRelayState(recordingLimit: 10)
+        #expect(relay.received(.message(.text, Array("123456".utf8)), from: .client, at: .milliseconds(1)) == [.send(to: .upstream, .text, Array("123456".utf8))])
+        #expect(relay.received(.message(.text, Array("7890".utf8)), from: .upstream, at: .milliseconds(2)) == [.send(to: .client, .text, Array("7890".utf8))])
+        // The limit is reached: relayed all the same, not kept, nor is anything after it.
+        #expect(relay.received(.message(.text, Array("x".utf8)), from: .client, at: .milliseconds(3)) == [.send(to: .upstream, .text, Array("x".utf8))])
+        #expect(relay.received(.message(.text, Array("".utf8)), from: .upstream, at: .milliseconds(4)) == [.send(to: .client, .text, [])])
+        let actions = relay.ended(.upstream, at: .milliseconds(5))
+        #expect(actions.last == .finish(
+            WebSocketConversation(messages: [
+                WebSocketConversation.Message(.client, .text, payload: Array("123456".utf8), offset: .milliseconds(1)),
+                WebSocketConversation.Message(.server, .text, payload: Array("7890".utf8), offset: .milliseconds(2)),
+            ]),
+            cut: "the conversation passed the 10-byte limit (--max-body-size) after 2 messages"))
     }
 }

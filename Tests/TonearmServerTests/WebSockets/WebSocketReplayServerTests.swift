@@ -57,6 +57,51 @@ struct WebSocketReplayServerTests {
         #expect(binary - greeting >= 0.499, "\(events)")
         #expect(server.journal.first?.response?.status == 101)
         #expect(server.misses.isEmpty)
+
+        // The handshake's journal entry is completed with what was exchanged: the client's message as it
+        // sent it, the messages played, the client's close.
+        let conversation = try #require(server.journal.first?.webSocket, "the handshake's entry has no conversation")
+        #expect(conversation.messages.map(\.sender) == [.server, .client, .server, .server])
+        #expect(conversation.messages[1].payload == Array(#"{"id": 7, "q": "hi", "op": "ask"}"#.utf8))
+        #expect(conversation.messages[3].payload == [1, 2, 3])
+        #expect(conversation.problem == nil, "times from the upgrade, in order")
+        #expect(conversation.close?.sender == .client && conversation.close?.code == 1000, "\(String(describing: conversation.close))")
+        // The journal's HAR export carries it as Chrome's _webSocketMessages, readable back.
+        let folder = try TemporaryFolder()
+        let har = folder.file("journal.har")
+        try Data(try server.journalHAR()).write(to: har)
+        let exported = try #require(try CassetteFile.load(har).cassette.tracks.first)
+        #expect(exported.webSocket?.messages.map(\.payload) == conversation.messages.map(\.payload))
+    }
+
+    @Test("The inspector lists a replayed socket with its message count once it ends, and its detail shows each message with its time, sender and content")
+    func inspectorShowsTheConversation() async throws {
+        let (server, _) = try await server()
+        let inspector = try #require(server.inspectorURL).absoluteString
+        _ = try await WebSocketClient.run(socketURL(server), [
+            ["recv": true], ["send": #"{"op":"ask","q":"hi","id":7}"#], ["recv": true], ["recv": true], ["close": 1000],
+        ])
+        // The server completes the entry as the connection ends, just after the client saw the close.
+        var detail: [String: Any] = [:]
+        for _ in 0..<250 {
+            let answer = try await TestClient.send(inspector + "api/exchanges/0")
+            detail = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            if detail["webSocket"] != nil { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let socket = try #require(detail["webSocket"] as? [String: Any], "\(detail)")
+        let messages = try #require(socket["messages"] as? [[String: Any]])
+        #expect(messages.map { $0["from"] as? String } == ["server", "client", "server", "server"])
+        #expect(messages[0]["text"] as? String == "welcome")
+        #expect(messages[3]["hex"] as? String != nil, "a binary message is a hex dump")
+        #expect((messages[2]["ms"] as? Double ?? 0) >= (messages[1]["ms"] as? Double ?? .infinity) + 299)
+        #expect((socket["close"] as? [String: Any])?["code"] as? Int == 1000)
+        let stream = try #require(detail["stream"] as? [String: Any])
+        #expect(stream["messages"] as? Int == 4)
+        let list = try JSONSerialization.jsonObject(with: Data(try await TestClient.send(inspector + "api/exchanges").body)) as? [String: Any]
+        let summary = try #require((list?["entries"] as? [[String: Any]])?.first)
+        #expect((summary["stream"] as? [String: Any])?["close"] as? Int == 1000)
+        try await server.stop()
     }
 
     @Test("A client message that is not the one recorded next closes the socket with 1008 and a reason, and the journal has the miss with the message's differences")
@@ -72,6 +117,10 @@ struct WebSocketReplayServerTests {
         let miss = try #require(server.misses.first)
         #expect(miss.description.contains("client message 1 is not the one recorded next"), "\(miss)")
         #expect(miss.nearest.first?.differences.map(\.description) == [#"body changed at /q: "hi" -> "bye""#])
+        // The handshake's entry shows the conversation up to the message that missed, and the 1008.
+        let conversation = try #require(server.journal.first { $0.response?.status == 101 }?.webSocket)
+        #expect(conversation.messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["welcome", #"{"op":"ask","q":"bye","id":7}"#])
+        #expect(conversation.close?.sender == .server && conversation.close?.code == 1008, "\(String(describing: conversation.close))")
     }
 
     @Test("Pings are answered, a fragmented message is reassembled before it is matched, and keyed order answers messages sent out of order")

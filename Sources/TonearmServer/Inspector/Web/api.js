@@ -36,8 +36,9 @@ export async function postJSON(path, body = {}) {
 
 // Opens ./events. EventSource reconnects by itself (sending Last-Event-ID); when the browser gives up
 // (CLOSED, e.g. the server answered an error), a new one is opened after a growing delay.
-// onConnection('connecting' | 'live' | 'reconnecting'); onOpen() after every (re)connection.
-export function connectEvents({onExchanges, onState, onOpen, onConnection}) {
+// onConnection('connecting' | 'live' | 'reconnecting'); onOpen() after every (re)connection;
+// onCompleted(data) when streams listed already have ended.
+export function connectEvents({onExchanges, onCompleted, onState, onOpen, onConnection}) {
   let source = null;
   let delay = 1000;
 
@@ -52,6 +53,7 @@ export function connectEvents({onExchanges, onState, onOpen, onConnection}) {
     source = new EventSource('./events');
     source.addEventListener('open', () => { delay = 1000; onConnection('live'); onOpen(); });
     source.addEventListener('exchanges', (e) => parse(e, onExchanges));
+    source.addEventListener('completed', (e) => parse(e, onCompleted));
     source.addEventListener('state', (e) => parse(e, onState));
     source.addEventListener('error', () => {
       onConnection('reconnecting');

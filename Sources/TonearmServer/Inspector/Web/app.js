@@ -1,7 +1,7 @@
 // Entry point: tabs, the header bar, the status line, and the event stream feeding the tabs.
 import { $, throttle } from './dom.js';
 import { getJSON, connectEvents } from './api.js';
-import { initExchanges, catchUp, onExchangesEvent } from './exchanges.js';
+import { initExchanges, catchUp, onExchangesEvent, onCompletedEvent } from './exchanges.js';
 import { initMisses, refreshMisses } from './misses.js';
 import { initCassette, refreshCassette, cassetteChanged, cassetteShown, showMode } from './cassette.js';
 import { initExplain } from './explain.js';
@@ -103,4 +103,4 @@ $('#reload-cassette').addEventListener('click', refreshCassette);
 // so nothing is lost between the first load and the stream opening, or while it was down.
 getJSON('./api/state').then(onState).catch((error) => status(`Could not load the state: ${error.message}`, true));
 catchUp();
-connectEvents({onExchanges: onExchangesEvent, onState, onOpen: catchUp, onConnection});
+connectEvents({onExchanges: onExchangesEvent, onCompleted: onCompletedEvent, onState, onOpen: catchUp, onConnection});

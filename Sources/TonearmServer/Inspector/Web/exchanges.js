@@ -3,7 +3,7 @@
 import { h, $, fill, copyText } from './dom.js';
 import { getJSON } from './api.js';
 import { VirtualList } from './virtual-list.js';
-import { sourceClass, statusClass, statusText, formatMs, formatTime, formatCount, headersTable, bodyView, section } from './format.js';
+import { sourceClass, statusClass, statusText, formatMs, formatTime, formatCount, headersTable, bodyView, section, streamNote, streamTable } from './format.js';
 import { missView } from './misses.js';
 
 const MAX_ENTRIES = 10000;
@@ -106,12 +106,13 @@ function updateRow(row, e) {
   st.className = `c-status ${statusClass(e.status)}`;
   source.firstChild.textContent = e.source;
   source.firstChild.className = sourceClass(e.source);
-  source.lastChild.textContent = e.detail || '';
-  source.title = e.detail ? `${e.source}: ${e.detail}` : e.source;
+  const detail = [e.detail, streamNote(e.stream)].filter(Boolean).join(' · ');
+  source.lastChild.textContent = detail;
+  source.title = detail ? `${e.source}: ${detail}` : e.source;
   ms.textContent = formatMs(e.ms);
   time.textContent = formatTime(e.time);
   time.title = e.time;
-  row.setAttribute('aria-label', `${e.method} ${e.url}, ${statusText(e.status)}, ${e.source}${e.detail ? ` ${e.detail}` : ''}, ${formatMs(e.ms)}`);
+  row.setAttribute('aria-label', `${e.method} ${e.url}, ${statusText(e.status)}, ${e.source}${detail ? ` ${detail}` : ''}, ${formatMs(e.ms)}`);
   row.classList.toggle('is-miss', e.source === 'miss');
   row.classList.toggle('is-error', e.status === null || e.status >= 400 || ['refused', 'upstream-error', 'fault', 'cancelled'].includes(e.source));
 }
@@ -206,6 +207,38 @@ export function onExchangesEvent(data) {
   });
 }
 
+// Streams that ended since their heads were listed (a WebSocket closed, a relayed stream recorded
+// whole): their summaries replace the kept ones, and an open detail pane showing one reloads. `null`
+// entries: the server no longer remembers which, so the list is loaded again.
+export function onCompletedEvent(data) {
+  enqueue(async () => {
+    if (!Array.isArray(data.entries)) { forget(); await fetchAfter(); return; }
+    let changed = false;
+    for (const e of data.entries) {
+      const at = entryIndex(e.id);
+      if (at < 0) continue;
+      e.searchUrl = String(e.url).toLowerCase();
+      entries[at] = e;
+      const inView = view.findIndex((v) => v.id === e.id);
+      if (inView >= 0) view[inView] = e;
+      changed = true;
+      if (openId === e.id) openDetail(e);
+    }
+    if (changed) showView();
+  });
+}
+
+// Binary search of the kept entries by id.
+function entryIndex(id) {
+  let lo = 0; let hi = entries.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].id === id) return mid;
+    if (entries[mid].id < id) lo = mid + 1; else hi = mid - 1;
+  }
+  return -1;
+}
+
 // ---- detail pane ----------------------------------------------------------------------------------
 
 let detailToken = 0;
@@ -266,12 +299,34 @@ function detailBody(d) {
   return h('div', {class: 'detail-scroll'},
     section('What answered', answered),
     d.miss ? section('Miss', missView(d.miss, {method: request.method || d.method, url: request.url || d.url})) : null,
+    d.webSocket ? section(`WebSocket conversation (${streamNote(d.stream)})`, conversationView(d.webSocket)) : null,
+    d.parts ? section(`Stream (${streamNote(d.stream)}, times from the head)`, partsView(d.parts)) : null,
     section('Request headers', headersTable(request.headers, 'Request headers')),
     section('Request body', bodyView(request.body, 'Request body')),
     response
       ? [section(`Response headers (${response.status})`, headersTable(response.headers, 'Response headers')),
         section('Response body', bodyView(response.body, 'Response body'))]
       : section('Response', h('p', {class: 'muted', text: 'No response (the client got a transport error).'})));
+}
+
+function leftOutNote(count, what) {
+  return count > 0 ? h('p', {class: 'truncated', text: `${formatCount(count)} more ${what} not kept by the journal`}) : null;
+}
+
+function conversationView(ws) {
+  const close = ws.close
+    ? `Closed by the ${ws.close.from} at ${formatMs(ws.close.ms)}: ${ws.close.code ?? 'no code'}${ws.close.reason ? ` (${ws.close.reason})` : ''}`
+    : 'No close was exchanged (the connection ended).';
+  return h('div', {class: 'stream-view'},
+    streamTable(ws.messages, 'WebSocket messages, times from the upgrade', true),
+    leftOutNote(ws.leftOut, 'messages'),
+    h('p', {class: 'muted', text: close}));
+}
+
+function partsView(parts) {
+  return h('div', {class: 'stream-view'},
+    streamTable(parts.parts, 'Body parts as they arrived, times from the head', false),
+    leftOutNote(parts.leftOut, 'parts'));
 }
 
 // ---- setup ----------------------------------------------------------------------------------------

@@ -69,3 +69,31 @@ export function bodyView(body, label) {
 export function section(title, ...content) {
   return h('details', {class: 'sec', open: true}, h('summary', {text: title}), ...content);
 }
+
+// A stream that ended, as the list's detail column notes it: "12 messages, closed 1000" for a
+// WebSocket, "30 parts over 2.4 s" for a paced body.
+export function streamNote(stream) {
+  if (!stream) return '';
+  if (typeof stream.messages === 'number') {
+    const closed = stream.close === null || stream.close === undefined ? 'no close' : `closed ${stream.close}`;
+    return `${formatCount(stream.messages)} message${stream.messages === 1 ? '' : 's'}, ${closed}`;
+  }
+  return `${formatCount(stream.parts)} part${stream.parts === 1 ? '' : 's'} over ${formatMs(stream.ms)}`;
+}
+
+// Rows of a stream (WebSocket messages, or a paced body's parts) as a table: when (from the upgrade or
+// the head), who sent it (messages only), its size and its content as text, or the server's hex dump.
+export function streamTable(rows, label, withSender) {
+  if (!rows || rows.length === 0) return h('p', {class: 'muted', text: 'Nothing was sent.'});
+  return h('table', {class: 'stream', 'aria-label': label},
+    h('thead', {}, h('tr', {},
+      h('th', {scope: 'col', text: 'At'}),
+      withSender ? h('th', {scope: 'col', text: 'From'}) : null,
+      h('th', {scope: 'col', text: 'Size'}),
+      h('th', {scope: 'col', text: 'Content'}))),
+    h('tbody', {}, rows.map((row) => h('tr', {class: row.from ? `from-${row.from}` : ''},
+      h('td', {class: 'at', text: formatMs(row.ms)}),
+      withSender ? h('td', {class: 'from', text: row.from === 'client' ? 'client →' : '← server'}) : null,
+      h('td', {class: 'size', text: `${formatBytes(row.size)}${row.kind === 'binary' ? ' binary' : ''}`}),
+      h('td', {}, h('pre', {class: row.text === undefined ? 'hex' : 'text', text: row.text ?? row.hex ?? ''}))))));
+}

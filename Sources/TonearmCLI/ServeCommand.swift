@@ -88,6 +88,10 @@ struct ServeCommand: AsyncParsableCommand {
     var rootDir: String?
     @Flag(name: .customLong("global-response-templating"), help: "Render every WireMock mapping's response as a response-template (as WireMock's option), not only those naming the transformer.")
     var globalResponseTemplating = false
+    @Flag(
+        name: .customLong("template-escaping"), inversion: .prefixedNo,
+        help: "HTML-escape what a WireMock template's {{…}} writes, as WireMock 2.35 does (the default); --no-template-escaping writes it as it is, as WireMock 3 does.")
+    var templateEscaping = true
     @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
     var adminToken: String?
     @Flag(
@@ -224,7 +228,7 @@ struct ServeCommand: AsyncParsableCommand {
             journal: .init(file: journal.map { URL(fileURLWithPath: $0) }, limit: journalLimit, maximumBytes: journalMaxBytes),
             wireMock: .init(
                 rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                globalResponseTemplating: globalResponseTemplating),
+                globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping),
             inspector: .init(isEnabled: inspector))
         configuration.webSocketOrder = order
         return configuration

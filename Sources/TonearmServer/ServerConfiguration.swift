@@ -246,11 +246,17 @@ public struct ServerConfiguration: Sendable {
         /// (`--global-response-templating`, as WireMock's option), rather than only those that name the
         /// transformer.
         public var globalResponseTemplating: Bool
+        /// Whether a template's `{{…}}` output is HTML-escaped (`&` as `&amp;`, `"` as `&quot;`), as
+        /// WireMock 2.35 renders it (the default). WireMock 3 renders it as it is, so a template that
+        /// writes JSON with `{{jsonMerge …}}` or `{{toJson …}}` needs `false` (`--no-template-escaping`);
+        /// `{{{…}}}` is never escaped.
+        public var templateEscaping: Bool
 
-        /// No root directory; templating only where a mapping names it.
-        public init(rootDirectory: URL? = nil, globalResponseTemplating: Bool = false) {
+        /// No root directory; templating only where a mapping names it, escaped as WireMock 2.35 does.
+        public init(rootDirectory: URL? = nil, globalResponseTemplating: Bool = false, templateEscaping: Bool = true) {
             self.rootDirectory = rootDirectory
             self.globalResponseTemplating = globalResponseTemplating
+            self.templateEscaping = templateEscaping
         }
     }
 

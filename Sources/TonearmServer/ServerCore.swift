@@ -33,12 +33,12 @@ final class ServerCore: Sendable {
         journal = Journal(limit: configuration.journal.limit, maximumBytes: configuration.journal.maximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration, journal: journal)
-        let templating = configuration.wireMock.globalResponseTemplating
+        let templating = configuration.wireMock.globalResponseTemplating, escaping = configuration.wireMock.templateEscaping
         wireMock = try WireMockStubs(
             rootDirectory: configuration.wireMock.rootDirectory.map { url throws(ServerError) in
-                try WireMockRootDirectory(url, globalResponseTemplating: templating)
+                try WireMockRootDirectory(url, globalResponseTemplating: templating, templateEscaping: escaping)
             },
-            globalResponseTemplating: templating)
+            globalResponseTemplating: templating, templateEscaping: escaping)
         tls = try ServerTLS(configuration: configuration)
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.limits.upstreamTimeout, maximumBodySize: configuration.limits.maximumBodySize,

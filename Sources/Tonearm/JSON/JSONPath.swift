@@ -131,18 +131,22 @@ enum JSONPathSelector: Sendable {
 
     /// Python-style slicing: negative bounds count from the end, bounds are clamped.
     private static func slice(_ elements: [JSONValue], start: Int?, end: Int?, step: Int) -> [JSONValue] {
-        let count = elements.count
+        sliceIndices(count: elements.count, start: start, end: end, step: step).map { elements[$0] }
+    }
+
+    /// The positions a slice selects in an array of `count` elements, in the slice's order.
+    static func sliceIndices(count: Int, start: Int?, end: Int?, step: Int) -> [Int] {
         func clamp(_ bound: Int?, _ fallback: Int) -> Int {
             guard let bound else { return fallback }
             let resolved = bound < 0 ? max(count + bound, step > 0 ? 0 : -1) : min(bound, step > 0 ? count : count - 1)
             return resolved
         }
-        var result: [JSONValue] = []
+        var result: [Int] = []
         if step > 0 {
             var index = clamp(start, 0)
             let stop = clamp(end, count)
             while index < stop {
-                if index >= 0 { result.append(elements[index]) }
+                if index >= 0 { result.append(index) }
                 let (next, overflow) = index.addingReportingOverflow(step)
                 if overflow { break }
                 index = next
@@ -151,7 +155,7 @@ enum JSONPathSelector: Sendable {
             var index = clamp(start, count - 1)
             let stop = clamp(end, -1)
             while index > stop {
-                if index < count, index >= 0 { result.append(elements[index]) }
+                if index < count, index >= 0 { result.append(index) }
                 let (next, overflow) = index.addingReportingOverflow(step)
                 if overflow { break }
                 index = next

@@ -24,9 +24,10 @@ package struct ResponseTemplate: Sendable {
         } ?? text.contains("{{")
     }
 
-    /// The template's text for `request`; throws when a limit is reached.
-    package func render(_ request: TemplateRequestModel, limits: TemplateLimits = .standard) throws(TemplateError) -> String {
-        var renderer = TemplateRenderer(root: request.value, limits: limits)
+    /// The template's text for `request`; throws when a limit is reached. `escaping` says whether
+    /// `{{…}}` output is HTML-escaped, as WireMock 2.35 does (WireMock 3 does not).
+    package func render(_ request: TemplateRequestModel, limits: TemplateLimits = .standard, escaping: Bool = true) throws(TemplateError) -> String {
+        var renderer = TemplateRenderer(root: request.value, limits: limits, escapes: escaping)
         try renderer.render(nodes)
         return renderer.output
     }

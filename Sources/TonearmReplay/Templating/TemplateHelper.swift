@@ -7,6 +7,8 @@ enum TemplateHelper: String, Sendable, CaseIterable {
     case eq, neq, gt, gte, lt, lte, and, or, not
     // WireMock's helpers.
     case jsonPath, parseJson, now, randomValue, math, regexExtract, base64, urlEncode, trim, upper, lower, size, lookup
+    // WireMock 3's JSON and list helpers (``TemplateJSONHelpers``), and Handlebars' `assign` block.
+    case formatJson, jsonMerge, jsonRemove, jsonArrayAdd, toJson, array, arrayJoin, pickRandom, val, assign
 
     init?(name: String) {
         self.init(rawValue: name)
@@ -14,8 +16,13 @@ enum TemplateHelper: String, Sendable, CaseIterable {
 
     var name: String { rawValue }
 
-    /// `{{now}}` and `{{randomValue}}` mean a call, not a path, even without arguments.
-    var runsWithoutArguments: Bool { self == .now || self == .randomValue }
+    /// `{{now}}`, `{{randomValue}}`, `{{formatJson}}`, `{{array}}` and `{{pickRandom}}` mean a call, not a path, even
+    /// without arguments.
+    var runsWithoutArguments: Bool { [.now, .randomValue, .formatJson, .array, .pickRandom].contains(self) }
+
+    /// Helpers whose block (`{{#formatJson}}…{{/formatJson}}`) is their input, rendered to text, rather
+    /// than a section shown when the helper's value is true.
+    var takesBlockContent: Bool { [.formatJson, .jsonMerge, .jsonArrayAdd, .assign, .arrayJoin].contains(self) }
 
     /// Every name, for errors.
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

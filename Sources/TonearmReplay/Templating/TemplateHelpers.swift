@@ -4,11 +4,14 @@ import TonearmCassettes
 
 /// What each helper computes, written from WireMock's documentation and checked against its 2.35.1 jar.
 enum TemplateHelpers {
+    /// What `call` gives with `arguments` and `options`; `block` is the text of its block, for the helpers
+    /// that take it (``TemplateHelper/takesBlockContent``), when called as one.
     static func call(
         _ call: TemplateCall, _ arguments: [TemplateValue], options: [String: TemplateValue],
-        variables: inout [String: TemplateValue], limits: TemplateLimits
+        variables: inout [String: TemplateValue], limits: TemplateLimits, block: String? = nil
     ) throws(TemplateError) -> TemplateValue {
         let first = arguments.first ?? .null
+        let second = block.map(TemplateValue.string) ?? (arguments.count > 1 ? arguments[1] : nil)
         switch call.helper {
         case .if: return .bool(first.isTruthy)
         case .unless, .not: return .bool(!first.isTruthy)
@@ -50,6 +53,19 @@ enum TemplateHelpers {
         case .lower: return .string(first.text.lowercased())
         case .size: return size(first)
         case .lookup: return arguments.count > 1 ? first.member(arguments[1].text) ?? .null : .null
+        case .formatJson: return TemplateJSONHelpers.formatJson(block.map(TemplateValue.string) ?? arguments.first, options: options)
+        case .jsonMerge: return TemplateJSONHelpers.jsonMerge(first, second, options: options)
+        case .jsonRemove: return TemplateJSONHelpers.jsonRemove(first, arguments.dropFirst())
+        case .jsonArrayAdd: return TemplateJSONHelpers.jsonArrayAdd(first, second, options: options)
+        case .toJson: return TemplateJSONHelpers.toJson(first)
+        case .array: return .list(arguments)
+        case .arrayJoin: return try TemplateJSONHelpers.arrayJoin(arguments, options: options, rendering: nil)
+        case .pickRandom: return TemplateJSONHelpers.pickRandom(arguments, options: options)
+        case .val: return TemplateJSONHelpers.val(first, options: options, variables: &variables)
+        case .assign:
+            // `{{#assign 'name'}}text{{/assign}}`: the block's text kept under the name; nothing rendered.
+            if let block, !first.text.isEmpty { variables[first.text] = .string(block) }
+            return .null
         }
     }
 

@@ -10,12 +10,15 @@ struct TemplateRenderer {
     private var outputBytes = 0
     private var steps = 0
     private let limits: TemplateLimits
+    /// Whether `{{…}}` output is HTML-escaped: WireMock 2.35's Handlebars escapes it, WireMock 3's does not.
+    private let escapes: Bool
     private var frames: [Frame]
     /// Values helpers assign by name (`regexExtract … 'parts'`), visible from the root.
     private var variables: [String: TemplateValue] = [:]
 
-    init(root: TemplateValue, limits: TemplateLimits) {
+    init(root: TemplateValue, limits: TemplateLimits, escapes: Bool = true) {
         self.limits = limits
+        self.escapes = escapes
         frames = [Frame(value: root)]
     }
 
@@ -27,7 +30,7 @@ struct TemplateRenderer {
                 try emit(text)
             case .output(let expression, let escaped):
                 let text = try evaluate(expression).text
-                try emit(escaped ? Self.escapingHTML(text) : text)
+                try emit(escaped && escapes ? Self.escapingHTML(text) : text)
             case .block(let call, let body, let inverse):
                 try renderBlock(call, body: body, inverse: inverse)
             }
@@ -58,6 +61,25 @@ struct TemplateRenderer {
             try render(body)
         case .unless:
             try render(first.isTruthy ? inverse : body)
+        case .arrayJoin:
+            // Each item rendered through the block, with the item as its context.
+            let options = try evaluateOptions(call)
+            var rendered: [String] = []
+            let items = arguments.count == 2 ? arguments[1].elements.map(\.value) : Array(arguments.dropFirst())
+            for item in items {
+                try step()
+                frames.append(Frame(value: item))
+                defer { frames.removeLast() }
+                rendered.append(try captured(body))
+            }
+            let joined = try TemplateJSONHelpers.arrayJoin(
+                [arguments.first ?? .null, .list(rendered.map(TemplateValue.string))], options: options, rendering: nil)
+            try emit(joined.text)
+        case let helper where helper.takesBlockContent:
+            let options = try evaluateOptions(call)
+            let block = try captured(body)
+            let limits = remaining
+            try emit(try TemplateHelpers.call(call, arguments, options: options, variables: &variables, limits: limits, block: block).text)
         default:
             var value = first
             if call.helper != .if {
@@ -67,6 +89,16 @@ struct TemplateRenderer {
             }
             try render(value.isTruthy ? body : inverse)
         }
+    }
+
+    /// What `nodes` render to, apart from the output (a block that is a helper's input); its bytes count
+    /// against the limits all the same.
+    private mutating func captured(_ nodes: [TemplateNode]) throws(TemplateError) -> String {
+        let outer = output
+        output = ""
+        defer { output = outer }
+        try render(nodes)
+        return output
     }
 
     private mutating func evaluate(_ expression: TemplateExpression) throws(TemplateError) -> TemplateValue {

@@ -10,6 +10,8 @@ struct WireMockMappingReading: Sendable {
     var bodyFiles: URL?
     /// Whether every mapping's response is a template.
     var globalResponseTemplating = false
+    /// Whether templates HTML-escape `{{…}}` output, as WireMock 2.35 does (WireMock 3 does not).
+    var templateEscaping = true
 }
 
 /// What a mapping's response does per request beyond the response the engine holds for it: the
@@ -36,6 +38,8 @@ struct WireMockResponseSettings: Sendable {
     var dribble: Dribble?
     /// The upstream the request is sent on to (`proxyBaseUrl`), whose answer is sent back.
     var proxy: WireMockProxy?
+    /// Whether the templates HTML-escape `{{…}}` output (``WireMockMappingReading/templateEscaping``).
+    var templateEscaping = true
 
     /// The members of `response` read here: those above, and a templated `bodyFileName` (the importer
     /// would look for a file named by the template's text).
@@ -70,6 +74,7 @@ struct WireMockResponseSettings: Sendable {
             settings.dribble = try Dribble(wireMock: dribble)
         }
         if try templates(response, reading: reading), case .response(let fixed) = held {
+            settings.templateEscaping = reading.templateEscaping
             try settings.compileTemplates(response, fixed)
             if let name = response[member: "bodyFileName"]?.stringValue, ResponseTemplate.hasTags(name) {
                 guard let folder = reading.bodyFiles else {
@@ -138,18 +143,18 @@ struct WireMockResponseSettings: Sendable {
         let model = TemplateRequestModel(request, baseURL: "http://\(host)")
         var answer = held
         do throws(TemplateError) {
-            if let body { answer.body = Array(try body.render(model).utf8) }
+            if let body { answer.body = Array(try body.render(model, escaping: templateEscaping).utf8) }
             if let bodyFile {
-                guard let bytes = try Self.bodyFile(named: try bodyFile.name.render(model), in: bodyFile.folder) else {
+                guard let bytes = try Self.bodyFile(named: try bodyFile.name.render(model, escaping: templateEscaping), in: bodyFile.folder) else {
                     return Self.failed("the body file it names was not found in \(bodyFile.folder.path)", held)
                 }
                 answer.body = bytes
                 if let text = String(bytes: bytes, encoding: .utf8), ResponseTemplate.hasTags(text) {
-                    answer.body = Array(try ResponseTemplate(parsing: text).render(model).utf8)
+                    answer.body = Array(try ResponseTemplate(parsing: text).render(model, escaping: templateEscaping).utf8)
                 }
             }
             for (index, template) in headers where answer.headers.indices.contains(index) {
-                answer.headers[index].value = try template.render(model)
+                answer.headers[index].value = try template.render(model, escaping: templateEscaping)
             }
         } catch {
             return Self.failed("its response template could not be rendered: \(error)", held)

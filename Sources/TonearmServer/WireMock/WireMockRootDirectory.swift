@@ -13,10 +13,13 @@ package struct WireMockRootDirectory: Sendable {
     let bodyFiles: URL
     /// Whether every mapping's response is a template (`--global-response-templating`).
     let globalResponseTemplating: Bool
+    /// Whether templates HTML-escape `{{…}}` output (`--no-template-escaping` turns it off).
+    let templateEscaping: Bool
 
-    init(_ url: URL, globalResponseTemplating: Bool = false) throws(ServerError) {
+    init(_ url: URL, globalResponseTemplating: Bool = false, templateEscaping: Bool = true) throws(ServerError) {
         self.url = url
         self.globalResponseTemplating = globalResponseTemplating
+        self.templateEscaping = templateEscaping
         do throws(CassetteError) {
             bodyFiles = try WireMockFormat.bodyFilesFolder(ofRoot: url)
         } catch {
@@ -26,7 +29,7 @@ package struct WireMockRootDirectory: Sendable {
 
     /// How the directory's mappings are read.
     var reading: WireMockMappingReading {
-        WireMockMappingReading(bodyFiles: bodyFiles, globalResponseTemplating: globalResponseTemplating)
+        WireMockMappingReading(bodyFiles: bodyFiles, globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping)
     }
 
     var mappingsFolder: URL { url.appendingPathComponent("mappings", isDirectory: true) }

@@ -81,10 +81,12 @@ final class WireMockStubs: Sendable {
 
     /// A store holding the mappings of `rootDirectory`, if any.
     init(
-        rootDirectory: WireMockRootDirectory?, globalResponseTemplating: Bool = false, compactionFloor: Int = defaultCompactionFloor
+        rootDirectory: WireMockRootDirectory?, globalResponseTemplating: Bool = false, templateEscaping: Bool = true,
+        compactionFloor: Int = defaultCompactionFloor
     ) throws(ServerError) {
         self.rootDirectory = rootDirectory
-        reading = WireMockMappingReading(bodyFiles: rootDirectory?.bodyFiles, globalResponseTemplating: globalResponseTemplating)
+        reading = WireMockMappingReading(
+            bodyFiles: rootDirectory?.bodyFiles, globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping)
         self.compactionFloor = max(1, compactionFloor)
         state = Mutex(State(defaults: try rootDirectory?.load() ?? []))
         do throws(WireMockError) {

@@ -9,9 +9,10 @@ import TonearmTestSupport
 /// server and client: what a WireMock user's mappings rely on.
 @Suite("WireMock response templating and settings")
 struct WireMockTemplatingTests {
-    private static func start(global: Bool = false, root: URL? = nil) async throws -> TonearmServer {
+    private static func start(global: Bool = false, root: URL? = nil, escaping: Bool = true) async throws -> TonearmServer {
         var configuration = quietConfiguration()
         configuration.wireMock.globalResponseTemplating = global
+        configuration.wireMock.templateEscaping = escaping
         configuration.wireMock.rootDirectory = root
         return try await TonearmServer.start(configuration)
     }
@@ -205,5 +206,25 @@ struct WireMockTemplatingTests {
         #expect(down.status == 502, "\(down.text)")
         #expect(try await Self.add(server, #"{"request": {"url": "/f"}, "response": {"proxyBaseUrl": "file:///etc"}}"#).status == 422)
         try await server.stop()
+    }
+
+    @Test("WireMock 3's JSON helpers in a mapping: without escaping (--no-template-escaping) the answer is the JSON they write; with it, as WireMock 2.35 would send it")
+    func wireMock3Helpers() async throws {
+        let mapping = #"""
+            {"request": {"method": "POST", "url": "/users"},
+             "response": {"status": 201, "transformers": ["response-template"],
+               "body": "{{jsonMerge request.body '{\"id\":7,\"password\":null}' removeNulls=true}}"}}
+            """#
+        for escaping in [false, true] {
+            let server = try await Self.start(escaping: escaping)
+            let created = try await Self.add(server, mapping)
+            #expect(created.status == 201, "\(created.text)")
+            let answer = try await TestClient.send(
+                server.baseURL.absoluteString + "/users", method: "POST", headers: [("Content-Type", "application/json")],
+                body: #"{"name":"Ada","password":"s3cret"}"#)
+            try await server.stop()
+            #expect(answer.status == 201)
+            #expect(answer.text == (escaping ? "{&quot;name&quot;:&quot;Ada&quot;,&quot;id&quot;:7}" : #"{"name":"Ada","id":7}"#), "\(answer.text)")
+        }
     }
 }

@@ -104,7 +104,14 @@ final class Journal: Sendable {
             case .body(let response, let pacing):
                 entry.response = response
                 entry.setStream(pacing: pacing, webSocket: nil)
+                // The request was cut (and its full size noted) when the head was journaled.
+                let requestCut = entry.truncation?.requestBodyBytes
                 bytes = prepare(&entry)
+                if let requestCut {
+                    var truncation = entry.truncation ?? JournalEntry.Truncation()
+                    truncation.requestBodyBytes = requestCut
+                    entry.truncation = truncation
+                }
             case .webSocket(let conversation, let leftOut):
                 var kept = conversation
                 var payloadBytes = 0

@@ -31,6 +31,14 @@ struct JournalStreamTests {
         #expect(completed.pacing?.parts.map(\.offset) == [.milliseconds(10), .milliseconds(510)])
         #expect(completed.latency == .milliseconds(3), "the latency stays the head's: a HAR export's time is waited before replay")
 
+        // A large upload's cut, noted when the head was journaled, is kept when the entry is completed.
+        var upload = Self.head("/upload")
+        upload.request.body = Array(repeating: 0x61, count: 100_000)
+        let uploaded = journal.appendStreamHead(upload)
+        journal.complete(uploaded, with: .body(Response(status: 200, body: Array("ok".utf8)), nil))
+        #expect(journal.entry(uploaded)?.truncation == JournalEntry.Truncation(requestBodyBytes: 100_000))
+        #expect(journal.entry(uploaded)?.request.body.count == Journal.storedBodyLimit)
+
         // 100 parts of 1 KiB, past the 64 KiB a relayed stream's entry keeps.
         let body = Array(repeating: UInt8(ascii: "x"), count: 100 * 1024)
         journal.complete(long, with: .body(

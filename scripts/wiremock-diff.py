@@ -17,8 +17,11 @@ Tonearm: it refuses unknown fields, so an extra field in an admin answer is a di
 Cases marked "wiremock3" hold what WireMock 3.x's own tests expect, for behaviour the 2.35.1 jar does
 not have (no 3.x jar is reachable here): the member names the source test (3.13.2, class and method),
 the case runs against Tonearm alone, and each request step's "expect" (status, body, body_contains,
-headers, json: members the JSON answer must have) is compared with Tonearm's answer. When every selected
-case is one of these, the jar is not started (--jar may then be left out).
+headers, json: members the JSON answer must have) is compared with Tonearm's answer. The cases compared
+with the 2.35.1 jar run against `tonearm serve --wiremock-api 2` (the admin routes 3.x added answer as
+the jar routes them), those from 3.x's tests against a second `tonearm serve` with the default
+(`--wiremock-api 3`). When every selected case is a 3.x one, the jar is not started (--jar may then be
+left out).
 Exit status: 0 when every difference is known, 1 when one is not, 2 when a server could not start.
 """
 
@@ -479,12 +482,13 @@ def main():
     upstream_base = f"http://127.0.0.1:{upstream.server_address[1]}"
     try:
         roots = {}
-        for name in ("wiremock", "tonearm"):
+        for name in ("wiremock", "tonearm", "tonearm3"):
             roots[name] = os.path.join(workspace, name)
             os.makedirs(os.path.join(roots[name], "mappings"))
             os.makedirs(os.path.join(roots[name], "__files"))
         logs = {name: open(os.path.join(workspace, f"{name}.log"), "w") for name in roots}
         needs_jar = any("wiremock3" not in case for case in cases)
+        needs_3x = any("wiremock3" in case for case in cases)
         if needs_jar and not arguments.jar:
             print("--jar is needed: the selected cases compare with WireMock 2.35.1")
             return 2
@@ -497,23 +501,29 @@ def main():
                     arguments.java, "-jar", arguments.jar, "--port", str(port), "--bind-address", "127.0.0.1",
                     "--root-dir", roots["wiremock"], "--disable-banner", "--local-response-templating"],
                     roots["wiremock"], port, logs["wiremock"]))
-            port = free_port()
-            servers.append(Server("tonearm", [
-                arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1",
-                "--root-dir", roots["tonearm"]], roots["tonearm"], port, logs["tonearm"]))
+                port = free_port()
+                servers.append(Server("tonearm", [
+                    arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1", "--wiremock-api", "2",
+                    "--root-dir", roots["tonearm"]], roots["tonearm"], port, logs["tonearm"]))
+            if needs_3x:
+                port = free_port()
+                tonearm3 = Server("tonearm3", [
+                    arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1",
+                    "--root-dir", roots["tonearm3"]], roots["tonearm3"], port, logs["tonearm3"])
+                servers.append(tonearm3)
         except RuntimeError as error:
             print(f"could not start the servers: {error} (logs in {workspace})")
             return 2
 
         unexplained, explained = [], []
-        tonearm = servers[-1]
+        compared = [server for server in servers if server.name in ("wiremock", "tonearm")]
         for case in cases:
-            found = run_wiremock3_case(case, tonearm) if "wiremock3" in case else run_case(case, servers, upstream_base)
+            found = run_wiremock3_case(case, tonearm3) if "wiremock3" in case else run_case(case, compared, upstream_base)
             for difference in found:
                 reason = is_known(difference, known)
                 (explained if reason else unexplained).append((difference, reason))
         if not arguments.only and needs_jar:
-            for difference in strict_client_refusals(arguments, tonearm):
+            for difference in strict_client_refusals(arguments, compared[1]):
                 reason = is_known(difference, known)
                 (explained if reason else unexplained).append((difference, reason))
         for (where, what, expected, found), reason in explained if arguments.show_known else []:

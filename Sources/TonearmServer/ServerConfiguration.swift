@@ -246,11 +246,23 @@ public struct ServerConfiguration: Sendable {
         /// (`--global-response-templating`, as WireMock's option), rather than only those that name the
         /// transformer.
         public var globalResponseTemplating: Bool
+        /// Which WireMock version's admin routes answer where the versions differ (`--wiremock-api`).
+        public var api: API
 
-        /// No root directory; templating only where a mapping names it.
-        public init(rootDirectory: URL? = nil, globalResponseTemplating: Bool = false) {
+        /// The admin API of a WireMock version.
+        public enum API: String, Sendable, CaseIterable {
+            /// WireMock 2.35.1's: the routes 3.x added (`GET version`, `GET`/`DELETE mappings/unmatched`,
+            /// `GET files/{name}`) answer as the 2.35.1 jar routes them.
+            case v2 = "2"
+            /// WireMock 3.x's (3.13.2): those routes answer as 3.x does.
+            case v3 = "3"
+        }
+
+        /// No root directory; templating only where a mapping names it; WireMock 3.x's admin routes.
+        public init(rootDirectory: URL? = nil, globalResponseTemplating: Bool = false, api: API = .v3) {
             self.rootDirectory = rootDirectory
             self.globalResponseTemplating = globalResponseTemplating
+            self.api = api
         }
     }
 

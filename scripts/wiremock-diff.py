@@ -13,6 +13,15 @@ Cases are in scripts/wiremock-diff/cases.json; differences Tonearm keeps on purp
 scripts/wiremock-diff/known-differences.json with their reason (docs/server.md, "Coming from WireMock").
 Then WireMock's own Java client (scripts/wiremock-diff/StrictClient.java, run from the jar) drives
 Tonearm: it refuses unknown fields, so an extra field in an admin answer is a difference too.
+
+Cases marked "wiremock3" hold what WireMock 3.x's own tests expect, for behaviour the 2.35.1 jar does
+not have (no 3.x jar is reachable here): the member names the source test (3.13.2, class and method),
+the case runs against Tonearm alone, and each request step's "expect" (status, body, body_contains,
+headers, json: members the JSON answer must have) is compared with Tonearm's answer. The cases compared
+with the 2.35.1 jar run against `tonearm serve --wiremock-api 2` (the admin routes 3.x added answer as
+the jar routes them), those from 3.x's tests against a second `tonearm serve` with the default
+(`--wiremock-api 3`). When every selected case is a 3.x one, the jar is not started (--jar may then be
+left out).
 Exit status: 0 when every difference is known, 1 when one is not, 2 when a server could not start.
 """
 
@@ -317,8 +326,8 @@ def saved_files(server, pattern, rename):
     return found
 
 
-def run_case(case, servers, upstream_base):
-    renamers = {server.name: Renamer(server.port, server.root) for server in servers}
+def reset(servers):
+    """Each server as a case starts it: no recording, empty mappings and __files, an empty journal."""
     for server in servers:
         # A recording left running by a case would write its mappings into the next case's folders.
         server.send("POST", "/__admin/recordings/stop")
@@ -330,6 +339,11 @@ def run_case(case, servers, upstream_base):
         os.makedirs(os.path.join(server.root, "__files"))
         server.send("POST", "/__admin/reset")
         server.send("DELETE", "/__admin/mappings")
+
+
+def run_case(case, servers, upstream_base):
+    renamers = {server.name: Renamer(server.port, server.root) for server in servers}
+    reset(servers)
     found = []
     # A proxy mapping's upstream is the WireMock server itself, for both servers: "<wiremock-base>" in a
     # step stands for its URL.
@@ -360,6 +374,54 @@ def run_case(case, servers, upstream_base):
             continue
         wiremock, tonearm = (observe(s, step, renamers[s.name]) for s in servers)
         found.extend(differences(case["name"], index, wiremock, tonearm, step))
+    return found
+
+
+def contains_json(expected, found):
+    """Whether `found` has every member `expected` names, with equal values (objects compared member by
+    member and lists element by element, recursively; anything else compared whole)."""
+    if isinstance(expected, dict):
+        return isinstance(found, dict) and all(k in found and contains_json(v, found[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(found, list) and len(found) == len(expected) and all(map(contains_json, expected, found))
+    return expected == found
+
+
+def run_wiremock3_case(case, tonearm):
+    """A case taken from WireMock 3.x's tests: its steps against Tonearm alone, each request's answer
+    compared with the step's "expect". A difference names what the 3.x test expected."""
+    reset([tonearm])
+    found = []
+    for index, step in enumerate(case["steps"]):
+        where = f"{case['name']}#{index}"
+        if "write" in step:
+            target = os.path.join(tonearm.root, step["write"])
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w") as file:
+                file.write(json.dumps(step["json"]) if "json" in step else step.get("text", ""))
+            continue
+        headers, body = request_parts(step)
+        status, response_headers, response_body, _ = tonearm.send(step.get("admin") or step.get("request"), step["path"], headers, body)
+        expect = step.get("expect", {})
+        text = response_body.decode("utf-8", errors="replace")
+        if "status" in expect and expect["status"] != status:
+            found.append((where, "status", expect["status"], status))
+            continue
+        if "body" in expect and expect["body"] != text:
+            found.append((where, "body", expect["body"], text))
+        if "body_contains" in expect and expect["body_contains"] not in text:
+            found.append((where, "body contains", expect["body_contains"], text[:400]))
+        for name, value in expect.get("headers", {}).items():
+            seen = [v for n, v in response_headers if n.lower() == name.lower()]
+            if value not in seen:
+                found.append((where, f"header {name.lower()}", value, seen))
+        if "json" in expect:
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = text[:400]
+            if not contains_json(expect["json"], parsed):
+                found.append((where, "json", expect["json"], parsed))
     return found
 
 
@@ -394,7 +456,7 @@ def is_known(difference, known):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tonearm", required=True, help="the built tonearm binary")
-    parser.add_argument("--jar", required=True, help="wiremock-standalone-2.35.1.jar")
+    parser.add_argument("--jar", help="wiremock-standalone-2.35.1.jar (needed unless only wiremock3 cases run)")
     parser.add_argument("--java", default="java")
     parser.add_argument("--cases", default=CASES)
     parser.add_argument("--known", default=KNOWN)
@@ -420,34 +482,48 @@ def main():
     upstream_base = f"http://127.0.0.1:{upstream.server_address[1]}"
     try:
         roots = {}
-        for name in ("wiremock", "tonearm"):
+        for name in ("wiremock", "tonearm", "tonearm3"):
             roots[name] = os.path.join(workspace, name)
             os.makedirs(os.path.join(roots[name], "mappings"))
             os.makedirs(os.path.join(roots[name], "__files"))
         logs = {name: open(os.path.join(workspace, f"{name}.log"), "w") for name in roots}
+        needs_jar = any("wiremock3" not in case for case in cases)
+        needs_3x = any("wiremock3" in case for case in cases)
+        if needs_jar and not arguments.jar:
+            print("--jar is needed: the selected cases compare with WireMock 2.35.1")
+            return 2
         try:
-            port = free_port()
-            # --local-response-templating: WireMock 2.x runs a mapping's "transformers": ["response-template"]
-            # only with it (3.x always does, as Tonearm does).
-            servers.append(Server("wiremock", [
-                arguments.java, "-jar", arguments.jar, "--port", str(port), "--bind-address", "127.0.0.1",
-                "--root-dir", roots["wiremock"], "--disable-banner", "--local-response-templating"],
-                roots["wiremock"], port, logs["wiremock"]))
-            port = free_port()
-            servers.append(Server("tonearm", [
-                arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1",
-                "--root-dir", roots["tonearm"]], roots["tonearm"], port, logs["tonearm"]))
+            if needs_jar:
+                port = free_port()
+                # --local-response-templating: WireMock 2.x runs a mapping's "transformers": ["response-template"]
+                # only with it (3.x always does, as Tonearm does).
+                servers.append(Server("wiremock", [
+                    arguments.java, "-jar", arguments.jar, "--port", str(port), "--bind-address", "127.0.0.1",
+                    "--root-dir", roots["wiremock"], "--disable-banner", "--local-response-templating"],
+                    roots["wiremock"], port, logs["wiremock"]))
+                port = free_port()
+                servers.append(Server("tonearm", [
+                    arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1", "--wiremock-api", "2",
+                    "--root-dir", roots["tonearm"]], roots["tonearm"], port, logs["tonearm"]))
+            if needs_3x:
+                port = free_port()
+                tonearm3 = Server("tonearm3", [
+                    arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1",
+                    "--root-dir", roots["tonearm3"]], roots["tonearm3"], port, logs["tonearm3"])
+                servers.append(tonearm3)
         except RuntimeError as error:
             print(f"could not start the servers: {error} (logs in {workspace})")
             return 2
 
         unexplained, explained = [], []
+        compared = [server for server in servers if server.name in ("wiremock", "tonearm")]
         for case in cases:
-            for difference in run_case(case, servers, upstream_base):
+            found = run_wiremock3_case(case, tonearm3) if "wiremock3" in case else run_case(case, compared, upstream_base)
+            for difference in found:
                 reason = is_known(difference, known)
                 (explained if reason else unexplained).append((difference, reason))
-        if not arguments.only:
-            for difference in strict_client_refusals(arguments, servers[1]):
+        if not arguments.only and needs_jar:
+            for difference in strict_client_refusals(arguments, compared[1]):
                 reason = is_known(difference, known)
                 (explained if reason else unexplained).append((difference, reason))
         for (where, what, expected, found), reason in explained if arguments.show_known else []:
@@ -455,7 +531,9 @@ def main():
         for (where, what, expected, found), _ in unexplained:
             print(f"DIFFERS {where} {what}: WireMock {json.dumps(expected)} / Tonearm {json.dumps(found)}")
         steps = sum(len(c["steps"]) for c in cases)
-        print(f"{len(cases)} cases, {steps} steps: {len(unexplained)} unexplained differences, {len(explained)} known")
+        from_3x = sum(1 for c in cases if "wiremock3" in c)
+        print(f"{len(cases)} cases ({from_3x} from WireMock 3.x's tests, against Tonearm alone), {steps} steps: "
+              f"{len(unexplained)} unexplained differences, {len(explained)} known")
         return 1 if unexplained else 0
     finally:
         for server in servers:

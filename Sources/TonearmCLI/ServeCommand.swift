@@ -92,6 +92,10 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("template-escaping"), inversion: .prefixedNo,
         help: "HTML-escape what a WireMock template's {{…}} writes, as WireMock 2.35 does (the default); --no-template-escaping writes it as it is, as WireMock 3 does.")
     var templateEscaping = true
+    @Option(
+        name: .customLong("wiremock-api"),
+        help: "The WireMock version whose admin routes answer where 2.35 and 3.x differ: 3 (default: GET /__admin/version, GET/DELETE /__admin/mappings/unmatched, GET /__admin/files/NAME) or 2 (as the 2.35.1 jar).")
+    var wireMockAPI = "3"
     @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
     var adminToken: String?
     @Flag(
@@ -206,6 +210,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard let order = orderText.map(WebSocketMessageOrder.init) ?? .recorded else {
             throw ValidationError("--websocket-order \(orderText ?? ""): expected recorded or keyed")
         }
+        guard let api = ServerConfiguration.WireMock.API(rawValue: wireMockAPI) else {
+            throw ValidationError("--wiremock-api \(wireMockAPI): expected 2 (WireMock 2.35.1's admin routes) or 3")
+        }
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
         var configuration = ServerConfiguration(
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
@@ -228,7 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
             journal: .init(file: journal.map { URL(fileURLWithPath: $0) }, limit: journalLimit, maximumBytes: journalMaxBytes),
             wireMock: .init(
                 rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping),
+                globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping, api: api),
             inspector: .init(isEnabled: inspector))
         configuration.webSocketOrder = order
         return configuration

@@ -251,12 +251,44 @@ public struct ServerConfiguration: Sendable {
         /// writes JSON with `{{jsonMerge …}}` or `{{toJson …}}` needs `false` (`--no-template-escaping`);
         /// `{{{…}}}` is never escaped.
         public var templateEscaping: Bool
+        /// Which WireMock version's admin routes answer where the versions differ (`--wiremock-api`).
+        public var api: API
 
-        /// No root directory; templating only where a mapping names it, escaped as WireMock 2.35 does.
-        public init(rootDirectory: URL? = nil, globalResponseTemplating: Bool = false, templateEscaping: Bool = true) {
+        /// The admin API of a WireMock version. A struct rather than an enum, so that a later version is
+        /// not a breaking change.
+        public struct API: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+            /// The version's name, as `--wiremock-api` takes it: `2` or `3`.
+            public let rawValue: String
+
+            /// The API named `rawValue` (`2` or `3`); `nil` for a version Tonearm does not know.
+            public init?(rawValue: String) {
+                guard ["2", "3"].contains(rawValue) else { return nil }
+                self.rawValue = rawValue
+            }
+
+            private init(known: String) {
+                rawValue = known
+            }
+
+            /// WireMock 2.35.1's: the routes 3.x added (`GET version`, `GET`/`DELETE mappings/unmatched`,
+            /// `GET files/{name}`) answer as the 2.35.1 jar routes them.
+            public static let v2 = API(known: "2")
+            /// WireMock 3.x's (3.13.2): those routes answer as 3.x does.
+            public static let v3 = API(known: "3")
+            /// Every version Tonearm knows.
+            public static let allCases = [v2, v3]
+
+            /// The version's name.
+            public var description: String { rawValue }
+        }
+
+        /// No root directory; templating only where a mapping names it, escaped as WireMock 2.35 does;
+        /// WireMock 3.x's admin routes.
+        public init(rootDirectory: URL? = nil, globalResponseTemplating: Bool = false, templateEscaping: Bool = true, api: API = .v3) {
             self.rootDirectory = rootDirectory
             self.globalResponseTemplating = globalResponseTemplating
             self.templateEscaping = templateEscaping
+            self.api = api
         }
     }
 

@@ -56,7 +56,8 @@ final class ServerCore: Sendable {
             // Before the control API, whose prefix it shares.
             InspectorStage(inspector: inspector),
             WireMockAdminStage(admin: WireMockAdmin(
-                wireMock: wireMock, journal: journal, address: address, recorder: WireMockRecorder(), redaction: configuration.redaction)),
+                wireMock: wireMock, journal: journal, address: address, recorder: WireMockRecorder(), redaction: configuration.redaction,
+                api: configuration.wireMock.api)),
             ControlStage(control: ControlAPI(
                 cassettes: cassettes, cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: journal,
                 address: address)),

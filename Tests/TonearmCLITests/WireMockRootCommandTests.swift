@@ -44,4 +44,24 @@ struct WireMockRootCommandTests {
         #expect(refused.output.contains("[serve-refuses]") && refused.output.contains("schema.json") && refused.output.contains("template.json"), "\(refused.output)")
         #expect(refused.output.contains("2 mapping(s) tonearm serve --root-dir refuses"), "\(refused.output)")
     }
+
+    @Test("lint reads WireMock 3's urlPathTemplate and pathParameters as serve does: a good mapping passes, a parameter the template lacks is an error naming the file and member, as serve does not start")
+    func lintReadsPathTemplates() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.file("wm3/mappings"), withIntermediateDirectories: true)
+        try folder.write("wm3/mappings/contacts.json", #"""
+            {"request": {"method": "GET", "urlPathTemplate": "/contacts/{contactId}", "pathParameters": {"contactId": {"equalTo": "1"}}},
+             "response": {"status": 200, "body": "contact"}}
+            """#)
+        let lint = try await TonearmExecutable.run(["lint", folder.file("wm3").path])
+        #expect(lint.status == 0, "\(lint.output)\(lint.errors)")
+        #expect(lint.output.contains("0 finding(s)"), "\(lint.output)")
+        try folder.write("wm3/mappings/typo.json", #"""
+            {"request": {"method": "GET", "urlPathTemplate": "/things/{id}", "pathParameters": {"thingId": {"equalTo": "1"}}}}
+            """#)
+        let refused = try await TonearmExecutable.run(["lint", folder.file("wm3").path])
+        #expect(refused.status == 2, "\(refused.output)\(refused.errors)")
+        let reported = refused.output + refused.errors
+        #expect(reported.contains("typo.json") && reported.contains("pathParameters.thingId"), "\(reported)")
+    }
 }

@@ -16,6 +16,11 @@ extension CompiledRule {
             unmet.append(.unmetCondition(
                 rule.target.rawValue, condition: "matches \(rule.pattern.debugDescription)", received: [target]))
         }
+        for (offset, value) in rule.pathParameters.isEmpty ? [] : unmetPathParameters(request) {
+            let parameter = rule.pathParameters[offset]
+            unmet.append(.unmetCondition(
+                "path parameter", name: parameter.name, condition: parameter.condition.description, received: value.map { [$0] } ?? []))
+        }
         if !rule.query.isEmpty {
             let values = parts.queryValues
             for (offset, condition) in rule.query.enumerated() {

@@ -17,6 +17,7 @@ final class CompiledRule: Sendable {
     let headerConditions: [CompiledTextCondition]
     let cookieConditions: [CompiledTextCondition]
     let bodyConditions: [CompiledTextCondition]
+    let pathParameterConditions: [CompiledTextCondition]
     /// Per multipart condition, its header and body conditions compiled.
     let multipartConditions: [(headers: [CompiledTextCondition], body: [CompiledTextCondition])]
     /// The most any of the rule's patterns can cost per scalar (``LinearPattern/worstVisitsPerScalar``).
@@ -59,6 +60,9 @@ final class CompiledRule: Sendable {
         var bodyConditions: [CompiledTextCondition] = []
         for condition in rule.body { bodyConditions.append(try compileCondition(condition.condition)) }
         self.bodyConditions = bodyConditions
+        var pathParameterConditions: [CompiledTextCondition] = []
+        for parameter in rule.pathParameters { pathParameterConditions.append(try compileCondition(parameter.condition)) }
+        self.pathParameterConditions = pathParameterConditions
         var multipartConditions: [(headers: [CompiledTextCondition], body: [CompiledTextCondition])] = []
         for condition in rule.multipart {
             var headers: [CompiledTextCondition] = []
@@ -69,7 +73,8 @@ final class CompiledRule: Sendable {
         }
         self.multipartConditions = multipartConditions
         let multipartCompiled = multipartConditions.flatMap { $0.headers + $0.body }
-        let conditionPatterns = (queryConditions + headerConditions + cookieConditions + bodyConditions + multipartCompiled).flatMap(\.patterns)
+        let conditionPatterns = (queryConditions + headerConditions + cookieConditions + bodyConditions + pathParameterConditions + multipartCompiled)
+            .flatMap(\.patterns)
         worstVisitsPerScalar = ([pattern] + conditionPatterns).map(\.worstVisitsPerScalar).max() ?? 0
     }
 
@@ -94,6 +99,7 @@ final class CompiledRule: Sendable {
     /// ``LiveRules`` runs first).
     func matchesGivenLiterals(_ request: IncomingRequest, target: String, parts: inout LazyRequestParts) -> Bool {
         guard pattern.matches(givenPrefix: target) else { return false }
+        if !rule.pathParameters.isEmpty, !unmetPathParameters(request).isEmpty { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
         guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }
         if !rule.cookies.isEmpty {
@@ -171,6 +177,21 @@ final class CompiledRule: Sendable {
             else { return false }
         }
         return true
+    }
+
+    /// The offsets of the path parameter conditions that do not hold for the request's path (read with
+    /// ``Rule/pathTemplate``; every one, when the path does not fit it), with the value each was
+    /// tested on.
+    func unmetPathParameters(_ request: IncomingRequest) -> [(offset: Int, value: String?)] {
+        let path = request.canonical.url.path
+        let values = rule.pathTemplate.flatMap { $0.parameters(in: path) }
+        var unmet: [(offset: Int, value: String?)] = []
+        for (offset, parameter) in rule.pathParameters.enumerated() {
+            // A name given twice in the template has its last value, as WireMock keeps it.
+            let value = values?.last { $0.name == parameter.name }?.value
+            if values == nil || !pathParameterConditions[offset].holds(for: value) { unmet.append((offset, value)) }
+        }
+        return unmet
     }
 
     /// Every query condition holds for the request's decoded query parameters.

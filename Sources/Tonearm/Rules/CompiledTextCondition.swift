@@ -17,6 +17,10 @@ indirect enum CompiledTextCondition: Sendable {
     case absent
     case allOf([CompiledTextCondition])
     case anyOf([CompiledTextCondition])
+    case not(CompiledTextCondition)
+    /// `includes` (`exactCount` false) or `hasExactly`: one case, so a condition on a repeated value
+    /// tells it apart with one comparison.
+    case multiValue([CompiledTextCondition], exactCount: Bool)
 
     init(_ condition: TextCondition, compile: (String) throws(RuleError) -> LinearPattern) throws(RuleError) {
         switch condition.storage {
@@ -44,6 +48,11 @@ indirect enum CompiledTextCondition: Sendable {
             var compiled: [CompiledTextCondition] = []
             for member in members { compiled.append(try CompiledTextCondition(member, compile: compile)) }
             self = .anyOf(compiled)
+        case .not(let negated): self = .not(try CompiledTextCondition(negated, compile: compile))
+        case .includes(let members), .hasExactly(let members):
+            var compiled: [CompiledTextCondition] = []
+            for member in members { compiled.append(try CompiledTextCondition(member, compile: compile)) }
+            if case .hasExactly = condition.storage { self = .multiValue(compiled, exactCount: true) } else { self = .multiValue(compiled, exactCount: false) }
         }
     }
 
@@ -51,8 +60,8 @@ indirect enum CompiledTextCondition: Sendable {
     var patterns: [LinearPattern] {
         switch self {
         case .matches(let pattern), .doesNotMatch(let pattern): [pattern]
-        case .matchesXPath(_, let nested?): nested.patterns
-        case .allOf(let members), .anyOf(let members): members.flatMap(\.patterns)
+        case .matchesXPath(_, let nested?), .not(let nested): nested.patterns
+        case .allOf(let members), .anyOf(let members), .multiValue(let members, _): members.flatMap(\.patterns)
         default: []
         }
     }
@@ -72,6 +81,8 @@ indirect enum CompiledTextCondition: Sendable {
         case .doesNotContain(let part): return value.map { !ByteSearch.contains(part, in: $0) } ?? true
         case .allOf(let members): return members.allSatisfy { $0.holds(for: value) }
         case .anyOf(let members): return members.contains { $0.holds(for: value) }
+        case .not(let negated): return !negated.holds(for: value)
+        case .multiValue(let members, let exactCount): return Self.holds(members, exactCount: exactCount, for: value.map { [$0] } ?? [])
         default:
             guard let value else { return false }
             return holds(forPresent: value)
@@ -85,6 +96,7 @@ indirect enum CompiledTextCondition: Sendable {
         case .equalsXML, .matchesXPath: return body.isEmpty ? false : holds(forXML: body)
         case .allOf(let members): return members.allSatisfy { $0.holds(forBody: body) }
         case .anyOf(let members): return members.contains { $0.holds(forBody: body) }
+        case .not(let negated): return !negated.holds(forBody: body)
         default: return holds(for: body.isEmpty ? nil : String(decoding: body, as: UTF8.self))
         }
     }
@@ -93,6 +105,7 @@ indirect enum CompiledTextCondition: Sendable {
     /// none, the condition is tested on the missing value (or, when `missingSatisfiesOnlyAbsent`, holds
     /// only if it is `absent`); otherwise it holds when it holds for one of them.
     func holds(forAnyOf values: some Sequence<String>, missingSatisfiesOnlyAbsent: Bool = false) -> Bool {
+        if case .multiValue(let members, let exactCount) = self { return Self.holds(members, exactCount: exactCount, for: Array(values)) }
         var sawValue = false
         for value in values {
             sawValue = true
@@ -100,6 +113,13 @@ indirect enum CompiledTextCondition: Sendable {
         }
         if sawValue { return false }
         return missingSatisfiesOnlyAbsent ? isAbsent : holds(for: nil)
+    }
+
+    /// `includes` and `hasExactly` on all of a value's `values`: some, each member holding for one of
+    /// them, and with `exactCount` as many as there are members.
+    private static func holds(_ members: [CompiledTextCondition], exactCount: Bool, for values: [String]) -> Bool {
+        guard !values.isEmpty, !exactCount || values.count == members.count else { return false }
+        return members.allSatisfy { member in values.contains { member.holds(for: $0) } }
     }
 
     private func holds(forPresent value: String) -> Bool {
@@ -116,7 +136,7 @@ indirect enum CompiledTextCondition: Sendable {
         case .after(let bound): return bound.order(ofText: value).map { $0 > 0 } ?? false
         case .equalsDateTime(let bound): return bound.order(ofText: value).map { $0 == 0 } ?? false
         case .equalsXML, .matchesXPath: return holds(forXML: Array(value.utf8))
-        case .present, .absent, .doesNotMatch, .doesNotContain, .allOf, .anyOf: return holds(for: value)
+        case .present, .absent, .doesNotMatch, .doesNotContain, .allOf, .anyOf, .not, .multiValue: return holds(for: value)
         }
     }
 

@@ -45,6 +45,12 @@ public struct Rule: Sendable, Hashable {
     /// Conditions on the parts of a multipart body, all of which must hold (none by default; set after
     /// creating the rule).
     public var multipart: [MultipartCondition] = []
+    /// The template the path is read with for ``pathParameters`` (WireMock 3's `urlPathTemplate`; set
+    /// after creating the rule). It does not replace `pattern`, which must match on its own.
+    public var pathTemplate: PathTemplate?
+    /// Conditions on the values of ``pathTemplate``'s parameters in the request's path, all of which
+    /// must hold (none by default).
+    public var pathParameters: [PathParameterCondition] = []
 
     /// The priority of a rule that declares none.
     public static let defaultPriority = 5

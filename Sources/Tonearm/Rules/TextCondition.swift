@@ -27,6 +27,9 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case absent
         case allOf([TextCondition])
         case anyOf([TextCondition])
+        indirect case not(TextCondition)
+        case includes([TextCondition])
+        case hasExactly([TextCondition])
     }
 
     let storage: Storage
@@ -81,10 +84,21 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     public static func allOf(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.allOf(conditions)) }
     /// At least one of `conditions` holds.
     public static func anyOf(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.anyOf(conditions)) }
+    /// `condition` does not hold (WireMock 3's `not`): a missing value satisfies it exactly when it does
+    /// not satisfy `condition`.
+    public static func not(_ condition: TextCondition) -> TextCondition { TextCondition(.not(condition)) }
+    /// A condition on all the values of a header or query parameter sent several times (WireMock 3's
+    /// `includes`): there is at least one value, and each of `conditions` holds for one of them (the
+    /// same value may serve several). A single value is one value; a missing one is none.
+    public static func includes(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.includes(conditions)) }
+    /// As ``includes(_:)``, and there are exactly as many values as `conditions` (WireMock 3's
+    /// `hasExactly`; like it, a value need not be matched by a condition of its own: `1, 1, 2` has
+    /// exactly `equals "1"`, `contains "1"`, `equals "2"`).
+    public static func hasExactly(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.hasExactly(conditions)) }
 
     /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `doesNotContain`, `matches`,
     /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `before`, `after`, `equalsDateTime`, `equalsXML`,
-    /// `matchesXPath`, `present`, `absent`, `allOf` or `anyOf`.
+    /// `matchesXPath`, `present`, `absent`, `allOf`, `anyOf`, `not`, `includes` or `hasExactly`.
     public var identifier: String {
         switch storage {
         case .equals: "equals"
@@ -104,6 +118,9 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case .absent: "absent"
         case .allOf: "allOf"
         case .anyOf: "anyOf"
+        case .not: "not"
+        case .includes: "includes"
+        case .hasExactly: "hasExactly"
         }
     }
 
@@ -118,14 +135,16 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case .before(let bound), .after(let bound), .equalsDateTime(let bound): bound.description
         case .equalsXML(let document, _): XMLWriter.compact(document)
         case .matchesXPath(let expression, _): expression.text
-        case .equalsBytes, .present, .absent, .allOf, .anyOf: nil
+        case .equalsBytes, .present, .absent, .allOf, .anyOf, .not, .includes, .hasExactly: nil
         }
     }
 
-    /// The conditions ``allOf(_:)`` or ``anyOf(_:)`` combine; empty for the others.
+    /// The conditions ``allOf(_:)``, ``anyOf(_:)``, ``includes(_:)`` or ``hasExactly(_:)`` combine,
+    /// or the one ``not(_:)`` negates; empty for the others.
     public var members: [TextCondition] {
         switch storage {
-        case .allOf(let members), .anyOf(let members): members
+        case .allOf(let members), .anyOf(let members), .includes(let members), .hasExactly(let members): members
+        case .not(let negated): [negated]
         default: []
         }
     }
@@ -133,8 +152,10 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     /// `identifier` and the operand, e.g. `equals "x"`, `absent` or `anyOf(equals "a", contains "b")`.
     public var description: String {
         switch storage {
-        case .allOf(let members), .anyOf(let members):
+        case .allOf(let members), .anyOf(let members), .includes(let members), .hasExactly(let members):
             return "\(identifier)(\(members.map(\.description).joined(separator: ", ")))"
+        case .not(let negated):
+            return "not(\(negated.description))"
         case .equalsBytes(let bytes):
             return "\(identifier) (\(bytes.count) bytes)"
         case .matchesXPath(let expression, let nested?):

@@ -14,7 +14,7 @@ struct WireMockMappingReader {
         "newScenarioState", "metadata", "persistent", "insertionIndex",
     ]
     private static let knownRequestKeys: Set<String> = [
-        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "cookies",
+        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters", "queryParameters", "headers", "cookies",
         "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns",
     ]
     private static let knownResponseKeys: Set<String> = [
@@ -44,7 +44,8 @@ struct WireMockMappingReader {
             entries.append(CassetteEntry(Track(request: exact, outcome: outcome, name: name, delay: delay, scenario: scenario)))
             return
         }
-        let pattern = try urlPattern(request)
+        let template = try request.optionalString("urlPathTemplate").map(PathTemplate.init)
+        let pattern = try urlPattern(request, template: template)
         try checkCompiles(pattern.pattern, at: try request.firstMember("urlPattern", "urlPathPattern") ?? request)
         var headers = try headerConditions(request.member("headers"))
         // `basicAuth` is the name WireMock 2.35.1 also reads (and echoes as `basicAuthCredentials`).
@@ -54,6 +55,10 @@ struct WireMockMappingReader {
             headers: headers, cookies: try cookieConditions(request.member("cookies")),
             body: try bodyConditions(request.member("bodyPatterns")), priority: try mapping.optionalInt("priority"), outcome: outcome, delay: delay, scenario: scenario)
         rule.multipart = try multipartConditions(request.member("multipartPatterns"))
+        if let template, !request.has("url"), !request.has("urlPath"), !request.has("urlPattern"), !request.has("urlPathPattern") {
+            rule.pathTemplate = template
+        }
+        rule.pathParameters = try pathParameterConditions(request.member("pathParameters"), template: rule.pathTemplate)
         rules.append(rule)
     }
 
@@ -97,23 +102,45 @@ struct WireMockMappingReader {
 
     // MARK: Rules
 
-    private mutating func urlPattern(_ request: DocumentCursor) throws(CassetteError) -> WireMockRequestPattern {
+    private mutating func urlPattern(_ request: DocumentCursor, template: PathTemplate?) throws(CassetteError) -> WireMockRequestPattern {
         var query: [QueryCondition] = []
         for (name, matcher) in try request.member("queryParameters")?.members() ?? [] {
-            guard let condition = try valueCondition(matcher, what: "query matcher") else { continue }
+            guard let condition = try valueCondition(matcher, what: "query matcher", multiValue: true) else { continue }
             query.append(QueryCondition(name, condition))
         }
         return WireMockRequestPattern.make(
             url: try request.optionalString("url"), urlPath: try request.optionalString("urlPath"),
             urlPattern: try request.optionalString("urlPattern"), urlPathPattern: try request.optionalString("urlPathPattern"),
-            query: query)
+            urlPathTemplate: template, query: query)
     }
 
     private mutating func headerConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [HeaderCondition] {
         var conditions: [HeaderCondition] = []
         for (name, matcher) in try cursor?.members() ?? [] {
-            guard let condition = try valueCondition(matcher, what: "header matcher") else { continue }
+            guard let condition = try valueCondition(matcher, what: "header matcher", multiValue: true) else { continue }
             conditions.append(HeaderCondition(name, condition))
+        }
+        return conditions
+    }
+
+    /// `pathParameters` (WireMock 3): a value matcher per parameter of the `urlPathTemplate`. Refused
+    /// without a template (WireMock's Java DSL refuses it; its JSON reader would ignore the matchers)
+    /// and for a name the template does not have (WireMock would test a missing value, so the mapping
+    /// could never match): both are mistakes a test would not see otherwise.
+    private mutating func pathParameterConditions(_ cursor: DocumentCursor?, template: PathTemplate?) throws(CassetteError) -> [PathParameterCondition] {
+        guard let cursor else { return [] }
+        guard let template else {
+            throw cursor.error(expected: "pathParameters beside a urlPathTemplate (and no other URL matcher)", found: "pathParameters without one")
+        }
+        let names = template.parameterNames
+        var conditions: [PathParameterCondition] = []
+        for (name, matcher) in try cursor.members() {
+            guard names.contains(name) else {
+                let known = names.isEmpty ? "none" : names.map(\.debugDescription).joined(separator: ", ")
+                throw matcher.error(expected: "a parameter of the urlPathTemplate \(template.text.debugDescription) (\(known))", found: name.debugDescription)
+            }
+            guard let condition = try valueCondition(matcher, what: "path parameter matcher") else { continue }
+            conditions.append(PathParameterCondition(name, condition))
         }
         return conditions
     }

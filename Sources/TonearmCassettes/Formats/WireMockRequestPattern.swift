@@ -9,7 +9,9 @@ import Tonearm
 /// path and query, for every method (WireMock answers `/t?a=1&b=2` only to a `url` that says `b=2`): it
 /// matches the URL target with the mapping's query in canonical order, so parameter order and
 /// percent-encoding do not matter but an extra parameter does. `queryParameters` become
-/// ``QueryCondition``s on decoded values.
+/// ``QueryCondition``s on decoded values. A `urlPathTemplate` (WireMock 3) matches the normalised path
+/// with each `{name}` standing for one or more characters other than `/` and `**` for any text
+/// (``PathTemplate``); its parameters are tested by the rule's path parameter conditions.
 struct WireMockRequestPattern {
     var target: Rule.Target = .path
     var pattern = "^(?:.*)$"
@@ -18,7 +20,8 @@ struct WireMockRequestPattern {
     static let optionalOrigin = "(?:[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)?"
 
     static func make(
-        url: String?, urlPath: String?, urlPattern: String?, urlPathPattern: String?, query: [QueryCondition]
+        url: String?, urlPath: String?, urlPattern: String?, urlPathPattern: String?, urlPathTemplate: PathTemplate? = nil,
+        query: [QueryCondition]
     ) -> WireMockRequestPattern {
         if let url {
             let parts = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -41,7 +44,22 @@ struct WireMockRequestPattern {
         if let urlPattern {
             return WireMockRequestPattern(target: .url, pattern: "^" + optionalOrigin + "(?:\(urlPattern))$", query: query)
         }
+        if let urlPathTemplate {
+            return WireMockRequestPattern(target: .path, pattern: "^(?:\(pattern(of: urlPathTemplate)))$", query: query)
+        }
         return WireMockRequestPattern(target: .path, pattern: "^(?:.*)$", query: query)
+    }
+
+    /// The regular expression a path template stands for: literals escaped, `[^/]+` for a variable,
+    /// `.*` for a wildcard.
+    static func pattern(of template: PathTemplate) -> String {
+        template.pieces.map { piece in
+            switch piece {
+            case .literal(let text): escape(text)
+            case .variable: "[^/]+"
+            case .wildcard: ".*"
+            }
+        }.joined()
     }
 
     /// `text` with regular-expression metacharacters escaped.

@@ -18,12 +18,16 @@ import Tonearm
 /// - `before`, `after` and `equalToDateTime` with a date-time or `now` and an offset (seconds to
 ///   years), with `expectedOffset`/`expectedOffsetUnit`, `truncateExpected`, `truncateActual` and
 ///   `actualFormat` (a Java `DateTimeFormatter` pattern, ``DateTimeFormat``) (``DateTimeBound``);
-/// - and `and`/`or` of any of these.
+/// - `hasExactly` and `includes` (WireMock 3) for headers and query parameters: a list of these,
+///   tested on all the values sent (``TextCondition/hasExactly(_:)``, ``TextCondition/includes(_:)``);
+/// - `and`/`or` of any of these, and `not` (WireMock 3) of one: it holds where the nested matcher
+///   does not, a missing value included when the nested matcher does not hold for it.
+///   WireMock 2.35.1 does not know `not` and refuses the mapping (422); Tonearm reads it as 3.x does.
 extension WireMockMappingReader {
     /// The matchers a value matcher object may name, besides options.
     static let valueMatcherKeys: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
-        "before", "after", "equalToDateTime", "equalToXml", "matchesXPath",
+        "before", "after", "equalToDateTime", "equalToXml", "matchesXPath", "not",
     ]
     private static let valueMatcherOptions: Set<String> = [
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements",
@@ -32,10 +36,29 @@ extension WireMockMappingReader {
         "xPathNamespaces",
     ]
 
+    /// The matchers on all the values of a header or query parameter (WireMock 3).
+    static let multiValueMatcherKeys: Set<String> = ["hasExactly", "includes"]
+
     /// The condition `matcher` describes, or `nil` (with a warning naming the member) when it uses
-    /// something Tonearm does not reproduce. `what` names the matcher in the warning.
-    mutating func valueCondition(_ matcher: DocumentCursor, what: String, ignoring: Set<String> = []) throws(CassetteError) -> TextCondition? {
+    /// something Tonearm does not reproduce. `what` names the matcher in the warning; `multiValue`
+    /// says whether `hasExactly` and `includes` may be used (headers and query parameters, as in
+    /// WireMock 3).
+    mutating func valueCondition(
+        _ matcher: DocumentCursor, what: String, ignoring: Set<String> = [], multiValue: Bool = false
+    ) throws(CassetteError) -> TextCondition? {
         let members = try matcher.members().filter { !ignoring.contains($0.key) }
+        if multiValue, let multi = members.first(where: { Self.multiValueMatcherKeys.contains($0.key) }) {
+            for (key, value) in members where key != multi.key {
+                warn(value, "\(what) \"\(key)\" beside \(multi.key) is not supported and was not imported")
+                return nil
+            }
+            var conditions: [TextCondition] = []
+            for element in try multi.value.elements() {
+                guard let condition = try valueCondition(element, what: what) else { return nil }
+                conditions.append(condition)
+            }
+            return multi.key == "hasExactly" ? .hasExactly(conditions) : .includes(conditions)
+        }
         for (key, value) in members where !Self.valueMatcherKeys.contains(key) && !Self.valueMatcherOptions.contains(key) {
             warn(value, "\(what) \"\(key)\" is not supported and was not imported")
             return nil
@@ -73,6 +96,10 @@ extension WireMockMappingReader {
             return .equalsXML(try Self.expectedXML(operand), try Self.xmlComparison(matcher))
         case "matchesXPath":
             return try xPathCondition(operand, namespacesBeside: matcher)
+        case "not":
+            // One nested matcher, as WireMock 3 reads it.
+            guard let negated = try valueCondition(operand, what: what) else { return nil }
+            return .not(negated)
         case "before", "after", "equalToDateTime":
             let bound = try Self.dateTimeBound(operand, options: matcher)
             return key == "before" ? .before(bound) : key == "after" ? .after(bound) : .equalsDateTime(bound)

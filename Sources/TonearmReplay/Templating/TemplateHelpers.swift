@@ -255,7 +255,7 @@ enum TemplateHelpers {
         case .string(let text): .integer(text.count)
         case .multi(let values): .integer(values.count)
         case .list(let items): .integer(items.count)
-        case .map(let members, _): .integer(members.count)
+        case .map(let members, _), .path(_, let members): .integer(members.count)
         case .json(let json):
             switch json {
             case .array(let items): .integer(items.count)

@@ -183,6 +183,7 @@ enum TemplateJSONHelpers {
     private static func string(_ value: TemplateValue) -> String? {
         switch value {
         case .string(let text): text
+        case .path(let path, _): path
         case .multi(let values): values.first
         default: nil
         }
@@ -229,6 +230,7 @@ enum TemplateJSONHelpers {
         case .list(let items): .array(items.map(json))
         case .map(let members, _): .object(members.map { JSONMember(key: $0.key, value: json($0.value)) })
         case .json(let document): document
+        case .path(let path, _): .string(path)
         }
     }
 }

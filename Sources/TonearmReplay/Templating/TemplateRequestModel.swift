@@ -3,13 +3,15 @@ import Tonearm
 
 /// WireMock's request model as templates see it: `request.url`, `path`, `pathSegments`, `query`,
 /// `method`, `headers` (names in any case), `cookies`, `body` and `baseUrl`. Built once per answer and
-/// shared by the body and header templates.
+/// shared by the body and header templates. With a mapping's `urlPathTemplate`, `request.path` also
+/// has the segments by index and the template's parameters by name (`request.path.contactId`), as in
+/// WireMock 3.
 package struct TemplateRequestModel: Sendable {
     let value: TemplateValue
 
     /// The model of `request` (its `url` the target as sent: path and query), reached at `baseURL`
-    /// (`http://host:port`, from the request's `Host`).
-    package init(_ request: Request, baseURL: String) {
+    /// (`http://host:port`, from the request's `Host`); `pathTemplate` reads the path's parameters.
+    package init(_ request: Request, baseURL: String, pathTemplate: PathTemplate? = nil) {
         let target = request.url
         let pathEnd = target.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? target.endIndex
         let path = String(target[..<pathEnd])
@@ -46,7 +48,7 @@ package struct TemplateRequestModel: Sendable {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { TemplateValue.string(Self.decoded($0)) }
         let model: [(key: String, value: TemplateValue)] = [
             ("url", .string(target)),
-            ("path", .string(path)),
+            ("path", Self.path(path, template: pathTemplate)),
             ("pathSegments", .list(segments)),
             ("query", .map(query.map { (key: $0.key, value: TemplateValue.multi($0.values)) }, caseInsensitive: false)),
             ("method", .string(request.method)),
@@ -56,6 +58,18 @@ package struct TemplateRequestModel: Sendable {
             ("baseUrl", .string(baseURL)),
         ]
         value = .map([("request", .map(model, caseInsensitive: false))], caseInsensitive: false)
+    }
+
+    /// `request.path`: the path, or with a template that reads it, the path with its segments (as sent)
+    /// and parameters as members. A parameter named as a segment's index wins, as WireMock's map has it.
+    private static func path(_ path: String, template: PathTemplate?) -> TemplateValue {
+        guard let parameters = template?.parameters(in: path) else { return .string(path) }
+        var members: [(key: String, value: TemplateValue)] = []
+        for (index, segment) in path.split(separator: "/", omittingEmptySubsequences: true).enumerated() {
+            members.append((String(index), .string(String(segment))))
+        }
+        for (name, value) in parameters { members.append((name, .string(value))) }
+        return .path(path, members: members)
     }
 
     private static func decoded(_ text: Substring) -> String {

@@ -14,6 +14,10 @@ enum TemplateValue: Sendable {
     case list([TemplateValue])
     /// Members in order; `caseInsensitive` for headers (`request.headers.content-type`).
     case map([(key: String, value: TemplateValue)], caseInsensitive: Bool)
+    /// A path read with a mapping's `urlPathTemplate`: renders as the path; its members are the
+    /// segments by index (`0`, `1`, …) and then the template's parameters by name (the later of two
+    /// members of one name wins); `{{#each}}` walks its segments.
+    case path(String, members: [(key: String, value: TemplateValue)])
     /// A result of `jsonPath`: objects render as pretty-printed JSON, arrays compact, as WireMock does.
     case json(JSONValue)
 
@@ -29,6 +33,7 @@ enum TemplateValue: Sendable {
         case .list(let items): "[" + items.map(\.text).joined(separator: ", ") + "]"
         case .map(let members, _): "{" + members.map { "\($0.key)=\($0.value.text)" }.joined(separator: ", ") + "}"
         case .json(let value): TemplateJSONText.text(value)
+        case .path(let path, _): path
         }
     }
 
@@ -50,6 +55,7 @@ enum TemplateValue: Sendable {
         case .multi(let values): !values.isEmpty
         case .list(let items): !items.isEmpty
         case .map(let members, _): !members.isEmpty
+        case .path(let path, _): !path.isEmpty
         case .json(let value):
             switch value {
             case .null: false
@@ -90,6 +96,8 @@ enum TemplateValue: Sendable {
         case .map(let members, let caseInsensitive):
             if caseInsensitive { return members.first { $0.key.lowercased() == name.lowercased() }?.value }
             return members.first { $0.key == name }?.value
+        case .path(_, let members):
+            return members.last { $0.key == name }?.value
         case .list(let items):
             guard let index = Int(name), items.indices.contains(index) else { return nil }
             return items[index]
@@ -115,6 +123,11 @@ enum TemplateValue: Sendable {
         case .list(let items): items.map { (nil, $0) }
         case .multi(let values): values.map { (nil, .string($0)) }
         case .map(let members, _): members.map { ($0.key, $0.value) }
+        case .path(let path, _):
+            // WireMock walks the path split at `/` as Java splits it: a leading empty segment kept,
+            // trailing ones dropped.
+            Array(path.split(separator: "/", omittingEmptySubsequences: false).reversed().drop { $0.isEmpty }.reversed())
+                .map { (nil, .string(String($0))) }
         case .json(.array(let items)): items.map { (nil, .json($0)) }
         case .json(.object(let members)): members.map { ($0.key, .json($0.value)) }
         default: []

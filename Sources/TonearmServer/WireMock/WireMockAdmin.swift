@@ -18,6 +18,7 @@ import TonearmCassettes
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
 /// | `GET`/`POST`/`PUT settings`, `GET health` | global fixed delay; health |
+/// | `GET version`, `GET`/`DELETE mappings/unmatched`, `GET files/{name}` | WireMock 3.x's routes (``ServerConfiguration/WireMock/API/v3``) |
 /// | `GET docs`, `GET docs/swagger`, `GET swagger-ui` | this API's documents (``WireMockAdminDocument``) |
 /// | `GET recordings/status`, `POST recordings/start`, `/stop`, `/snapshot` | the recorder (``WireMockRecorder``) |
 struct WireMockAdmin: Sendable {
@@ -31,6 +32,10 @@ struct WireMockAdmin: Sendable {
     var recorder = WireMockRecorder()
     /// What recorded mappings hide before they are kept or written: the server's redaction.
     var redaction = Redaction.default
+    /// Whose routes answer where WireMock 2.35 and 3.x differ.
+    var api = ServerConfiguration.WireMock.API.v3
+    /// The WireMock version whose admin API `GET version` names.
+    static let wireMock3Version = "3.13.2"
 
     /// The query's parameters, decoded (`+` and `%20` are spaces).
     static func parameters(_ query: String) -> [String: String] {
@@ -74,6 +79,8 @@ extension WireMockAdmin {
                 return try updateSettings(request)
             case ("GET", "health") where segments.count == 1:
                 return .adminJSON(health(now: Date()))
+            case ("GET", "version") where segments.count == 1 && api == .v3:
+                return Self.version(accept: sent.headers.first(named: "Accept"))
             case (_, "files"):
                 return try files(method, Array(segments.dropFirst()), request: request)
             case (_, "recordings"):
@@ -131,6 +138,14 @@ extension WireMockAdmin {
                 .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
                 .map(\.path).sorted()
             return .adminJSON(.array(listed.map(JSONValue.string)))
+        case ("GET", false) where api == .v3:
+            // WireMock 3's: the file's bytes as they are, 404 when there is none (a folder included).
+            let file = try confinedBodyFile(rest, in: folder)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue,
+                let bytes = FileManager.default.contents(atPath: file.path)
+            else { return Response(status: 404) }
+            return Response(status: 200, body: Array(bytes))
         case ("PUT", false):
             try Self.writeBodyFile(request.body, to: try confinedBodyFile(rest, in: folder))
             return .adminJSON(.string(Data(request.body).base64EncodedString()))
@@ -222,6 +237,12 @@ extension WireMockAdmin {
             return .adminDone
         case ("POST", "import") where rest.count == 1:
             return try importMappings(request.body)
+        case ("GET", "unmatched") where rest.count == 1 && api == .v3:
+            let unmatched = unmatchedMappings()
+            return .adminJSON(.object(["mappings": .array(unmatched.map(\.json)), "meta": .object(["total": .integer(unmatched.count)])]))
+        case ("DELETE", "unmatched") where rest.count == 1 && api == .v3:
+            for mapping in unmatchedMappings() { _ = try wireMock.remove(mapping.id) }
+            return .adminJSON(.object([]))
         case (_, let id?) where rest.count == 1:
             guard let uuid = UUID(uuidString: id) else {
                 throw WireMockError(status: 400, pointer: nil, title: "Invalid id", detail: "\(id.debugDescription) is not a UUID")
@@ -245,6 +266,23 @@ extension WireMockAdmin {
         default:
             return notFound(method, (["mappings"] + rest).joined(separator: "/"))
         }
+    }
+
+    /// The mappings no request in the journal was answered by (WireMock 3's `mappings/unmatched`), in
+    /// listing order.
+    private func unmatchedMappings() -> [WireMockMapping] {
+        var served: Set<String> = []
+        for entry in journal.entries where entry.source.kind == .mapping { served.insert(entry.source.detail) }
+        return wireMock.all.filter { !served.contains($0.id) }
+    }
+
+    /// `GET version` (WireMock 3): `{"version": …}`, or the version alone as text when the client
+    /// accepts `text/plain`. It names the WireMock version whose API Tonearm answers.
+    private static func version(accept: String?) -> Response {
+        if accept?.contains("text/plain") == true {
+            return Response(status: 200, headers: [HeaderField("Content-Type", "text/plain")], body: Array(wireMock3Version.utf8))
+        }
+        return .adminJSON(.object(["version": .string(wireMock3Version)]))
     }
 
     /// `POST mappings/import`: `{"mappings": [...], "importOptions": {"duplicatePolicy", "deleteAllNotInImport"}}`.

@@ -104,7 +104,8 @@ struct WireMockMapping: Sendable {
         case .track(let track): track.outcome
         case .rule(let rule): rule.outcome
         }
-        let settings = try WireMockResponseSettings.read(response, held: held, reading: reading)
+        let pathTemplate: PathTemplate? = if case .rule(let rule) = stub { rule.pathTemplate } else { nil }
+        let settings = try WireMockResponseSettings.read(response, held: held, pathTemplate: pathTemplate, reading: reading)
         let echoed = completed.setting("id", to: .string(id)).setting("uuid", to: .string(id))
         return WireMockMapping(id: id, json: echoed, stub: stub, settings: settings)
     }

@@ -40,6 +40,9 @@ struct WireMockResponseSettings: Sendable {
     var proxy: WireMockProxy?
     /// Whether the templates HTML-escape `{{…}}` output (``WireMockMappingReading/templateEscaping``).
     var templateEscaping = true
+    /// The mapping's `urlPathTemplate` (WireMock 3), whose parameters templates read as
+    /// `request.path.name`.
+    var pathTemplate: PathTemplate?
 
     /// The members of `response` read here: those above, and a templated `bodyFileName` (the importer
     /// would look for a file named by the template's text).
@@ -53,7 +56,10 @@ struct WireMockResponseSettings: Sendable {
 
     /// The settings of `response` (a mapping's `response` object) whose fixed part the engine holds as
     /// `held`, or `nil` when it has none.
-    static func read(_ response: JSONValue?, held: Track.Outcome, reading: WireMockMappingReading) throws(WireMockError) -> WireMockResponseSettings? {
+    /// `pathTemplate` is the mapping's `urlPathTemplate`, if it has one.
+    static func read(
+        _ response: JSONValue?, held: Track.Outcome, pathTemplate: PathTemplate? = nil, reading: WireMockMappingReading
+    ) throws(WireMockError) -> WireMockResponseSettings? {
         guard let response else { return nil }
         var settings = WireMockResponseSettings()
         if let message = response[member: "statusMessage"] {
@@ -76,6 +82,7 @@ struct WireMockResponseSettings: Sendable {
         if try templates(response, reading: reading), case .response(let fixed) = held {
             settings.templateEscaping = reading.templateEscaping
             try settings.compileTemplates(response, fixed)
+            settings.pathTemplate = pathTemplate
             if let name = response[member: "bodyFileName"]?.stringValue, ResponseTemplate.hasTags(name) {
                 guard let folder = reading.bodyFiles else {
                     throw .invalid("/response/bodyFileName", "Invalid stub mapping", detail: "bodyFileName needs a __files folder: start the server with --root-dir DIR")
@@ -140,7 +147,7 @@ struct WireMockResponseSettings: Sendable {
     func rendered(_ held: Response, for request: Request) -> Response {
         guard body != nil || bodyFile != nil || !headers.isEmpty else { return held }
         let host = request.headers.first(named: "Host") ?? "localhost"
-        let model = TemplateRequestModel(request, baseURL: "http://\(host)")
+        let model = TemplateRequestModel(request, baseURL: "http://\(host)", pathTemplate: pathTemplate)
         var answer = held
         do throws(TemplateError) {
             if let body { answer.body = Array(try body.render(model, escaping: templateEscaping).utf8) }

@@ -657,7 +657,7 @@ export function onCompletedEvent(data) {
       changed = true;
       if (openId === e.id) openDetail(e);
     }
-    if (changed) showView();
+    if (changed) { showView(); list.refresh(); }
   });
 }
 
@@ -1820,6 +1820,13 @@ export class VirtualList {
     this.itemAt = itemAt;
     this.spacer.style.height = `${count * this.rowHeight}px`;
     if (prepended > 0 && this.viewport.scrollTop > 0) this.viewport.scrollTop += prepended * this.rowHeight;
+    this.render();
+  }
+
+  // Fills every shown row again: items whose keys are unchanged but whose content changed (a stream
+  // that ended since its row was drawn). render() alone refills only rows showing another key.
+  refresh() {
+    for (const row of this.rows) delete row.dataset.key;
     this.render();
   }
 

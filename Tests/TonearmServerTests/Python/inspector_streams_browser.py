@@ -36,15 +36,19 @@ with sync_playwright() as playwright:
     page.goto(config["inspector"])
     expect(page.locator("#connection")).to_have_attribute("data-state", "live")
 
+    row = page.locator("#exchange-list .vrow", has_text="/socket")
     with connect(config["socket"], compression=None, open_timeout=30) as socket:
         greeting = socket.recv(timeout=30)
+        # Listed by its handshake while it is open, with nothing to note yet: the note below can then only
+        # come from the feed's `completed` event updating a row already drawn.
+        expect(row).to_have_count(1)
+        check("an open socket is listed by its handshake, with no note yet", "messages" not in row.locator(".c-detail").text_content())
         socket.send(json.dumps({"q": "hi", "op": "ask"}))
         answers = [socket.recv(timeout=30), socket.recv(timeout=30)]
         socket.close(code=1000)
     check("the client had the conversation", answers == ["answer", bytes([1, 2, 3])], repr(answers))
 
-    # Listed by its handshake as soon as it was answered; noted once it ended, with no reload.
-    row = page.locator("#exchange-list .vrow", has_text="/socket")
+    # Noted once it ended, with no reload.
     expect(row.locator(".c-detail")).to_contain_text("4 messages, closed 1000")
     check("the list notes the socket's messages and close once it ends, live", True)
 

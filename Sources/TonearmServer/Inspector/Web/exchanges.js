@@ -224,7 +224,7 @@ export function onCompletedEvent(data) {
       changed = true;
       if (openId === e.id) openDetail(e);
     }
-    if (changed) showView();
+    if (changed) { showView(); list.refresh(); }
   });
 }
 

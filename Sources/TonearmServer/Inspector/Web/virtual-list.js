@@ -45,6 +45,13 @@ export class VirtualList {
     this.render();
   }
 
+  // Fills every shown row again: items whose keys are unchanged but whose content changed (a stream
+  // that ended since its row was drawn). render() alone refills only rows showing another key.
+  refresh() {
+    for (const row of this.rows) delete row.dataset.key;
+    this.render();
+  }
+
   schedule() {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => { this.frame = 0; this.render(); });

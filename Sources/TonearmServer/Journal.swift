@@ -140,8 +140,9 @@ final class Journal: Sendable {
             let missed = state.updateCount - count
             guard missed > 0 else { return ([], state.updateCount) }
             guard missed <= state.updated.count else { return (nil, state.updateCount) }
-            var sequences: [Int] = []
-            for offset in (state.updated.count - missed)..<state.updated.count where !sequences.contains(state.updated[offset]) {
+            // Each entry once, in the order completed (a set: up to 1,000 of them under the lock).
+            var sequences: [Int] = [], seen = Set<Int>()
+            for offset in (state.updated.count - missed)..<state.updated.count where seen.insert(state.updated[offset]).inserted {
                 sequences.append(state.updated[offset])
             }
             let entries = sequences.compactMap { sequence in Self.index(of: sequence, in: state.entries).map { state.entries[$0].entry } }

@@ -59,7 +59,7 @@ enum TemplateHelpers {
         case .jsonArrayAdd: return TemplateJSONHelpers.jsonArrayAdd(first, second, options: options)
         case .toJson: return TemplateJSONHelpers.toJson(first)
         case .array: return .list(arguments)
-        case .arrayJoin: return try TemplateJSONHelpers.arrayJoin(arguments, options: options, rendering: nil)
+        case .arrayJoin: return TemplateJSONHelpers.arrayJoin(arguments, options: options) { $0.text }
         case .pickRandom: return TemplateJSONHelpers.pickRandom(arguments, options: options)
         case .val: return TemplateJSONHelpers.val(first, options: options, variables: &variables)
         case .assign:
@@ -215,7 +215,7 @@ enum TemplateHelpers {
         _ text: String, pattern: String, into variable: String?, variables: inout [String: TemplateValue]
     ) -> TemplateValue {
         guard let regex = try? Regex(pattern), let match = try? regex.firstMatch(in: text) else {
-            return .string("[ERROR: Nothing matched \(pattern)]")
+            return TemplateJSONHelpers.error("Nothing matched \(pattern)")
         }
         guard let variable else { return .string(String(text[match.range])) }
         let groups = match.output.dropFirst().map { $0.substring.map { TemplateValue.string(String($0)) } ?? .null }

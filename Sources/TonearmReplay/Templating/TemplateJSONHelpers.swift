@@ -139,14 +139,17 @@ enum TemplateJSONHelpers {
     }
 
     /// `{{arrayJoin ',' list prefix='[' suffix=']'}}` (or the items themselves after the separator): the
-    /// items' texts joined.
-    static func arrayJoin(_ arguments: [TemplateValue], options: [String: TemplateValue], rendering: ((TemplateValue) throws(TemplateError) -> String)?) throws(TemplateError) -> TemplateValue {
+    /// items joined, each written as `write` makes it (its text, or the helper's block rendered with the
+    /// item as its context).
+    static func arrayJoin<Failure: Error>(
+        _ arguments: [TemplateValue], options: [String: TemplateValue], write: (TemplateValue) throws(Failure) -> String
+    ) throws(Failure) -> TemplateValue {
         guard let separator = arguments.first.flatMap(string) else { return error("Separator parameter must be a String") }
         guard arguments.count > 1 else { return error("The parameter must be list") }
         let items = listed(arguments[1...])
         guard !items.isEmpty else { return .string("") }
         var texts: [String] = []
-        for item in items { texts.append(try rendering?(item) ?? item.text) }
+        for item in items { texts.append(try write(item)) }
         return .string((options["prefix"]?.text ?? "") + texts.joined(separator: separator) + (options["suffix"]?.text ?? ""))
     }
 

@@ -64,16 +64,12 @@ struct TemplateRenderer {
         case .arrayJoin:
             // Each item rendered through the block, with the item as its context.
             let options = try evaluateOptions(call)
-            var rendered: [String] = []
-            let items = arguments.count == 2 ? arguments[1].elements.map(\.value) : Array(arguments.dropFirst())
-            for item in items {
+            let joined = try TemplateJSONHelpers.arrayJoin(arguments, options: options) { item throws(TemplateError) -> String in
                 try step()
                 frames.append(Frame(value: item))
                 defer { frames.removeLast() }
-                rendered.append(try captured(body))
+                return try captured(body)
             }
-            let joined = try TemplateJSONHelpers.arrayJoin(
-                [arguments.first ?? .null, .list(rendered.map(TemplateValue.string))], options: options, rendering: nil)
             try emit(joined.text)
         case let helper where helper.takesBlockContent:
             let options = try evaluateOptions(call)

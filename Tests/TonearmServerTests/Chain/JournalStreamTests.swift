@@ -115,4 +115,19 @@ struct JournalStreamTests {
         late.end(.webSocket(WebSocketConversation(), leftOut: 0))
         #expect(received.withLock { $0 } == [1, 12])
     }
+
+    @Test("A replay's transcript keeps messages up to its byte limit, then counts the rest; only the first close counts")
+    func transcriptBound() {
+        var transcript = WebSocketTranscript(byteLimit: 10)
+        transcript.add(.server, .text, Array("hello".utf8), at: .milliseconds(1))
+        transcript.add(.client, .binary, [1, 2, 3, 4], at: .milliseconds(2))
+        // Past the limit: left out, and so is everything after it, even a message that would fit.
+        transcript.add(.server, .text, Array("too long".utf8), at: .milliseconds(3))
+        transcript.add(.client, .text, [], at: .milliseconds(4))
+        transcript.closed(by: .client, code: 1000, reason: "bye", at: .milliseconds(5))
+        transcript.closed(by: .server, code: 1001, reason: "", at: .milliseconds(6))
+        #expect(transcript.conversation.messages.map(\.payload) == [Array("hello".utf8), [1, 2, 3, 4]])
+        #expect(transcript.leftOut == 2)
+        #expect(transcript.conversation.close == WebSocketConversation.Close(.client, code: 1000, reason: "bye", offset: .milliseconds(5)))
+    }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Replay CPU per request with and without an inspector page subscribed (docs/benchmarks.md, "The
-# inspector's cost to replay"): one `tonearm serve --mode replay` process, its default 10,000-entry
+# inspector's cost"): one `tonearm serve --mode replay` process, its default 10,000-entry
 # journal, wrk on CONNECTIONS keep-alive connections asking for random tracks; each round measures the
 # server's own user+system time (/proc/PID/stat) per request answered, first with no page, then with
 # SUBSCRIBERS event feeds open (curl -N on the inspector's /events, as the page's EventSource), so

@@ -7,7 +7,7 @@
 # each call as the client sees it (one keep-alive connection, loopback): median, 99th percentile and
 # slowest, and the resident memory before and after. Every added rule is new (its own number), so the
 # engine's blocks are rebuilt as adds complete them: one add in 16 rebuilds a block of up to 256 rules,
-# one in 256 one of up to 4,096, one in 4,096 one of up to 16,384 (docs/benchmarks.md).
+# one in 256 one of up to 4,096, one in 4,096 one of up to 16,384 (docs/benchmarks.md, "Rule sets").
 #
 #   scripts/bench-live-rules.sh                          # COUNT=10000 ADDS=1024
 #   TONEARM=.build-bench/release/tonearm COUNT=10000 ADDS=4096 scripts/bench-live-rules.sh

@@ -4,7 +4,7 @@
 # sources as one optimised module (the portable XXH3, so no SwiftPM build and no libxxhash needed).
 # Usage: scripts/bench-rules.sh [issue|middle|workload|load|live|worst|sample|profile=PATTERN ...], or e.g. issue@100,10000 for those sizes only
 # (load: only load the issue-shaped rules; live: add 4,096 and remove 1,000 one at a time after loading;
-# worst: the `Pattern worst …` cases of docs/benchmarks.md on 80 KB paths, CPU time, worst@N for N runs each;
+# worst: the `Pattern worst …` cases of docs/benchmarks.md ("Worst cases") on 80 KB paths, CPU time, worst@N for N runs each;
 # sample: the random sample of wide patterns and the realistic rule sets against the step-cost limit, sample@N for N patterns,
 # SAMPLE_CSV=1 for each pattern's step operations and time; profile=PATTERN: one pattern's bit-parallel steps on 80 KB).
 # SOURCES=<dir> compiles another checkout's Sources/Tonearm (e.g. `git archive fd2b5f2 Sources/Tonearm | tar -x -C /tmp/base`

@@ -46,7 +46,8 @@ name="tonearm-$version-linux-x86_64"
 stage="$scratch/package/$name"
 rm -rf "$scratch/package"
 mkdir -p "$stage" "$out"
-# Symbols only name functions in a crash's backtrace, and are half the file (docs/benchmarks.md).
+# Symbols only name functions in a crash's backtrace, and are half the file (docs/benchmarks.md,
+# "Tonearm without a Swift toolchain").
 strip -o "$stage/tonearm" "$built"
 
 archive="$name.tar.gz"

@@ -7,7 +7,8 @@
 #   scripts/product-build-cost.sh TonearmTesting
 #   TONEARM=/path/to/old/checkout scripts/product-build-cost.sh TonearmTesting   # before a change
 #
-# The numbers in README's product table and docs/benchmarks.md come from this script.
+# The numbers in README's product table and docs/benchmarks.md ("Build cost of each product") come from
+# this script.
 set -euo pipefail
 
 product=${1:?usage: product-build-cost.sh PRODUCT}

@@ -3,8 +3,9 @@
 
 // Tonearm hashes short canonical requests (50-500 bytes) on every match, where a call into the shared
 // library costs a visible share of the time. XXH_INLINE_ALL compiles xxHash's implementation into the
-// caller instead; docs/benchmarks.md records the measurement that chose it. The library is still linked
-// (module.modulemap) so the pkg-config dependency stays honest and XXH_INLINE_ALL can be switched off.
+// caller instead; docs/benchmarks-history.md ("XXH3: inlined against the shared library") records the
+// measurement that chose it. The library is still linked (module.modulemap) so the pkg-config
+// dependency stays honest and XXH_INLINE_ALL can be switched off.
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 

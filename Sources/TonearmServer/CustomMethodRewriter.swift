@@ -73,8 +73,8 @@ final class CustomMethodRewriter: ChannelInboundHandler, RemovableChannelHandler
     }
 
     // The scanner's state is `@exclusivity(unchecked)`: the runtime's exclusivity check on each access
-    // to a class's property cost about 800 instructions a request here (docs/benchmarks.md, "One answer
-    // object"). It cannot be violated: only this handler's methods touch these properties, on the
+    // to a class's property cost about 800 instructions a request here (docs/benchmarks-history.md, "One
+    // answer object"). It cannot be violated: only this handler's methods touch these properties, on the
     // channel's event loop, and none of them calls out (fires, writes, closes) while it accesses one;
     // `channelRead` fires the bytes on only after `follow` has returned.
     private let rewrites: MethodRewrites

@@ -2,8 +2,8 @@
 ///
 /// NIO's `CircularBuffer` copies an element as it appends it and again as it removes it (then destroys
 /// the original): for a journal entry, a retain and a release of each string and array it holds, about
-/// 1,000 instructions of every journaled request (docs/benchmarks.md, "One answer object"). Here an
-/// appended element is taken as it is given and a removed one is taken out of its slot.
+/// 1,000 instructions of every journaled request (docs/benchmarks-history.md, "One answer object"). Here
+/// an appended element is taken as it is given and a removed one is taken out of its slot.
 struct MovingQueue<Element>: RandomAccessCollection, MutableCollection {
     /// The ring; `nil` outside the `count` slots from `head`.
     private var slots: [Element?] = []

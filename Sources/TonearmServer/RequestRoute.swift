@@ -86,7 +86,8 @@ enum RequestRoute: Sendable, Equatable {
     ///
     /// Every proxied or replayed request is routed here, so an ASCII target (any target NIO's parser
     /// lets through in practice) is split on its bytes; the grapheme walk it equals for ASCII cost
-    /// several thousand instructions a request (docs/benchmarks.md, issue 23).
+    /// several thousand instructions a request (docs/benchmarks-history.md, "Request path toward the NIO
+    /// floor").
     static func firstComponent(of target: String) -> (component: String, rest: String) {
         if let split = target.utf8.withContiguousStorageIfAvailable(asciiFirstComponent), let split { return split }
         return graphemeFirstComponent(of: target)

@@ -97,8 +97,9 @@ final class ServerCore: Sendable {
     }
 
     /// Matching work (instruction visits) above which a request leaves the event loop: about 1–2 ms at the
-    /// 12–20 ns a visit takes here (docs/benchmarks.md, "Worst cases"), against a replay's tens of
-    /// microseconds; below it, the thread hop would cost more than it saves.
+    /// 12–20 ns a visit takes here (docs/benchmarks-history.md, "Worst cases: patterns whose table
+    /// fills"), against a replay's tens of microseconds; below it, the thread hop would cost more than it
+    /// saves.
     static let maximumVisitsOnEventLoop = 100_000
 
     /// A bound on the instruction visits matching `request` can cost off the patterns' tables; 0 for

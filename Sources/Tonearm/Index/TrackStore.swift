@@ -32,7 +32,7 @@ final class TrackStore: @unchecked Sendable {
     /// 100,000 of them take 47 MB instead of 82, for about 2,100 more instructions per hit on one,
     /// which a server request does not show. Larger tracks decode at a cost growing with their headers
     /// and body (11,600 against 6,500 instructions for a 760-byte one) and stay values. Numbers and
-    /// commands: docs/benchmarks.md, "The server's memory after loading".
+    /// commands: docs/benchmarks-history.md, "The server's memory after loading".
     static let packedLimit = 512
     private static let chunkSize = 1 << 16
     private static let valueChunk = UInt32.max

@@ -20,14 +20,16 @@
 ///    is anchored at the start (``FollowUnion``).
 ///
 /// Memory: the stop number of each instruction, the class masks (classes × words) and the operations'
-/// masks, each trimmed to the words it spans; about 12 KB for the widest patterns of docs/benchmarks.md
-/// (1,493–1,993 stops, 24–32 words). Built at load only for patterns whose table is incomplete.
+/// masks, each trimmed to the words it spans; about 12 KB for the widest patterns of
+/// docs/benchmarks-history.md, "Worst cases in bit-parallel steps" (1,493–1,993 stops, 24–32 words).
+/// Built at load only for patterns whose table is incomplete.
 ///
 /// The cost of a step depends on the pattern's shape: a few passes over the words for concatenations,
 /// optional and counted runs and stars of small groups (65 word operations for `a.{1000}.{990}x`), but
 /// hundreds of operations for groups mixing optional parts, nested stars and alternations repeated
-/// hundreds of times, which the grouping into fill blocks only partly finds (docs/benchmarks.md). A
-/// pattern whose step is estimated above 5 ms on an 80 KB text is refused at load (``StepCostModel``).
+/// hundreds of times, which the grouping into fill blocks only partly finds (docs/benchmarks-history.md,
+/// "Worst cases in bit-parallel steps"). A pattern whose step is estimated above 5 ms on an 80 KB text
+/// is refused at load (``StepCostModel``; docs/benchmarks.md, "Step-cost limit").
 ///
 /// A class: only patterns whose table is incomplete have one, and held inline its dozen fields made
 /// every compiled pattern (thousands in a rule set) larger. Immutable (`let` properties of `Sendable`

@@ -92,9 +92,9 @@ package struct LinearPattern: Sendable {
     }
 
     /// Word operations of a bit-parallel step counted as one automaton instruction visit: measured at
-    /// 0.4–0.6 ns per word operation for the widest patterns of docs/benchmarks.md and up to about 1.2 ns
-    /// for patterns whose steps are mostly short shifts ("Worst cases in bit-parallel steps"), against
-    /// 12–20 ns per visit; 8 keeps the bound above the cost.
+    /// 0.4–0.6 ns per word operation for the widest patterns of docs/benchmarks-history.md and up to about
+    /// 1.2 ns for patterns whose steps are mostly short shifts ("Worst cases in bit-parallel steps"),
+    /// against 12–20 ns per visit; 8 keeps the bound above the cost.
     static let wordOperationsPerVisit = 8
 
     /// Whether the pattern matches somewhere in `text` (as `text.contains(regex)` does; anchor with `^`

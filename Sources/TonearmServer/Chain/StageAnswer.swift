@@ -5,8 +5,9 @@ import Tonearm
 ///
 /// A class, not a struct: an answer passes through every stage's return, the chain, the finisher and
 /// delays, and as a value its ~500 bytes (a miss report, a response, the slot's hit) were copied at
-/// each hop, about 4,000 instructions of a 47,000-instruction replay hit (docs/benchmarks.md, "One
-/// answer object"). One allocation per answered request costs far less. It never changes once built.
+/// each hop, about 4,000 instructions of a 47,000-instruction replay hit (docs/benchmarks-history.md,
+/// "One answer object"). One allocation per answered request costs far less. It never changes once
+/// built.
 final class StageAnswer: Sendable {
     /// What the client is sent.
     enum Content: Sendable {

@@ -48,7 +48,8 @@ struct PatternRefusalTests {
     }
 
     @Test("a pattern whose bit-parallel step would cost more than 5 ms on an 80 KB URL is refused, naming the pattern, its cost and the limit", arguments: [
-        // The worst found by the random sample of docs/benchmarks.md (about 230 ms on 80 KB before the limit).
+        // The worst found by the random sample of docs/benchmarks.md, "Step-cost limit" (about 230 ms on 80 KB
+        // before the limit).
         "(?:(((?:\\w|)|((?s:.)|(?m:$)))(?:(?:\\b)+|)|(?:((?s:.)b|(?m:$))){3,5})){44}c",
         // Over the limit in the sample: 5–11 ms on 80 KB without it.
         "(?:\\w(?:\\B)?(\\A|(x|$))){176}c",

@@ -15,7 +15,7 @@ import TonearmReplay
 /// Streaming request bodies are collected before matching (a body is part of the key), up to
 /// ``maximumRequestBodySize``; response bodies are streamed back in chunks. A replayed transport error
 /// is thrown as the `HTTPClientError` AHC reports for it, a replayed delay is waited out (and counts
-/// against `timeout`), and a miss is thrown as a ``TonearmReplay/ReplayFailure`` carrying its report.
+/// against `timeout`), and a miss is thrown as a `TonearmReplay/ReplayFailure` carrying its report.
 ///
 /// Recording sends each request once through `upstream`; an `HTTPClient` follows redirects itself
 /// (its `redirectConfiguration`), so what is recorded is the final answer, under the first URL.
@@ -33,7 +33,7 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
     static let chunkSize = 16 * 1024
 
     /// A client answering from `session`, or, when it is `nil`, from the session bound to the running
-    /// task (``TonearmReplay/ReplaySession/current``, set by TonearmTesting's `.cassette` and `.stubs`
+    /// task (`TonearmReplay/ReplaySession/current`, set by TonearmTesting's `.cassette` and `.stubs`
     /// traits) at the time of each request.
     ///
     /// - Parameters:
@@ -61,7 +61,7 @@ public struct TonearmHTTPClient: HTTPClientExecuting {
     ///
     /// - Throws: `HTTPClientError.deadlineExceeded` when the answer (a replayed delay included) takes
     ///   longer than `timeout`; the `HTTPClientError` for a replayed transport error; a
-    ///   ``TonearmReplay/ReplayFailure`` for a miss or a finished session; ``TonearmReplay/MissingUpstreamError`` when
+    ///   `TonearmReplay/ReplayFailure` for a miss or a finished session; `TonearmReplay/MissingUpstreamError` when
     ///   the request must go to the network and there is no ``upstream``; `NIOTooManyBytesError` for a
     ///   request body over ``maximumRequestBodySize``; the upstream's own errors.
     public func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {

@@ -4,7 +4,7 @@ import Tonearm
 extension TransportError {
     /// The `HTTPClientError` AsyncHTTPClient reports for the nearest real failure, so code that handles
     /// AHC's errors handles Tonearm's simulated ones too; `nil` for failures AHC has no error for
-    /// (``TransportError/other(code:message:)``), which ``TonearmHTTPClient`` throws as a
+    /// (`TransportError.other(code:message:)`), which ``TonearmHTTPClient`` throws as a
     /// `ReplayFailure`.
     public var httpClientError: HTTPClientError? {
         switch self {

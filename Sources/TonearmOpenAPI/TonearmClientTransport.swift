@@ -16,7 +16,7 @@ import TonearmReplay
 /// ```
 /// Requests are matched on the full URL (the server URL joined with the operation's path), method,
 /// headers and collected body, exactly like URLSession's. A miss, a replayed transport error or a
-/// finished session is thrown as a ``TonearmReplay/ReplayFailure``, which the generated client wraps
+/// finished session is thrown as a `TonearmReplay/ReplayFailure`, which the generated client wraps
 /// in its `ClientError` as the underlying error.
 public struct TonearmClientTransport: ClientTransport {
     /// Performs real exchanges when the session's mode reaches the network; `nil` for replay only.
@@ -26,7 +26,7 @@ public struct TonearmClientTransport: ClientTransport {
     private let fixedSession: ReplaySession?
 
     /// A transport answering from `session`, or, when it is `nil`, from the session bound to the running
-    /// task (``TonearmReplay/ReplaySession/current``, set by TonearmTesting's traits) at each request.
+    /// task (`TonearmReplay/ReplaySession/current`, set by TonearmTesting's traits) at each request.
     ///
     /// - Parameters:
     ///   - session: The session to answer from; `nil` follows the test's scope.

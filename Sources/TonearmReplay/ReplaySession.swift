@@ -8,7 +8,7 @@ import TonearmCassettes
 /// miss, or send it to the network and record the answer).
 ///
 /// Bridges own the transport: URLSession's `TonearmSession`, AsyncHTTPClient's `TonearmHTTPClient` and
-/// the OpenAPI `TonearmClientTransport` turn their requests into a ``Tonearm/Request``, call
+/// the OpenAPI `TonearmClientTransport` turn their requests into a `Tonearm/Request`, call
 /// ``respond(to:network:)`` with a closure that performs one real exchange, and turn the answer (or a
 /// ``ReplayFailure``) back into their own types. TonearmTesting's `.cassette` and `.stubs` traits bind
 /// ``current`` for the test, so every bridge in the test answers from the same cassette.
@@ -188,7 +188,7 @@ public final class ReplaySession: Sendable {
 
     /// Ends the session: it stops answering, and what was recorded is saved to the cassette
     /// atomically, redacted; when `TONEARM_USAGE_DIR` names a folder, a usage record of the tracks and
-    /// rules that answered is left there (``TonearmCassettes/UsageRecord``). Calling it again does
+    /// rules that answered is left there (`TonearmCassettes/UsageRecord`). Calling it again does
     /// nothing; it returns whether this call finished it.
     ///
     /// In ``RecordMode/all`` and ``RecordMode/missing`` the cassette is written only when something was

@@ -24,7 +24,7 @@ import Tonearm
 /// its `Mutex`, and the byte count is an `Atomic`.
 final class EncodedResponseCache: @unchecked Sendable {
     /// One answer as kept: its bytes, what playing it needs besides, and the hit it came from, so that
-    /// answering and journaling it need nothing of its track (``Tonearm/Hit/track`` may decode the
+    /// answering and journaling it need nothing of its track (`Tonearm/Hit/track` may decode the
     /// track each time it is read), and one reference carries all of it.
     final class Kept: Sendable {
         // What every request reads comes first, within the object's first cache line or two; the hit,

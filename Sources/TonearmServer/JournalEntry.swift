@@ -59,7 +59,7 @@ public struct JournalEntry: Sendable {
     /// ids are made from it.
     public internal(set) var sequence = 0
     /// The full sizes of the bodies the journal keeps cut short (longer than 64 KiB, or than
-    /// ``Journal/recordableBodyLimit`` for a proxied exchange); `nil` when it keeps them whole.
+    /// `Journal/recordableBodyLimit` for a proxied exchange); `nil` when it keeps them whole.
     public internal(set) var truncation: Truncation?
     /// Whether the journal keeps the bodies whole up to ``Journal/recordableBodyLimit`` rather than
     /// 64 KiB: a proxied exchange, which WireMock's recorder may turn into a mapping.

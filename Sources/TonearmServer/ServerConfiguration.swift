@@ -32,7 +32,7 @@ public struct ServerConfiguration: Sendable {
     public var missStatus: Int
     /// What is hidden before recording, and from live requests before matching.
     public var redaction: Redaction
-    /// How a replayed track's recorded stream (``Track/pacing``: Server-Sent Events, a chunked body) is
+    /// How a replayed track's recorded stream (`Track/pacing`: Server-Sent Events, a chunked body) is
     /// delivered: as recorded (the default), scaled, or at once (`--stream-pacing`).
     public var streamPacing: StreamPacing
     /// How a replayed WebSocket conversation matches the client's messages: each must be the one recorded
@@ -47,7 +47,7 @@ public struct ServerConfiguration: Sendable {
     /// relative paths are resolved against it and anything leading out of it is refused. `nil` uses the
     /// starting cassette's folder, else the working directory when the server starts.
     public var cassetteDirectory: URL?
-    /// A folder for usage records (`--usage-dir`; ``TonearmCassettes/UsageRecord``): each cassette the
+    /// A folder for usage records (`--usage-dir`; `TonearmCassettes/UsageRecord`): each cassette the
     /// server switches away from, and the one in force when it stops, leaves a record there of which of
     /// its tracks and rules (and the rule files') answered, for `tonearm coverage`. `nil` writes none.
     public var usageFolder: URL?

@@ -6,9 +6,9 @@ import TonearmServer
 import TonearmTesting
 import TonearmURLSession
 
-/// Scopes a ``TonearmServer/TonearmServer`` to one test: starts it on 127.0.0.1 (port 0) over a cassette
-/// named after the test, makes it ``TonearmServer/TonearmServer/current``, then saves the recording,
-/// records an issue for every request nothing answered and, as ``NetworkAttachments`` says, attaches the
+/// Scopes a `TonearmServer/TonearmServer` to one test: starts it on 127.0.0.1 (port 0) over a cassette
+/// named after the test, makes it `TonearmServer/TonearmServer/current`, then saves the recording,
+/// records an issue for every request nothing answered and, as `NetworkAttachments` says, attaches the
 /// misses and the journal (HAR) to the test's report.
 ///
 /// For an app in another process (a UI test), hand it the base URL with the host in the path:
@@ -20,7 +20,7 @@ import TonearmURLSession
 ///     …
 /// }
 /// ```
-/// The cassette is `__Cassettes__/<Suite>/<name>.json` beside the test file, as with ``CassetteTrait``;
+/// The cassette is `__Cassettes__/<Suite>/<name>.json` beside the test file, as with `CassetteTrait`;
 /// `TONEARM_RECORD` overrides `record`, and under CI the default is replay only.
 public struct ServerTrait: TestTrait, TestScoping {
     /// The cassette's file name; the test's name when `nil`.
@@ -32,7 +32,7 @@ public struct ServerTrait: TestTrait, TestScoping {
     /// Where the trait was written, for issues.
     public var sourceLocation: SourceLocation
 
-    /// Creates the trait; prefer ``Trait/server(_:hosts:upstream:strategy:record:rewriteURLs:sourceLocation:)``.
+    /// Creates the trait; prefer `Trait/server(_:hosts:upstream:strategy:record:rewriteURLs:sourceLocation:)`.
     public init(name: String?, configuration: ServerConfiguration, record: RecordMode?, sourceLocation: SourceLocation) {
         self.name = name
         self.configuration = configuration
@@ -40,7 +40,7 @@ public struct ServerTrait: TestTrait, TestScoping {
         self.sourceLocation = sourceLocation
     }
 
-    /// Starts the server, runs the test with it as ``TonearmServer/TonearmServer/current``, then stops it.
+    /// Starts the server, runs the test with it as `TonearmServer/TonearmServer/current`, then stops it.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
@@ -89,6 +89,7 @@ extension Trait where Self == ServerTrait {
     ///   - strategy: How tracks answer; the cassette's, else repeat, when `nil`.
     ///   - record: The record mode; `TONEARM_RECORD` overrides it.
     ///   - rewriteURLs: Rewrite the hosts' absolute URLs in responses to go through the server.
+    ///   - sourceLocation: Where the trait is written: the server's misses are reported there.
     public static func server(
         _ name: String? = nil, hosts: [String] = [], upstream: String? = nil, strategy: StrategyHint? = nil,
         record: RecordMode? = nil, rewriteURLs: Bool = false, sourceLocation: SourceLocation = #_sourceLocation

@@ -7,7 +7,7 @@ import TonearmURLSession
 import XCTest
 
 extension XCTestCase {
-    /// Runs `body` with a local ``TonearmServer/TonearmServer`` over a cassette named after this test
+    /// Runs `body` with a local `TonearmServer/TonearmServer` over a cassette named after this test
     /// (`__Cassettes__/<TestCase>/<test>.json` beside the test file), then stops it, saving the recording,
     /// and fails the test for every request nothing answered.
     ///

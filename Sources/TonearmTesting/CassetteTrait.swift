@@ -4,8 +4,8 @@ import Tonearm
 import TonearmCassettes
 import TonearmURLSession
 
-/// Scopes a cassette to one test: replays it (and records, per ``RecordMode``) through
-/// `URLSession.tonearm` / ``TonearmURLSession/TonearmSession/current``, saves recordings when the test
+/// Scopes a cassette to one test: replays it (and records, per `RecordMode`) through
+/// `URLSession.tonearm` / `TonearmURLSession/TonearmSession/current`, saves recordings when the test
 /// ends, and records an issue for every request the cassette could not answer, in the task that made the
 /// request (so `withKnownIssue` around it absorbs the issue) and ending with the command that records it.
 ///
@@ -17,7 +17,7 @@ import TonearmURLSession
 /// }
 /// ```
 /// The cassette is `__Cassettes__/<Suite>/<name>.json` beside the test file, named after the test
-/// when no name is given. Options not given come from the suite's ``Trait/cassettes(matching:configuration:strategy:record:redaction:streamPacing:)``
+/// when no name is given. Options not given come from the suite's `Trait/cassettes(matching:configuration:strategy:record:redaction:streamPacing:)`
 /// defaults, then from Tonearm's.
 public struct CassetteTrait: TestTrait, TestScoping {
     /// The cassette's file name (`.json` added when it has no extension); the test's name when `nil`.
@@ -27,7 +27,7 @@ public struct CassetteTrait: TestTrait, TestScoping {
     /// Where the trait was written, for issues about the cassette.
     public var sourceLocation: SourceLocation
 
-    /// Creates the trait; prefer ``Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)``.
+    /// Creates the trait; prefer `Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)`.
     public init(name: String?, options: CassetteOptions, sourceLocation: SourceLocation) {
         self.name = name
         self.options = options
@@ -70,7 +70,7 @@ public struct CassetteDefaultsTrait: SuiteTrait, TestTrait {
     /// Applies to every test in the suite and in nested suites.
     public var isRecursive: Bool { true }
 
-    /// Creates the defaults; prefer ``Trait/cassettes(matching:configuration:strategy:record:redaction:streamPacing:)``.
+    /// Creates the defaults; prefer `Trait/cassettes(matching:configuration:strategy:record:redaction:streamPacing:)`.
     public init(options: CassetteOptions) {
         self.options = options
     }
@@ -94,6 +94,8 @@ extension Trait where Self == CassetteTrait {
     ///   - redaction: What is hidden before recording.
     ///   - streamPacing: How replayed streams are delivered (`.immediate` for a test that reads whole
     ///     answers); `TONEARM_STREAM_PACING` when `nil`, else as recorded.
+    ///   - sourceLocation: Where the trait is written: a miss recorded outside the test's task is
+    ///     reported there.
     public static func cassette(
         _ name: String? = nil, matching: Set<MatchAttribute>? = nil, configuration: MatchingConfiguration? = nil,
         strategy: Strategy? = nil, record: RecordMode? = nil, redaction: Redaction? = nil, streamPacing: StreamPacing? = nil,
@@ -110,7 +112,7 @@ extension Trait where Self == CassetteTrait {
 
 extension Trait where Self == CassetteDefaultsTrait {
     /// Cassette defaults for every test in the suite; each test still names its own cassette with
-    /// ``Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)``.
+    /// `Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)`.
     public static func cassettes(
         matching: Set<MatchAttribute>? = nil, configuration: MatchingConfiguration? = nil,
         strategy: Strategy? = nil, record: RecordMode? = nil, redaction: Redaction? = nil, streamPacing: StreamPacing? = nil

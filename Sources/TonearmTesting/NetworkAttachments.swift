@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TonearmURLSession
 
-/// When a test scoped by a Tonearm trait (``Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)``,
-/// ``Trait/stubs(_:sourceLocation:)``, `.server`) attaches what happened on the network to its report:
+/// When a test scoped by a Tonearm trait (`Trait/cassette(_:matching:configuration:strategy:record:redaction:streamPacing:sourceLocation:)`,
+/// `Trait/stubs(_:sourceLocation:)`, `.server`) attaches what happened on the network to its report:
 /// each miss (`<test> misses.txt` and `<test> misses.json`) and every exchange as HAR (`<test>.har`).
 ///
 /// Xcode 26 shows a test's attachments in its report; `swift test --attachments-path DIR` writes them
@@ -78,7 +78,7 @@ public struct NetworkAttachmentsTrait: SuiteTrait, TestTrait {
     /// Applies to every test in the suite and in nested suites.
     public var isRecursive: Bool { true }
 
-    /// Creates the trait; prefer ``Trait/networkAttachments(_:)``.
+    /// Creates the trait; prefer `Trait/networkAttachments(_:)`.
     public init(attachments: NetworkAttachments) {
         self.attachments = attachments
     }

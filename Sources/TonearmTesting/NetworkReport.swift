@@ -13,7 +13,7 @@ package struct NetworkReport: Sendable {
     package var testName: String
     /// Each miss as a failing test prints it.
     package var missTexts: [String]
-    /// Each miss as JSON (``Tonearm/MissReport``'s document).
+    /// Each miss as JSON (`Tonearm/MissReport`'s document).
     package var missDocuments: [JSONValue]
     /// The exchanges as a HAR 1.2 document (`nil` when there were none), or why they could not be
     /// written as one.

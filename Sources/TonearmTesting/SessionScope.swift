@@ -3,7 +3,7 @@ import Testing
 import Tonearm
 import TonearmURLSession
 
-/// Runs a test body with a session bound to ``TonearmURLSession/TonearmSession/current``, then finishes
+/// Runs a test body with a session bound to `TonearmURLSession/TonearmSession/current`, then finishes
 /// the session (saving recordings) and reports misses nobody reported yet.
 enum SessionScope {
     /// Runs `test`'s body in `session`'s scope. Each miss is recorded as an issue at `sourceLocation`,

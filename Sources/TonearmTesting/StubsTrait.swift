@@ -1,7 +1,7 @@
 import Testing
 import TonearmURLSession
 
-/// Scopes inline stubs to one test, through `URLSession.tonearm` / ``TonearmURLSession/TonearmSession/current``;
+/// Scopes inline stubs to one test, through `URLSession.tonearm` / `TonearmURLSession/TonearmSession/current`;
 /// requests no stub answers fail, and are reported as issues when the test ends.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Each test in a suite gets its own copy of the stubs (and so its own queues).
     public var isRecursive: Bool { true }
 
-    /// Creates the trait; prefer ``Trait/stubs(_:sourceLocation:)``.
+    /// Creates the trait; prefer `Trait/stubs(_:sourceLocation:)`.
     public init(stubs: [Stub], sourceLocation: SourceLocation) {
         self.stubs = stubs
         self.sourceLocation = sourceLocation

@@ -4,9 +4,9 @@ import Tonearm
 /// A yardstick, not a matcher to use: answers from regex rules the naive way, trying every rule in
 /// priority-then-declared order and running its expression, with no method or prefix index.
 ///
-/// It reads the same ``Rule`` values, orders them like ``RuleSet`` (explicit priority first, then declared
-/// order) and matches the same target string (``Tonearm/Rule/Target/text(of:)``), so the ratio between it and a
-/// ``ReplayEngine`` with `.rules(_:)` measures exactly the gain of the engine's prefilter. Header and body
+/// It reads the same `Rule` values, orders them like `RuleSet` (explicit priority first, then declared
+/// order) and matches the same target string (`Tonearm/Rule/Target/text(of:)`), so the ratio between it and a
+/// `ReplayEngine` with `.rules(_:)` measures exactly the gain of the engine's prefilter. Header and body
 /// conditions are not evaluated: the rule workloads have none.
 ///
 /// Two regular-expression engines are available, so the benchmarks can also compare them on the same

@@ -8,7 +8,7 @@ import Tonearm
 /// ``naiveLimit`` rules, where it would take minutes.
 ///
 /// Requests are canonicalised once before timing, so both sides are timed on the same
-/// ``IncomingRequest``s: the numbers are the rule matching alone, not the request's canonical form.
+/// `IncomingRequest`s: the numbers are the rule matching alone, not the request's canonical form.
 public struct RuleBench: Sendable {
     /// The rule counts to measure, in order.
     public var sizes: [Int]

@@ -83,7 +83,7 @@ import XCTest
 }
 
 // README: "XCTest"
-final class ReadmeSignInXCTests: XCTestCase {
+final class SignInXCTests: XCTestCase {
     override func invokeTest() {
         withCassette("signIn", options: CassetteOptions(record: .never)) { super.invokeTest() }
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// Every track gets a position when it is added, in order; positions are never reused, and a removed
 /// track keeps its position (it is marked removed, and every strategy skips it). Readers never lock:
 /// adds and removals are serialised among themselves by a `Mutex` and publish with atomic stores (see
-/// ``TrackGrouping`` and `GrowOnlyArray`).
+/// `TrackGrouping` and `GrowOnlyArray`).
 public final class TrackIndex: Sendable {
     /// Where a track is stored, with what indexing it worked out: 12 bytes a track.
     struct Entry {

@@ -27,7 +27,7 @@ public struct Track: Sendable, Hashable {
     public var pacing: BodyPacing?
     /// The conversation after the upgrade, when the request was a WebSocket handshake the response
     /// (`101 Switching Protocols`) accepted: replay answers the handshake and plays it
-    /// (``WebSocketReplay``). `nil` for every other exchange.
+    /// (`WebSocketReplay`). `nil` for every other exchange.
     public var webSocket: WebSocketConversation? {
         get { webSocketStorage?.conversation }
         set { webSocketStorage = newValue.map(ConversationStorage.init) }

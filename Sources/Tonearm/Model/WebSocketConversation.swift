@@ -2,7 +2,7 @@
 /// each with its offset from the moment the upgrade's `101` arrived, and how the socket closed.
 ///
 /// A track whose request was a WebSocket handshake keeps its conversation (``Track/webSocket``); replay
-/// answers the handshake itself and plays the conversation (``WebSocketReplay``): the client's messages
+/// answers the handshake itself and plays the conversation (`WebSocketReplay`): the client's messages
 /// are matched in canonical form, the server's are sent at their recorded offsets.
 ///
 /// Messages are whole: fragments are reassembled before they are kept, and control frames (ping, pong)

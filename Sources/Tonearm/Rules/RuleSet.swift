@@ -4,10 +4,10 @@
 ///
 /// Evaluating every pattern for every request is what makes rule bundles slow at scale. Each rule is
 /// filed under literal text every match of its pattern contains, and a request's URL is searched once
-/// for all of those literals (``RuleShard``); only the rules whose literal it contains are then checked,
+/// for all of those literals (`RuleShard`); only the rules whose literal it contains are then checked,
 /// method and prefix with byte comparisons first, the expression last.
 public struct RuleSet: Sendable {
-    /// The rules in the order they are tried (see ``RuleRank``).
+    /// The rules in the order they are tried (see `RuleRank`).
     public let rules: [Rule]
     let store: LiveRules
 

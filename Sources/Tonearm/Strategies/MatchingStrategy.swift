@@ -2,7 +2,7 @@
 ///
 /// The engine canonicalises and hashes each request once and hands the strategy an ``IncomingRequest``.
 /// Conform to this protocol to plug in your own policy; wrap it with ``Strategy/custom(_:)`` to use it
-/// in an engine or inside a ``Strategy/chain(_:)``.
+/// in an engine or inside a ``Strategy/chain(_:)-([Strategy])``.
 ///
 /// `match(_:)` is called concurrently from many tasks: a stateful strategy keeps its state behind a
 /// `Mutex` or atomics, and a request must never be answered twice by a track meant to play once.

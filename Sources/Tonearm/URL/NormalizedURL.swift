@@ -27,7 +27,7 @@
 ///   backtick, `{`, `|`, `}`, DEL and non-ASCII UTF-8 bytes. Then dot segments are removed (§5.2.4). The
 ///   path always starts with "/", so an empty path is "/". "//" and a trailing "/" are kept: servers
 ///   may treat "/a/" and "/a", or "//a" and "/a", as different resources.
-/// - The query is kept verbatim: ``FormEncoding`` compares queries, because query equivalence depends on
+/// - The query is kept verbatim: `FormEncoding` compares queries, because query equivalence depends on
 ///   form conventions ("+" for space, parameter order) that RFC 3986 does not know about.
 ///
 /// Normalising is idempotent: parsing `withoutQuery`, plus "?" and the query when there is one, again
@@ -72,7 +72,7 @@ public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The raw text after "?" up to any "#"; `nil` when there was no "?". Empty and absent queries differ
-    /// here, but both give no pairs in ``FormEncoding``.
+    /// here, but both give no pairs in `FormEncoding`.
     public var query: String? {
         get { pathEnd < storage.count ? text((pathEnd &+ 1)..<storage.count) : nil }
         set { self = NormalizedURL(scheme: scheme, host: host, port: port, path: path, query: newValue) }

@@ -5,7 +5,7 @@ import Tonearm
 /// Re-recording changes things that say nothing about the service: the clock, per-exchange ids, rate
 /// limit counters. A diff that showed them would bury the one change that matters, so they are left
 /// out: the headers in ``ignoredHeaders`` and the JSON body locations in ``ignoredJSONFields`` and in
-/// the matching configuration's ``MatchingConfiguration/ignoredJSONFields``. Each recorded time
+/// the matching configuration's `MatchingConfiguration/ignoredJSONFields`. Each recorded time
 /// (``CassetteEntry/recordedAt``), track name and hint is left out too: none of them changes what a
 /// replay answers.
 public struct CassetteDiffOptions: Sendable, Hashable {

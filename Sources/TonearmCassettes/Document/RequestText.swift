@@ -1,6 +1,6 @@
 import Tonearm
 
-/// A request written as text: a curl command or a raw HTTP/1.1 request read into a ``Tonearm/Request``,
+/// A request written as text: a curl command or a raw HTTP/1.1 request read into a `Tonearm/Request`,
 /// and a request written back as a curl command.
 ///
 /// What the inspector's "Explain" box and "Copy as curl" button use: paste what Chrome's DevTools

@@ -417,7 +417,7 @@ public enum CassetteFile {
     /// Loads `url` as `format` (detected when `nil`) straight into a replay engine, each track indexed
     /// as it is read, so no `Cassette` of the tracks is held on the way: what a session replaying a
     /// large cassette wants. The engine answers by `strategy` (else the file's hint, else
-    /// ``Strategy/repeat``) under `configuration` (else the one the format implies), and has no rules
+    /// `Strategy/repeat`) under `configuration` (else the one the format implies), and has no rules
     /// yet; the import returned has everything but the entries, its rules included, for the caller to
     /// add.
     package static func loadEngine(

@@ -7,7 +7,7 @@ import Tonearm
 /// the body (or `postData.params` form-encoded when there is no text), `content.encoding: base64` is
 /// decoded (also when `text` is a JSON array of base64 chunks, as Polly.JS writes it), and an entry with
 /// status 0 and an `_error` becomes a simulated transport error. A `Content-Encoding` header follows
-/// the rule every format does (``RecordedContentEncoding``): browsers store content decoded, so theirs
+/// the rule every format does (`RecordedContentEncoding`): browsers store content decoded, so theirs
 /// is dropped with a warning; Polly.JS stores the gzip bytes, so its header stays. HTTP/2 pseudo-headers (`:authority`...) are not real fields and are
 /// left out.
 public enum HARFormat {

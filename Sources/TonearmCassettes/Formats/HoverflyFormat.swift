@@ -3,7 +3,7 @@ import Tonearm
 
 /// Hoverfly simulations, schema v5 (`v5`, `v5.1`…; what Hoverfly exports since v0.14):
 /// `{data: {pairs: [{request, response}], globalActions}, meta: {schemaVersion}}`. Schemas v1 to v4
-/// are rewritten into v5's shape first, as Hoverfly upgrades them (``HoverflySchemaUpgrade``).
+/// are rewritten into v5's shape first, as Hoverfly upgrades them (`HoverflySchemaUpgrade`).
 ///
 /// A pair whose request is named exactly — every matcher `exact`, a method, scheme, destination and path,
 /// no header matchers and no state — is the recording of one request and becomes a **track**. Any other

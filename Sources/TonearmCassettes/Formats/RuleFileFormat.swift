@@ -4,7 +4,7 @@ import Tonearm
 /// Stub-bundle rule files: a list of rules, each a URL (or path) regex with an optional method, query,
 /// header and JSON-body conditions, a status, headers and a response body — inline, or in a file next
 /// to the rules file. JSON, YAML and Apple property lists share one schema with `TONEARM_STUBS`
-/// (``StubSchema``; docs/cassette-format.md, "Stub schema").
+/// (`StubSchema`; docs/cassette-format.md, "Stub schema").
 ///
 /// Response files are read when the rules are loaded, relative to the rules file and confined to its
 /// folder; a missing or escaping file is an error naming the rule and the path, so a bundle never
@@ -32,8 +32,11 @@ public enum RuleFileFormat {
 
     /// Reads a rules file, resolving response files relative to it.
     ///
-    /// - Parameter bodyRoot: the folder response files must lie in (symbolic links resolved); the rules
-    ///   file's own folder when `nil`. A server passes its root directory.
+    /// - Parameters:
+    ///   - url: The rules file.
+    ///   - syntax: JSON, YAML or property list; from the file's extension when `nil`, JSON when that says nothing.
+    ///   - bodyRoot: The folder response files must lie in (symbolic links resolved); the rules file's own
+    ///     folder when `nil`. A server passes its root directory.
     public static func load(contentsOf url: URL, syntax: Syntax? = nil, bodyRoot: URL? = nil) throws(CassetteError) -> CassetteImport {
         let bytes = try FileAccess.read(url)
         let syntax = syntax ?? Syntax(pathExtension: url.pathExtension) ?? .json

@@ -5,7 +5,7 @@ import Tonearm
 /// `stubRules.plist`, or `stubsMapping.plist`), an array of `{matching_url, json_file | inline_response,
 /// status_code, http_method}` dictionaries, and the JSON files the rules name (without their extension).
 ///
-/// Each entry becomes a ``Rule`` (see ``StubBundleEntryReader`` for the keys): `matching_url` is a
+/// Each entry becomes a `Rule` (see `StubBundleEntryReader` for the keys): `matching_url` is a
 /// regular expression searched in the normalised absolute URL, `json_file` names `<json_file>.json` in
 /// the bundle, `status_code` defaults to 200 and a missing `http_method` answers any method. Rules are
 /// tried in file order. Loading is all-or-nothing: a bad key, regular expression or missing JSON file is

@@ -7,7 +7,7 @@ import Tonearm
 /// A file holding one native-format track plus `formatVersion` (what Tonearm writes) is that track, so
 /// stubs are readable and editable on their own and convert losslessly to and from cassettes. Any other
 /// JSON file is a response body alone, as teams keep hand-written stubs: it answers the requests its
-/// name describes (see ``BodyFileRule``), with status 200 and `Content-Type: application/json`.
+/// name describes (see `BodyFileRule`), with status 200 and `Content-Type: application/json`.
 public enum StubFolder {
     /// Reads every test folder directly inside `root`, by folder name; files are taken in name order.
     public static func read(_ root: URL) throws(CassetteError) -> [(test: String, cassette: Cassette)] {

@@ -8,7 +8,7 @@ import Tonearm
 ///
 /// A mapping that names one exact request (`url` with a method, no header conditions, and for
 /// methods with a body an `equalTo`/`equalToJson` body) becomes a track; every other mapping becomes
-/// a regex ``Rule``. Whatever a mapping uses that Tonearm cannot reproduce (templating, JSONPath
+/// a regex `Rule`. Whatever a mapping uses that Tonearm cannot reproduce (templating, JSONPath
 /// filters, raw-body matchers...) is listed in ``CassetteImport/warnings``, one warning per feature per
 /// mapping; nothing is dropped silently. Rules are listed most recent first, because WireMock tries
 /// later stubs before earlier ones at equal priority.

@@ -22,7 +22,7 @@ public struct Cassette: Sendable, Hashable {
         self.init(name: name, entries: tracks.map { CassetteEntry($0) })
     }
 
-    /// The tracks, in recording order, ready for a ``ReplayEngine``.
+    /// The tracks, in recording order, ready for a `ReplayEngine`.
     public var tracks: [Track] { entries.map(\.track) }
 }
 
@@ -44,7 +44,7 @@ public struct CassetteEntry: Sendable, Hashable {
 }
 
 /// How a track expects to be replayed, beyond what the engine enforces (a stateful scenario is the
-/// track's own ``Track/scenario``, which the engine enforces). The engine does not read hints; they are
+/// track's own `Track/scenario`, which the engine enforces). The engine does not read hints; they are
 /// kept so that converting between formats and re-saving loses nothing, and so tools can pick a strategy.
 public struct TrackHints: Sendable, Hashable {
     /// The name of a sequence the track belongs to: tracks with the same request in one sequence are

@@ -2,7 +2,7 @@ import Tonearm
 
 /// The strategy a cassette was recorded for, by name, as stored in the native format.
 ///
-/// Names follow the core's ``Strategy`` recipes, which will grow, so this is a struct with static members
+/// Names follow the core's `Strategy` recipes, which will grow, so this is a struct with static members
 /// rather than an enum: write `.repeat` or `.fifo`, compare with `==`, and read ``rawValue``.
 public struct StrategyHint: Sendable, Hashable, CustomStringConvertible {
     private enum Storage: String, Sendable, Hashable {
@@ -15,13 +15,13 @@ public struct StrategyHint: Sendable, Hashable, CustomStringConvertible {
         self.storage = storage
     }
 
-    /// ``Strategy/repeat``.
+    /// `Strategy/repeat`.
     public static let `repeat` = StrategyHint(.repeat)
-    /// ``Strategy/fifo(whenExhausted:)`` repeating the last track.
+    /// `Strategy/fifo(whenExhausted:)` repeating the last track.
     public static let fifo = StrategyHint(.fifo)
-    /// ``Strategy/uniquePlay``.
+    /// `Strategy/uniquePlay`.
     public static let uniquePlay = StrategyHint(.uniquePlay)
-    /// ``Strategy/strictOrder``.
+    /// `Strategy/strictOrder`.
     public static let strictOrder = StrategyHint(.strictOrder)
 
     /// Every hint, in the order they are listed to users.

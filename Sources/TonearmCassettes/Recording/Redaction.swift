@@ -17,7 +17,7 @@ public struct Redaction: Sendable, Hashable {
     /// The text put in place of a secret.
     public var placeholder: String
     /// Media types read as JSON besides `application/json` and `type/name+json`, lowercased: give the
-    /// matching configuration's ``MatchingConfiguration/additionalJSONMediaTypes`` so that a body is
+    /// matching configuration's `MatchingConfiguration/additionalJSONMediaTypes` so that a body is
     /// JSON to redaction exactly when it is JSON to matching.
     public var additionalJSONMediaTypes: Set<String>
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which of a replay engine's tracks and rules came from one file: what turns the engine's play counts
-/// (``Tonearm/EngineUsage``, by position) into a file's usage.
+/// (`Tonearm/EngineUsage`, by position) into a file's usage.
 ///
 /// A loader that puts a file's tracks at engine positions `tracks` and its rules at rule positions
 /// `rules`, in the file's order, describes it with one of these.

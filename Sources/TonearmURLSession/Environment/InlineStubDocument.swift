@@ -19,7 +19,7 @@ import TonearmReplay
 enum InlineStubDocument {
     /// The tracks and rules in `json`.
     ///
-    /// - Throws: ``TonearmError/environment(variable:detail:)`` whose detail reads like
+    /// - Throws: `TonearmError/environment(variable:detail:)` whose detail reads like
     ///   `TONEARM_STUBS:1:42: at $[0].status: expected an integer, found a string`.
     static func decode(_ json: String, variable: String) throws(TonearmError) -> StubSchema.Stubs {
         do throws(CassetteError) {

@@ -16,10 +16,10 @@ enum StubBundleSearch {
         return Bundle.main.resourceURL
     }
 
-    /// The rules of the bundle `name`, read as ``StubBundleFormat`` reads them.
+    /// The rules of the bundle `name`, read as `StubBundleFormat` reads them.
     ///
-    /// - Throws: ``TonearmError/launchArgument(_:detail:)`` when the bundle is not there;
-    ///   ``TonearmError/cassette(_:)`` naming the plist, the entry and the key when it does not load.
+    /// - Throws: `TonearmError/launchArgument(_:detail:)` when the bundle is not there;
+    ///   `TonearmError/cassette(_:)` naming the plist, the entry and the key when it does not load.
     static func rules(ofBundle name: String, environment: [String: String]) throws(TonearmError) -> [Rule] {
         let argument = LaunchArguments.stubBundlePrefix + name
         guard let root = root(environment) else {

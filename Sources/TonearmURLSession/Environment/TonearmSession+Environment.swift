@@ -16,7 +16,7 @@ extension TonearmSession {
         public static let cassetteFolder = "TONEARM_CASSETTE_DIR"
         /// The test's name, the cassette's file name in ``cassetteFolder``.
         public static let testName = "TONEARM_TEST_NAME"
-        /// The record mode (``RecordMode``): never, missing, all or passthrough.
+        /// The record mode (`RecordMode`): never, missing, all or passthrough.
         public static let record = RecordMode.environmentVariable
         /// The strategy for the cassette's tracks: repeat, fifo, uniquePlay or strictOrder.
         public static let strategy = "TONEARM_STRATEGY"
@@ -34,11 +34,11 @@ extension TonearmSession {
         /// What happens to a request no stub answers when there is no cassette: `fail` (the default;
         /// it fails with the miss report) or `network` (it goes to the network, unrecorded).
         public static let misses = "TONEARM_MISSES"
-        /// A folder for usage records (``TonearmCassettes/UsageRecord``): a finished session leaves one
+        /// A folder for usage records (`TonearmCassettes/UsageRecord`): a finished session leaves one
         /// there saying which of its files' tracks and rules answered, for `tonearm coverage`. Setting
         /// it alone installs nothing.
         public static let usage = UsageRecord.environmentVariable
-        /// How a replayed stream is delivered (``TonearmReplay/ReplaySession/streamPacing``): `recorded`,
+        /// How a replayed stream is delivered (`TonearmReplay/ReplaySession/streamPacing`): `recorded`,
         /// `off`, or a factor such as `0.5`. Setting it alone installs nothing.
         public static let streamPacing = ReplaySession.streamPacingVariable
 
@@ -51,7 +51,7 @@ extension TonearmSession {
     /// `launchArguments`), and installs it globally.
     ///
     /// Besides ``EnvironmentVariable/all`` it reads the launch arguments `STUB_API_CALLS_<name>`, which
-    /// answer from the stub bundle `<name>.bundle` (``StubBundleFormat``), and `-TONEARM_… value` pairs,
+    /// answer from the stub bundle `<name>.bundle` (`StubBundleFormat`), and `-TONEARM_… value` pairs,
     /// which set that variable and win over the environment. Does nothing and returns `nil` when none of
     /// them is given, so it is safe to leave in a debug build. The session is installed with
     /// ``installGlobally()``: on Apple platforms `URLSession.shared` goes through it; everywhere,
@@ -59,7 +59,7 @@ extension TonearmSession {
     /// Recordings are saved after every recorded exchange, since a launched process may be killed rather
     /// than end cleanly.
     ///
-    /// - Throws: ``TonearmError`` when a variable or argument holds something unusable: stubs that do
+    /// - Throws: `TonearmError` when a variable or argument holds something unusable: stubs that do
     ///   not decode (with line:column, the JSON path, and what was expected and found), an unknown mode
     ///   or strategy, an unreadable cassette, rules file or stub bundle, a URL-keyed value that is not JSON.
     @discardableResult

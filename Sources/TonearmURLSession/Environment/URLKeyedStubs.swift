@@ -10,7 +10,7 @@ import Tonearm
 enum URLKeyedStubs {
     /// The tracks, in name order so that loading is deterministic.
     ///
-    /// - Throws: ``TonearmError/environment(variable:detail:)`` naming the variable (the URL) whose
+    /// - Throws: `TonearmError/environment(variable:detail:)` naming the variable (the URL) whose
     ///   value is not JSON, with the line, column and what was expected.
     static func tracks(from environment: [String: String]) throws(TonearmError) -> [Track] {
         var tracks: [Track] = []

@@ -13,7 +13,7 @@ import TonearmReplay
 /// that session, so you rarely name this class yourself.
 ///
 /// Foundation marks `URLProtocol` as not `Sendable`; the one place an instance crosses into a task is
-/// ``ProtocolDelivery``, which explains why that is safe.
+/// `ProtocolDelivery`, which explains why that is safe.
 open class TonearmURLProtocol: URLProtocol {
     /// The task producing the answer, so `stopLoading` can cancel a pending delay or network fetch.
     private let loading = Mutex<Task<Void, Never>?>(nil)

@@ -11,7 +11,7 @@ extension TonearmSession {
     /// reads; recordings are saved as native JSON, or HAR for a `.har` file).
     ///
     /// The cassette is read only when the mode replays; a file that does not exist yet is an empty
-    /// cassette. In ``RecordMode/all`` and ``RecordMode/passthrough`` the file is not read at all, so a
+    /// cassette. In `RecordMode/all` and `RecordMode/passthrough` the file is not read at all, so a
     /// broken cassette can be re-recorded.
     ///
     /// - Parameters:
@@ -19,8 +19,8 @@ extension TonearmSession {
     ///   - options: Matching, strategy, record mode and redaction.
     ///   - environment: Where `TONEARM_RECORD` and `CI` are read; the process environment by default.
     ///   - configuration: The base configuration for ``urlSession``.
-    /// - Throws: ``TonearmError/cassette(_:)`` naming the file, line and column when the cassette does
-    ///   not parse; ``TonearmError/invalidRecordMode(_:)`` for a bad `TONEARM_RECORD`.
+    /// - Throws: `TonearmError/cassette(_:)` naming the file, line and column when the cassette does
+    ///   not parse; `TonearmError/invalidRecordMode(_:)` for a bad `TONEARM_RECORD`.
     public static func cassette(
         at url: URL, options: CassetteOptions = CassetteOptions(),
         environment: [String: String] = ProcessInfo.processInfo.environment,

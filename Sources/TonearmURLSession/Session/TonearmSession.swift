@@ -89,7 +89,7 @@ public final class TonearmSession: Sendable {
         return configuration
     }
 
-    /// Requests that found no answer in ``RecordMode/never`` mode, oldest first.
+    /// Requests that found no answer in `RecordMode/never` mode, oldest first.
     public var misses: [SessionMiss] { replaySession.misses }
 
     /// Returns the misses so far and forgets them, for tests that expect misses and assert on them:
@@ -105,7 +105,7 @@ public final class TonearmSession: Sendable {
     /// Ends the session: it stops answering, and what was recorded is saved to the cassette
     /// atomically, redacted. Calling it again does nothing.
     ///
-    /// In ``RecordMode/all`` and ``RecordMode/missing`` the cassette is written only when something was
+    /// In `RecordMode/all` and `RecordMode/missing` the cassette is written only when something was
     /// recorded: a session that recorded nothing leaves the file as it was.
     public func finish() throws(TonearmError) {
         guard !replaySession.isFinished else { return }

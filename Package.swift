@@ -22,6 +22,11 @@ let package = Package(
         // A local record/replay/stub HTTP server for clients in any process or language (SwiftNIO).
         .library(name: "TonearmServer", targets: ["TonearmServer"]),
         .executable(name: "tonearm", targets: ["TonearmCLI"]),
+        // `swift package tonearm lint|explain|key|coverage|diff …` on a package's cassettes (docs/testing.md,
+        // "The SwiftPM plugin"); `swift package tonearm-write convert|prune --write …` for the subcommands
+        // that write, the one that asks for permission to write to the package directory.
+        .plugin(name: "TonearmPlugin", targets: ["TonearmPlugin"]),
+        .plugin(name: "TonearmWritePlugin", targets: ["TonearmWritePlugin"]),
         // swift-http-types bridge: `Request`/`Response` to and from `HTTPRequest`/`HTTPResponse`/`HTTPFields`.
         .library(name: "TonearmHTTPTypes", targets: ["TonearmHTTPTypes"]),
         // AsyncHTTPClient: record, replay and stub `HTTPClient` traffic through `TonearmHTTPClient`.
@@ -123,11 +128,40 @@ let package = Package(
             name: "TonearmWorkloads",
             dependencies: ["Tonearm"]
         ),
+        // The cassette subcommands (lint, convert, explain, key, coverage, prune, diff): one copy of their
+        // code, for the `tonearm` executable and for the plugins' tool.
+        .target(
+            name: "TonearmCommands",
+            dependencies: ["Tonearm", "TonearmCassettes", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The plugins' tool: the cassette subcommands without the server, so that a package running
+        // `swift package tonearm` builds neither SwiftNIO nor TLS nor the HTTP client.
+        .executableTarget(
+            name: "TonearmCassetteTool",
+            dependencies: ["TonearmCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Two verbs because SwiftPM asks for a plugin's permissions whenever it runs: reading needs none.
+        .plugin(
+            name: "TonearmPlugin",
+            capability: .command(
+                intent: .custom(verb: "tonearm", description: "Lint, explain, key, coverage and diff on the package's cassettes (reads only)")
+            ),
+            dependencies: ["TonearmCassetteTool"]
+        ),
+        .plugin(
+            name: "TonearmWritePlugin",
+            capability: .command(
+                intent: .custom(verb: "tonearm-write", description: "Convert and prune --write on the package's cassettes (writes files)"),
+                permissions: [.writeToPackageDirectory(reason: "tonearm convert writes its output, and prune --write edits and deletes cassettes")]
+            ),
+            dependencies: ["TonearmCassetteTool"]
+        ),
         .executableTarget(
             name: "TonearmCLI",
             dependencies: [
                 "Tonearm",
                 "TonearmCassettes",
+                "TonearmCommands",
                 "TonearmWorkloads",
                 "TonearmServer",
                 "TonearmReplay",
@@ -291,7 +325,7 @@ let package = Package(
 // unsafe flags are refused in a dependency, so the variable must stay unset when another package (the
 // Benchmarks and Fuzz packages included) builds this one.
 if Context.environment["TONEARM_WARNINGS_AS_ERRORS"] == "1" {
-    for target in package.targets where target.type != .system {
+    for target in package.targets where target.type != .system && target.type != .plugin {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Tonearm
 import TonearmCassettes
 import TonearmWorkloads
+import TonearmCommands
 
 /// `tonearm bench`: how fast recordings replay under each strategy, in a few seconds. Replays a generated
 /// workload (or every request of the user's own cassette) against an engine per strategy, timing each

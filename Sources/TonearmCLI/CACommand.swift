@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TonearmServer
+import TonearmCommands
 
 /// `tonearm ca`: makes (once) the local CA that signs what `tonearm serve` presents over TLS, and says
 /// how to trust it.

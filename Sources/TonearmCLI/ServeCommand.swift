@@ -6,6 +6,7 @@ import Tonearm
 import TonearmCassettes
 import TonearmServer
 import TonearmReplay
+import TonearmCommands
 
 /// `tonearm serve`: a local record/replay/stub server for clients in any process or language.
 struct ServeCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TonearmCommands
 
 /// The `tonearm` command.
 @main
@@ -8,7 +9,7 @@ struct TonearmCommand: AsyncParsableCommand {
         abstract: "HTTP record/replay with a fast, explainable request matcher.",
         version: tonearmVersion,
         subcommands: [
-            KeyCommand.self, DemoCommand.self, ConvertCommand.self, LintCommand.self, DiffCommand.self, CoverageCommand.self,
+            KeyCommand.self, DemoCommand.self, ConvertCommand.self, LintCommand<ServerRootChecks>.self, DiffCommand.self, CoverageCommand.self,
             PruneCommand.self, ExplainCommand.self, BenchCommand.self, ServeCommand.self, CACommand.self,
         ]
     )

@@ -5,14 +5,15 @@ import Foundation
 ///
 /// A WireMock root (a folder with `mappings/`), a `.bundle` stub bundle, and any folder a run loaded
 /// whole (a stub folder) count as one cassette each; otherwise every `.json`, `.har`, `.yml`, `.yaml`
-/// and `.plist` file is one. Hidden files and usage records are left out.
-enum CassetteFolderScan {
+/// and `.plist` file is one. Hidden files and usage records are left out. `tonearm lint` with no file
+/// (as the SwiftPM plugin runs it) lints what this finds in the package's cassette folders.
+package enum CassetteFolderScan {
     /// The extensions of files that may be cassettes.
     static let cassetteExtensions: Set<String> = ["json", "har", "yml", "yaml", "plist"]
 
     /// Every cassette under `roots` (a root that is itself a file is one), in path order, by standard
     /// path; `loadedFolders` are folders some process loaded whole.
-    static func cassettes(under roots: [URL], loadedFolders: Set<String>) throws(CassetteError) -> [String] {
+    package static func cassettes(under roots: [URL], loadedFolders: Set<String>) throws(CassetteError) -> [String] {
         var found: Set<String> = []
         var visited: Set<String> = []
         for root in roots {

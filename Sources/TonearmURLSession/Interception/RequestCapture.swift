@@ -61,7 +61,7 @@ enum RequestCapture {
     /// internals, and it degrades to "no body" if that property ever changes. On Apple platforms the
     /// body of `upload(for:from:)` is not reachable from a protocol; set `httpBody` there instead.
     static func uploadBody(of task: URLSessionTask) -> [UInt8] {
-        #if canImport(FoundationNetworking)
+        #if canImport(FoundationNetworking) && !TONEARM_TYPECHECK_APPLE_BRANCHES
         var mirror: Mirror? = Mirror(reflecting: task)
         while let current = mirror {
             if let known = current.children.first(where: { $0.label == "knownBody" }) {

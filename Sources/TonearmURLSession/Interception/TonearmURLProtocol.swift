@@ -32,7 +32,7 @@ open class TonearmURLProtocol: URLProtocol {
         guard let scheme = request.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return false
         }
-        #if !canImport(FoundationNetworking)
+        #if !canImport(FoundationNetworking) || TONEARM_TYPECHECK_APPLE_BRANCHES
         if property(forKey: LiveNetwork.bypassKey, in: request) != nil { return false }
         #endif
         return self == TonearmURLProtocol.self ? SessionRegistry.globalSession != nil : true

@@ -35,7 +35,7 @@ final class LiveNetwork: Sendable {
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        #if !canImport(FoundationNetworking)
+        #if !canImport(FoundationNetworking) || TONEARM_TYPECHECK_APPLE_BRANCHES
         // On Apple platforms a globally registered protocol may see this session's requests too.
         if let marked = (urlRequest as NSURLRequest).mutableCopy() as? NSMutableURLRequest {
             URLProtocol.setProperty(true, forKey: Self.bypassKey, in: marked)

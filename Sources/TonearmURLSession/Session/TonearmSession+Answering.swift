@@ -35,7 +35,7 @@ extension TonearmSession {
                 guard let next = Self.redirectTarget(of: response, for: current) else {
                     return .response(response, url: current.url, pacing: pacing)
                 }
-                #if canImport(FoundationNetworking)
+                #if canImport(FoundationNetworking) && !TONEARM_TYPECHECK_APPLE_BRANCHES
                 current = next
                 #else
                 return .redirect(response, from: current, to: next)

@@ -3,8 +3,8 @@ import Foundation
 import TonearmCassettes
 
 /// `tonearm coverage --usage DIR CASSETTES...`: which recordings a test run never used.
-struct CoverageCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CoverageCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "coverage",
         abstract: "Report cassette files a test run never loaded, and tracks and rules it never replayed.",
         discussion: """
@@ -15,19 +15,22 @@ struct CoverageCommand: ParsableCommand {
             """
     )
 
+    package init() {}
+
     @Option(help: "The folder of usage records the test run left.") var usage: String
-    @Argument(help: "Cassette folders (searched recursively) or files.") var cassettes: [String]
+    @Argument(help: "Cassette folders (searched recursively) or files.") var cassettes: [String] = []
+    @OptionGroup var defaultFolders: DefaultCassetteFolders
     @Option(help: "text or json.") var format = "text"
     @Flag(name: .customLong("fail-on-unused"), help: "Exit with status 1 when a file was never loaded or a track or rule never answered (a CI gate).")
     var failOnUnused = false
 
-    func validate() throws {
+    package func validate() throws {
         guard ["text", "json"].contains(format) else { throw ValidationError("--format must be text or json, not \(format)") }
-        guard !cassettes.isEmpty else { throw ValidationError("give at least one cassette folder or file") }
+        _ = try defaultFolders.or(cassettes)
     }
 
-    func run() throws {
-        let report = try Self.report(usage: usage, cassettes: cassettes)
+    package func run() throws {
+        let report = try Self.report(usage: usage, cassettes: try defaultFolders.or(cassettes))
         if format == "json" {
             FileHandle.standardOutput.write(Data(report.json()))
         } else {

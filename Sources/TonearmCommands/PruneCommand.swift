@@ -3,8 +3,8 @@ import Foundation
 import TonearmCassettes
 
 /// `tonearm prune --usage DIR CASSETTES... [--write]`: removes what a test run never used.
-struct PruneCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct PruneCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "prune",
         abstract: "Remove the tracks and rules a test run never replayed from the cassettes it loaded.",
         discussion: """
@@ -15,17 +15,20 @@ struct PruneCommand: ParsableCommand {
             """
     )
 
+    package init() {}
+
     @Option(help: "The folder of usage records the test run left.") var usage: String
-    @Argument(help: "Cassette folders (searched recursively) or files.") var cassettes: [String]
+    @Argument(help: "Cassette folders (searched recursively) or files.") var cassettes: [String] = []
+    @OptionGroup var defaultFolders: DefaultCassetteFolders
     @Flag(help: "Change the files (without it, only print what would change).") var write = false
     @Flag(name: .customLong("delete-unloaded"), help: "Also delete cassette files the run never loaded.") var deleteUnloaded = false
 
-    func validate() throws {
-        guard !cassettes.isEmpty else { throw ValidationError("give at least one cassette folder or file") }
+    package func validate() throws {
+        _ = try defaultFolders.or(cassettes)
     }
 
-    func run() throws {
-        let report = try CoverageCommand.report(usage: usage, cassettes: cassettes)
+    package func run() throws {
+        let report = try CoverageCommand.report(usage: usage, cassettes: try defaultFolders.or(cassettes))
         let plan: PrunePlan
         do throws(CassetteError) {
             plan = try PrunePlan(report: report, deletingUnloadedFiles: deleteUnloaded)

@@ -4,24 +4,26 @@ import Tonearm
 import TonearmCassettes
 
 /// `tonearm key`: prints a request's canonical form and key, to debug why two requests do or do not match.
-struct KeyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct KeyCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "key",
         abstract: "Print a request's canonical form and key.",
         discussion: """
-            Give the request with flags (--body-file - reads the body from standard input), or as a JSON
+            Give the request with flags (--body-file - reads the body from standard input), or as a JSON \
             document on standard input when --url is absent:
               {"method": "POST", "url": "https://…", "headers": {"Content-Type": "application/json"}, "body": {…}}
-            "headers" may also be a list of [name, value] pairs; a string "body" is sent as is, any other
+            "headers" may also be a list of [name, value] pairs; a string "body" is sent as is, any other \
             JSON value as its JSON text.
             """
     )
+
+    package init() {}
 
     @OptionGroup var request: RequestOptions
     @OptionGroup var matching: MatchingOptions
     @Flag(help: "Print JSON instead of text.") var json = false
 
-    func run() throws {
+    package func run() throws {
         let canonicalizer = RequestCanonicalizer(try matching.configuration())
         // The request (and its body) is dropped once canonicalised: only the canonical form is printed.
         let canonical = canonicalizer.canonicalize(try readRequest())

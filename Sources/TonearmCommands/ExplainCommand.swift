@@ -4,19 +4,22 @@ import Tonearm
 import TonearmCassettes
 
 /// `tonearm explain`: which track or rule answers a request, or a near-miss report of why none does.
-struct ExplainCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ExplainCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Show which recorded track or rule answers a request, or why none does.",
         discussion: """
-            Give the request with --method/--url/--header and --body or --body-file (bytes from a file, '-'
-            for standard input: binary bodies too), or as a JSON document with --request ('-' for standard
-            input, '@FILE' for a file, or inline JSON), in the shape `tonearm key` reads, or as a curl
-            command line or raw HTTP request with --curl (what the inspector's Explain box reads: curl's
+            Give the request with --method/--url/--header and --body or --body-file (bytes from a file, '-' \
+            for standard input: binary bodies too), or as a JSON document with --request ('-' for standard \
+            input, '@FILE' for a file, or inline JSON), in the shape `tonearm key` reads, or as a curl \
+            command line or raw HTTP request with --curl (what the inspector's Explain box reads: curl's \
             own default headers are left out).
+
             Exits with status 1 on a miss.
             """
     )
+
+    package init() {}
 
     @Option(help: "The cassette, rule file or stub folder to match against.") var cassette: String
     @Option(help: "Cassette format (detected when absent).") var from: String?
@@ -26,7 +29,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "Replay strategy: repeat, fifo, uniquePlay, strictOrder (default: the cassette's, else repeat).") var strategy: String?
     @OptionGroup var matching: MatchingOptions
 
-    func run() throws {
+    package func run() throws {
         var imported = try CassetteFile.load(URL(fileURLWithPath: cassette), format: try CLIFormat.parse(from, option: "--from"))
         if imported.configuration == .default { imported.configuration = try matching.configuration() }
         let engine = try imported.makeEngine(strategy: try strategy.map { try CLIFormat.strategy($0).strategy })

@@ -4,17 +4,19 @@ import Tonearm
 import TonearmCassettes
 
 /// `tonearm convert IN OUT`: reads any supported recording format and writes native, HAR or a stub folder.
-struct ConvertCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct ConvertCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert a recording between formats (HAR, VCR, go-vcr, DVR, Vinyl, WireMock, WireMock.Net, Hoverfly, rules → native, HAR, stubs).",
         discussion: """
-            Formats come from the file names and content: .har is HAR, .yml/.yaml is VCR (Ruby VCR, vcrpy,
-            OkReplay), go-vcr or rules by its content, a folder is a stub folder, and a .json file is recognised
-            by its content (native, VCR and Betamax, DVR, Vinyl, WireMock, WireMock.Net, Hoverfly, rules). Override with --from/--to.
+            Formats come from the file names and content: .har is HAR, .yml/.yaml is VCR (Ruby VCR, vcrpy, \
+            OkReplay), go-vcr or rules by its content, a folder is a stub folder, and a .json file is recognised \
+            by its content (native, VCR and Betamax, DVR, Vinyl, WireMock, WireMock.Net, Hoverfly, rules). Override with --from/--to. \
             Output formats: native (default for .json), har, stubs (a folder with one file per request).
             """
     )
+
+    package init() {}
 
     @Argument(help: "The file (or stub folder) to read.") var input: String
     @Argument(help: "The file (or folder) to write.") var output: String
@@ -22,7 +24,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Output format: \(CassetteFormat.writable.map(\.name).joined(separator: ", ")).") var to: String?
     @Flag(help: "Redact Authorization, Cookie, Set-Cookie and Proxy-Authorization before writing.") var redact = false
 
-    func run() throws {
+    package func run() throws {
         let inputURL = URL(fileURLWithPath: input), outputURL = URL(fileURLWithPath: output)
         let imported = try CassetteFile.load(inputURL, format: try CLIFormat.parse(from, option: "--from"))
         let format = try CLIFormat.parse(to, option: "--to", among: CassetteFormat.writable) ?? CassetteFormat.output(for: outputURL)
@@ -38,28 +40,5 @@ struct ConvertCommand: ParsableCommand {
             CLIFormat.printError("warning: \(imported.rules.count) pattern rule(s) cannot be written as tracks and were not converted")
         }
         print("wrote \(cassette.entries.count) track(s) to \(output) (\(format.name))")
-    }
-}
-
-/// Shared helpers for the cassette commands.
-enum CLIFormat {
-    /// The format `name` given to `option`, one of `formats`; `nil` when the option was not given.
-    static func parse(_ name: String?, option: String, among formats: [CassetteFormat] = CassetteFormat.all) throws -> CassetteFormat? {
-        guard let name else { return nil }
-        guard let format = CassetteFormat(name: name), formats.contains(format) else {
-            throw ValidationError("\(option) \(name): expected one of \(formats.map(\.name).joined(separator: ", "))")
-        }
-        return format
-    }
-
-    static func strategy(_ name: String) throws -> StrategyHint {
-        guard let hint = StrategyHint(rawValue: name) else {
-            throw ValidationError("--strategy \(name): expected one of \(StrategyHint.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return hint
-    }
-
-    static func printError(_ line: String) {
-        StandardStream.error.writeLine(line)
     }
 }

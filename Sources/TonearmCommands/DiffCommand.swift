@@ -4,8 +4,8 @@ import Tonearm
 import TonearmCassettes
 
 /// `tonearm diff OLD NEW`: what a re-recording changed, by request key, volatile parts left out.
-struct DiffCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct DiffCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two recordings by request key: tracks added, removed and changed, volatile parts left out.",
         usage: """
@@ -36,6 +36,8 @@ struct DiffCommand: AsyncParsableCommand {
             """
     )
 
+    package init() {}
+
     @Argument(help: "OLD NEW; with --git, REV1 REV2 PATH; with --textconv, FILE; with --git-external, git's seven arguments.")
     var arguments: [String] = []
     @Option(help: "Input format of both files (detected when absent).") var from: String?
@@ -58,7 +60,7 @@ struct DiffCommand: AsyncParsableCommand {
     /// The trouble exit status, as diff(1)'s.
     static let troubleStatus: Int32 = 2
 
-    func run() async throws {
+    package func run() async throws {
         do {
             try await compare()
         } catch let exit as ExitCode {

@@ -1,0 +1,1 @@
+../TonearmPlugin/CassetteToolRun.swift

@@ -240,3 +240,19 @@ def test_the_fixture_and_the_marker_alone_choose_the_mode(pytester):
             assert not os.environ.get("HTTPS_PROXY", "").startswith("http://127.0.0.1:")
     ''')
     pytester.runpytest_subprocess().assert_outcomes(passed=3)
+
+
+def test_a_host_the_marker_does_not_list_is_refused_never_proxied(pytester):
+    pytester.makepyfile(test_elsewhere='''
+        import pytest
+        import requests
+
+        @pytest.mark.tonearm(hosts=["api.example.test"])
+        def test_elsewhere():
+            # Through the test's server (not in NO_PROXY), which forwards only the marked host.
+            with pytest.raises(requests.exceptions.ProxyError, match="403"):
+                requests.get("https://elsewhere.example.test/v1/secrets", timeout=10)
+    ''')
+    result = pytester.runpytest_subprocess("--record-mode=all")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["Tonearm: 1 request refused*", "CONNECT *elsewhere.example.test*"])

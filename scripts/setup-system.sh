@@ -48,6 +48,7 @@ need ci binutils has_command strip              # scripts/package.sh strips the 
 need ci valgrind has_command valgrind           # scripts/server-instructions.sh --check counts instructions (callgrind)
 need ci heaptrack has_command heaptrack_print   # ... and allocations
 need ci chromium has_command chromium           # the inspector page's tests in a real browser (Playwright drives it)
+need ci openssl has_command openssl             # the Python plugin's tests make a throwaway CA and certificate for their HTTPS upstream
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup-system.sh: swift is not on PATH; install Swift 6.1 or later (https://www.swift.org/install/)." >&2

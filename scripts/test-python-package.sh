@@ -4,10 +4,12 @@
 #
 #   1. the binary from the tar.gz: `--version`, `demo`, and `serve` record + replay, run by the API tests
 #      (python/tests/test_api.py) with TONEARM_BINARY pointing at it;
-#   2. the wheel installed into a fresh virtual environment (with pytest, pytest-xdist and requests from
-#      PyPI): the package's own tests, the pytest plugin's included (record against a local upstream,
-#      replay with it gone, a miss failing the test with Tonearm's report, xdist with 2 workers, README's
-#      example).
+#   2. the wheel installed into a fresh virtual environment (with pytest, pytest-xdist, pytest-recording
+#      (and so vcrpy), requests, httpx, urllib3 and aiohttp from PyPI): the package's own tests, the pytest
+#      plugin's included (record against a local upstream, replay with it gone, a miss failing the test
+#      with Tonearm's report, xdist with 2 workers, README's example; transparent mode with each HTTP
+#      library against a local HTTPS upstream whose throwaway CA the openssl command makes; a suite
+#      recorded by pytest-recording replayed through the marker).
 #
 #   scripts/test-python-package.sh            (.ci/run calls it)
 #   TONEARM_PACKAGE_SKIP_BUILD=1 ...          tests what dist/ already holds
@@ -30,7 +32,8 @@ tar -xzf "$archive" -C "$work"
 binary="$work/tonearm-$version-linux-x86_64/tonearm"
 
 python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install -q --disable-pip-version-check "${wheels[0]}" pytest pytest-xdist requests
+"$work/venv/bin/pip" install -q --disable-pip-version-check "${wheels[0]}" pytest pytest-xdist pytest-recording \
+    requests httpx urllib3 aiohttp
 
 # The clean environment: the venv and the system's own folders on PATH (the Swift toolchain lives in
 # /opt/swift, never in these), nothing on the library path, a HOME with nothing in it.

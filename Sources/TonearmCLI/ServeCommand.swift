@@ -56,6 +56,24 @@ struct ServeCommand: AsyncParsableCommand {
     var host: [String] = []
     @Option(help: "The single upstream base URL for requests without a host component, e.g. https://api.example.com.")
     var upstream: String?
+    @Option(
+        name: .customLong("connect-to"),
+        help: "HOST:PORT:ADDRESS:PORT: reach the upstream HOST:PORT at ADDRESS:PORT instead of where HOST resolves, as curl's --connect-to; URLs, Host, the TLS server name and the certificate check stay HOST's (repeatable).")
+    var connectTo: [String] = []
+    @Option(
+        name: .customLong("match"),
+        help: "Attributes in the key, comma-separated: method,url,path,query,body,header:NAME (default: the cassette's, else method,url,query,body).")
+    var match: String?
+    @Option(name: .customLong("ignore-query"), help: "A query parameter to leave out of the key (repeatable).")
+    var ignoreQuery: [String] = []
+    @Option(
+        name: .customLong("redact-header"),
+        help: "A header whose values are replaced by <redacted> before anything is recorded, besides Authorization, Cookie, Set-Cookie and Proxy-Authorization (repeatable).")
+    var redactHeader: [String] = []
+    @Option(
+        name: .customLong("redact-query"),
+        help: "A query parameter whose values are replaced by <redacted> before anything is recorded, in live requests as in recordings (repeatable).")
+    var redactQuery: [String] = []
     @Option(help: "The port; 0 lets the system choose a free one (reported on standard output).")
     var port = 0
     @Option(help: "The address to listen on.")
@@ -215,15 +233,27 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--wiremock-api \(wireMockAPI): expected 2 (WireMock 2.35.1's admin routes) or 3")
         }
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
+        var connections: [UpstreamConnection] = []
+        for value in connectTo {
+            guard let connection = try? UpstreamConnection(parsing: value) else {
+                throw ValidationError("--connect-to \(value): expected HOST:PORT:ADDRESS:PORT, such as api.example.test:443:127.0.0.1:8443")
+            }
+            connections.append(connection)
+        }
+        let matching = match == nil && ignoreQuery.isEmpty ? nil : try MatchingOptions.configuration(
+            attributes: match ?? "method,url,query,body", ignoredQueryParameters: ignoreQuery, ignoredJSONFields: [])
+        var redaction = Redaction.default
+        redaction.headers.formUnion(redactHeader.map { $0.lowercased() })
+        redaction.queryParameters.formUnion(redactQuery)
         var configuration = ServerConfiguration(
             cassette: cassette.map { URL(fileURLWithPath: $0) }, rules: rules.map { URL(fileURLWithPath: $0) },
-            mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), hosts: hosts, upstream: upstreamHost,
-            rewritesURLs: rewriteURLs, missStatus: missStatus, streamPacing: pacing, adminToken: try resolvedAdminToken(),
+            mode: recordMode, strategy: try strategy.map(CLIFormat.strategy), matching: matching, hosts: hosts,
+            upstream: upstreamHost, rewritesURLs: rewriteURLs, missStatus: missStatus, redaction: redaction, streamPacing: pacing, adminToken: try resolvedAdminToken(),
             cassetteDirectory: cassetteDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
             usageFolder: (usageDir ?? ProcessInfo.processInfo.environment[UsageRecord.environmentVariable]).flatMap {
                 $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true)
             },
-            network: .init(bindAddress: bind, port: port),
+            network: .init(bindAddress: bind, port: port, upstreamConnections: connections),
             limits: .init(
                 headerTimeout: try Self.duration(headerTimeout, option: "--header-timeout", allowsZero: false),
                 minimumBodyBytesPerSecond: minBodyRate,

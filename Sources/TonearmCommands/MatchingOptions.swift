@@ -15,8 +15,16 @@ struct MatchingOptions: ParsableArguments {
     var ignoredJSONFields: [String] = []
 
     func configuration() throws -> MatchingConfiguration {
+        try Self.configuration(
+            attributes: attributes, ignoredQueryParameters: ignoredQueryParameters, ignoredJSONFields: ignoredJSONFields)
+    }
+
+    /// The configuration these flags' values stand for (`tonearm serve` takes them without defaults).
+    static func configuration(
+        attributes attributeList: String, ignoredQueryParameters: [String], ignoredJSONFields: [String]
+    ) throws -> MatchingConfiguration {
         var attributes = Set<MatchAttribute>()
-        for item in self.attributes.split(separator: ",") {
+        for item in attributeList.split(separator: ",") {
             let name = item.trimmingCharacters(in: " ")
             guard let attribute = MatchAttribute(name: name) else {
                 throw ValidationError("unknown attribute '\(name)' in --match; expected method, url, path, query, body or header:NAME")

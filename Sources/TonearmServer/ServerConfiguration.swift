@@ -107,12 +107,20 @@ public struct ServerConfiguration: Sendable {
         /// The event loops the server runs on: NIO's singleton group unless told otherwise; a process
         /// running many servers at once gives each its own (``ServerEventLoops/dedicated(threads:)``).
         public var eventLoops: ServerEventLoops
+        /// Upstreams connected to at another address than their names resolve to (`--connect-to`), the
+        /// URLs, `Host`, TLS server name and certificate check staying the upstream's. A host name given
+        /// here is reached at its address on every port; two entries for one host must agree on it.
+        public var upstreamConnections: [UpstreamConnection]
 
-        /// Loopback, a port the system chooses, NIO's shared event loops.
-        public init(bindAddress: String = "127.0.0.1", port: Int = 0, eventLoops: ServerEventLoops = .singleton) {
+        /// Loopback, a port the system chooses, NIO's shared event loops, upstreams where their names resolve.
+        public init(
+            bindAddress: String = "127.0.0.1", port: Int = 0, eventLoops: ServerEventLoops = .singleton,
+            upstreamConnections: [UpstreamConnection] = []
+        ) {
             self.bindAddress = bindAddress
             self.port = port
             self.eventLoops = eventLoops
+            self.upstreamConnections = upstreamConnections
         }
     }
 

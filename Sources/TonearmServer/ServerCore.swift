@@ -42,7 +42,7 @@ final class ServerCore: Sendable {
         tls = try ServerTLS(configuration: configuration)
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.limits.upstreamTimeout, maximumBodySize: configuration.limits.maximumBodySize,
-            tls: tls.upstream)
+            tls: tls.upstream, connections: try UpstreamClient.Connections(configuration.network.upstreamConnections))
         let converter = SessionAnswerConverter(configuration: configuration, address: address)
         let controlPlane = ControlPlaneGuard(
             port: configuration.network.port, bindAddress: configuration.network.bindAddress,

@@ -23,9 +23,63 @@ final class UpstreamClient: Sendable {
     private let timer: LoopTimer
     private let tls: TLSConfiguration
 
-    init(group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int, tls: TLSConfiguration = .makeClientConfiguration()) {
+    /// Upstreams reached at another address (``ServerConfiguration/Network/upstreamConnections``): the
+    /// client resolves their names to the addresses (AsyncHTTPClient's `dnsOverride`, which keeps the
+    /// name for TLS), and a request's port is swapped for the address's port.
+    struct Connections: Sendable {
+        let addresses: [String: String]
+        let ports: [String: Int]
+
+        /// None: every upstream where its name resolves.
+        init() {
+            addresses = [:]
+            ports = [:]
+        }
+
+        init(_ connections: [UpstreamConnection]) throws(ServerError) {
+            var addresses: [String: String] = [:], ports: [String: Int] = [:]
+            for connection in connections {
+                if let other = addresses[connection.host], other != connection.address {
+                    throw .invalid(
+                        what: "connect-to", value: connection.description,
+                        expected: "one address for \(connection.host) (another entry connects it to \(other))")
+                }
+                addresses[connection.host] = connection.address
+                ports["\(connection.host):\(connection.port)"] = connection.addressPort
+            }
+            self.addresses = addresses
+            self.ports = ports
+        }
+
+        /// `url` with the port it connects to, and the `Host` field it must keep, when its host is one of
+        /// the connections'; else `url` as it is and `nil`.
+        func target(of url: String) -> (url: String, host: String?) {
+            guard !addresses.isEmpty, let upstream = UpstreamHost(ofURL: url), addresses[upstream.hostName] != nil else {
+                return (url, nil)
+            }
+            var port = upstream.scheme == "https" ? 443 : 80
+            if !upstream.authority.hasSuffix("]"), let colon = upstream.authority.lastIndex(of: ":"),
+                let given = Int(upstream.authority[upstream.authority.index(after: colon)...]) {
+                port = given
+            }
+            guard let addressPort = ports["\(upstream.hostName):\(port)"], addressPort != port else { return (url, nil) }
+            let name = upstream.hostName.contains(":") ? "[\(upstream.hostName)]" : upstream.hostName
+            let rest = url.dropFirst(upstream.origin.count)
+            return ("\(upstream.scheme)://\(name):\(addressPort)\(rest)", upstream.authority)
+        }
+    }
+
+    private let connections: Connections
+
+    init(
+        group: any EventLoopGroup, timeout: Duration, maximumBodySize: Int, tls: TLSConfiguration = .makeClientConfiguration(),
+        connections: Connections? = nil
+    ) {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, redirectConfiguration: .disallow, decompression: .disabled)
+        let connections = connections ?? Connections()
+        configuration.dnsOverride = connections.addresses
+        self.connections = connections
         // Connecting is bounded on its own (docs/server.md, "The upstream deadline"): a host that has
         // not accepted in 10 s is down or filtered, and saying so beats waiting out the whole deadline.
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10))
@@ -60,8 +114,11 @@ final class UpstreamClient: Sendable {
     func fetch(
         _ request: Request, relaying relay: @escaping @Sendable (Response) -> StreamRelay?
     ) async throws(Failure) -> (response: Response, pacing: BodyPacing?) {
-        var outgoing = HTTPClientRequest(url: request.url)
+        let target = connections.target(of: request.url)
+        var outgoing = HTTPClientRequest(url: target.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
+        // The upstream's own name, not the port connected to instead (--connect-to).
+        if let host = target.host { outgoing.headers.add(name: "Host", value: host) }
         for field in HopByHop.removing(from: request.headers, also: ["host", "content-length"]) {
             outgoing.headers.add(name: field.name, value: field.value)
         }

@@ -7,32 +7,53 @@ failing test's report carries the server's journal, and its journal as a HAR fil
 `tmp_path`, named in the junit report (`tonearm_har` property, and `[[ATTACHMENT|path]]` in a section
 for CI systems that link attachments). Each test starts its own server on a port the
 system picks, so pytest-xdist workers never share one.
+
+Transparent mode: a test with the marker's `hosts` that does not ask for the `tonearm` fixture (or any
+with `transparent=True`) runs with `HTTP(S)_PROXY` pointing at its server (`--intercept-https`),
+`NO_PROXY` without those hosts and Tonearm's CA in `REQUESTS_CA_BUNDLE`/`SSL_CERT_FILE`/`CURL_CA_BUNDLE`,
+so unmodified code records and replays; the variables are put back after the test. pytest-recording's
+cassettes (`cassettes/<module>/<test>.yaml`, vcrpy's format) replay in place when no `.json` exists,
+and its `vcr_config` fixture's `filter_headers`, `filter_query_parameters`, `match_on`, `record_mode`
+and `allow_playback_repeats` are read (docs/testing.md, "Python: pytest").
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import re
+import warnings
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 import pytest
 
+from . import _proxy_env, _vcr
 from ._errors import TonearmError
 from ._server import STRATEGIES, Server, serve
 
 #: pytest-recording's record modes, as Tonearm's: `none` never records, `once` records only a cassette
-#: that does not exist yet, `new_episodes` records what the cassette lacks, `all` re-records everything.
-RECORD_MODES = ("none", "once", "new_episodes", "all")
+#: that does not exist yet, `new_episodes` records what the cassette lacks, `all` and `rewrite`
+#: re-record everything.
+RECORD_MODES = ("none", "once", "new_episodes", "all", "rewrite")
 
 #: What `@pytest.mark.tonearm` accepts.
-MARKER_SETTINGS = ("hosts", "strategy", "rules", "stream_pacing")
+MARKER_SETTINGS = ("hosts", "strategy", "rules", "stream_pacing", "transparent")
+
+
+class TonearmConfigWarning(UserWarning):
+    """A setting (a `vcr_config` key, a vcrpy cassette beside a recording) Tonearm reads differently
+    from pytest-recording, or not at all."""
 
 # Journal entries shown in a failing test's report; the newest are kept.
 _JOURNAL_LINES_SHOWN = 100
 
 _SERVER = pytest.StashKey[Server]()
 _HAR_FOLDER = pytest.StashKey[Path]()
+_WARNED = pytest.StashKey[set]()
+_TRUST_BUNDLE = pytest.StashKey[Path]()
+_TRANSPARENT = pytest.StashKey[bool]()
 
 
 def tonearm_mode(record_mode: str, cassette: Path) -> str:
@@ -43,7 +64,7 @@ def tonearm_mode(record_mode: str, cassette: Path) -> str:
         return "replay" if cassette.exists() else "missing"
     if record_mode == "new_episodes":
         return "missing"
-    if record_mode == "all":
+    if record_mode in ("all", "rewrite"):
         return "all"
     raise pytest.UsageError(f"--record-mode={record_mode}: expected one of {', '.join(RECORD_MODES)}")
 
@@ -52,8 +73,9 @@ def cassette_path(item: pytest.Item) -> Path:
     """`cassettes/<module>/<test>.json` beside the test's file (`<Class>.<test>` inside a class)."""
     test_file = Path(str(item.fspath))
     name = item.name
-    if item.cls is not None:
-        name = f"{item.cls.__name__}.{name}"
+    test_class = getattr(item, "cls", None)  # a pytest.Function's; other items have none
+    if test_class is not None:
+        name = f"{test_class.__name__}.{name}"
     # Parametrized ids may hold anything; keep the name one file name on every system.
     name = re.sub(r'[\\/:*?"<>|\s]', "-", name)
     return test_file.parent / "cassettes" / test_file.stem / f"{name}.json"
@@ -79,18 +101,83 @@ def marker_settings(item: pytest.Item) -> dict:
         if isinstance(settings.get(key), str):
             raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.tonearm {key} must be a list, "
                                     f"not the string {settings[key]!r}")
+    transparent = settings.get("transparent")
+    if transparent is not None and not isinstance(transparent, bool):
+        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.tonearm transparent must be True or False, "
+                                f"not {transparent!r}")
+    if transparent and not settings.get("hosts"):
+        raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.tonearm(transparent=True) needs hosts=[...]: "
+                                "the hosts sent through the test's server (the others keep NO_PROXY)")
     return settings
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("tonearm", "Tonearm HTTP record/replay")
+def is_transparent(item: pytest.Item, settings: Mapping[str, Any]) -> bool:
+    """Whether the test's code reaches its server through the proxy environment: `transparent=` when
+    given, else when the marker lists hosts and the test does not take the `tonearm` fixture (its only
+    other way to the server is `tonearm.base_url`)."""
+    if not settings.get("hosts"):
+        return False
+    transparent = settings.get("transparent")
+    if transparent is not None:
+        return bool(transparent)
+    return "tonearm" not in getattr(item, "fixturenames", ())
+
+
+def vcr_cassette_path(item: pytest.Item) -> Path:
+    """Where pytest-recording keeps the test's cassette: `cassettes/<module>/<test>.yaml`."""
+    marker = item.get_closest_marker("default_cassette")
+    default = str(marker.args[0]) if marker is not None and marker.args else None
+    test_class = getattr(item, "cls", None)
+    return _vcr.cassette_path(Path(str(item.fspath)), test_class.__name__ if test_class is not None else None,
+                              item.name, default)
+
+
+def _warn_once(config: pytest.Config, message: str) -> None:
+    warned = config.stash.setdefault(_WARNED, set())
+    if message not in warned:
+        warned.add(message)
+        warnings.warn(TonearmConfigWarning(message), stacklevel=2)
+
+
+def _vcr_config(request: pytest.FixtureRequest) -> Mapping[str, Any]:
+    """The project's `vcr_config` fixture (pytest-recording's), or nothing when there is none."""
     try:
-        group.addoption("--record-mode", action="store", default="none", choices=RECORD_MODES,
-                        help="none (default: replay only, as CI should), once (record a cassette that does "
-                             "not exist yet), new_episodes (record what cassettes lack), all (re-record)")
-    except ValueError:
-        # pytest-recording defines the same option with the same meanings: both plugins share it.
-        pass
+        config = request.getfixturevalue("vcr_config")
+    except pytest.FixtureLookupError:
+        return {}
+    if not isinstance(config, Mapping):
+        raise pytest.UsageError(f"vcr_config returned {type(config).__name__}, not a dict")
+    return config
+
+
+def _pytest_recording_adds_record_mode(pluginmanager: pytest.PytestPluginManager) -> bool:
+    """Whether pytest-recording registers `--record-mode` in this run (already, or when its entry point
+    loads after this plugin's): it must then be the only one to, or its registration fails."""
+    if pluginmanager.has_plugin("recording"):
+        return True
+    if pluginmanager.is_blocked("recording") or os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        return False
+    return importlib.util.find_spec("pytest_recording") is not None
+
+
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
+    group = parser.getgroup("tonearm", "Tonearm HTTP record/replay")
+    # pytest-recording defines the same option with the same meanings: both plugins share it.
+    if not _pytest_recording_adds_record_mode(pluginmanager):
+        try:
+            # No default, as in pytest-recording: an unset option lets vcr_config's record_mode decide.
+            group.addoption("--record-mode", action="store", default=None, choices=RECORD_MODES,
+                            help="none (default: replay only, as CI should), once (record a cassette that does "
+                                 "not exist yet), new_episodes (record what cassettes lack), all or rewrite "
+                                 "(re-record)")
+        except ValueError:
+            pass
+    group.addoption("--tonearm-connect-to", action="append", default=[], metavar="HOST:PORT:ADDRESS:PORT",
+                    help="while recording, reach HOST:PORT at ADDRESS:PORT (tonearm serve --connect-to): a "
+                         "stand-in answering for a real host name (repeatable)")
+    group.addoption("--tonearm-upstream-ca", action="append", default=[], metavar="PEM",
+                    help="a CA certificate trusted for upstreams besides the system's (tonearm serve "
+                         "--upstream-ca; repeatable)")
     group.addoption("--tonearm-stream-pacing", action="store", default=None, metavar="PACING",
                     help="how recorded streams (Server-Sent Events, chunked bodies) replay: recorded (default), "
                          "off (at once) or a factor such as 0.5 (twice as fast); a test's marker "
@@ -103,22 +190,66 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "tonearm(hosts=[...], strategy=None, rules=[...], stream_pacing=None): hosts the tonearm fixture's "
-        "server may reach, its strategy (repeat, fifo, uniquePlay, strictOrder), rule files (relative to the "
-        "test file) and how recorded streams replay (recorded, off, or a factor such as 0.5)",
+        "tonearm(hosts=[...], strategy=None, rules=[...], stream_pacing=None, transparent=None): hosts the "
+        "test's server may reach, its strategy (repeat, fifo, uniquePlay, strictOrder), rule files (relative "
+        "to the test file), how recorded streams replay (recorded, off, or a factor such as 0.5), and "
+        "whether the test's process reaches the server through HTTP(S)_PROXY (default: when the test does "
+        "not take the tonearm fixture)",
     )
+
+
+@pytest.fixture(scope="session")
+def _tonearm_ca_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The CA of this session's transparent servers: made by the first, in pytest's temporary folder
+    (each xdist worker its own), never in the user's home."""
+    return tmp_path_factory.mktemp("tonearm-ca")
 
 
 @pytest.fixture(name="tonearm")
 def tonearm_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     """A `tonearm serve` for this test, replaying (and per `--record-mode`, recording into) its cassette.
 
-    Point the code under test at `tonearm.base_url("api.example.com")`.
+    Point the code under test at `tonearm.base_url("api.example.com")`, or let the marker's `hosts`
+    reach it through the proxy environment (transparent mode: see `is_transparent`).
     """
     item = request.node
     settings = marker_settings(item)
-    cassette = cassette_path(item)
-    mode = tonearm_mode(request.config.getoption("record_mode"), cassette)
+    transparent = item.stash.get(_TRANSPARENT, None)
+    if transparent is None:
+        transparent = is_transparent(item, settings)
+    native = cassette_path(item)
+    yaml_cassette = vcr_cassette_path(item)
+    vcr_config = _vcr_config(request)
+    uses_yaml = not native.exists() and yaml_cassette.exists()
+    options = _vcr.serve_options(vcr_config, yaml_cassette=uses_yaml)
+    if options.ignored:
+        _warn_once(request.config, "Tonearm does not read these vcr_config settings: " + "; ".join(options.ignored))
+    record_mode = request.config.getoption("record_mode", None) or options.record_mode or "none"
+    if record_mode not in RECORD_MODES:
+        raise pytest.UsageError(f"record_mode {record_mode!r}: expected one of {', '.join(RECORD_MODES)}")
+    cassette = native
+    if uses_yaml:
+        if record_mode in ("none", "once"):
+            cassette = yaml_cassette
+        elif record_mode == "new_episodes":
+            pytest.fail(
+                f"Tonearm: {yaml_cassette} is a vcrpy cassette, which Tonearm replays but does not write, so "
+                f"--record-mode=new_episodes cannot add to it. Convert it once (`tonearm convert {yaml_cassette} "
+                f"{native}`: the .json is then the test's cassette and the .yaml can go), or re-record the test "
+                "with --record-mode=all into the .json.", pytrace=False)
+        else:
+            _warn_once(request.config,
+                       f"--record-mode={record_mode} records {native}, which replaces the vcrpy cassette "
+                       f"{yaml_cassette} from now on (left as it was: delete it once the .json is checked in)")
+    mode = tonearm_mode(record_mode, cassette)
+    if mode != "replay" and options.unhonoured_filters:
+        pytest.fail(f"Tonearm: vcr_config has {', '.join(options.unhonoured_filters)}, which Tonearm cannot "
+                    "apply; recording would write what they filter. Use filter_headers and "
+                    "filter_query_parameters, or record with pytest-recording.", pytrace=False)
+    strategy = settings.get("strategy") or (options.strategy if uses_yaml else None)
+    if strategy is None and uses_yaml:
+        # vcrpy plays each recorded interaction once, in order, for identical requests.
+        strategy = "fifo"
     if mode != "replay":
         cassette.parent.mkdir(parents=True, exist_ok=True)
     folder = Path(str(item.fspath)).parent
@@ -126,16 +257,51 @@ def tonearm_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[S
     usage = request.config.getoption("tonearm_usage")
     # Each server writes its own record when it stops, so parallel workers never share a file.
     arguments = ["--usage-dir", str(Path(usage).resolve())] if usage else []
+    arguments += options.arguments
+    for connection in request.config.getoption("tonearm_connect_to"):
+        arguments += ["--connect-to", connection]
+    for authority in request.config.getoption("tonearm_upstream_ca"):
+        arguments += ["--upstream-ca", str(Path(authority).resolve())]
+    if transparent:
+        ca_folder = request.getfixturevalue("_tonearm_ca_folder")
+        arguments += ["--intercept-https", "--ca-dir", str(ca_folder)]
     pacing = settings.get("stream_pacing", request.config.getoption("tonearm_stream_pacing"))
     server = serve(cassette=cassette, mode=mode, hosts=list(settings.get("hosts", ())),
-                   strategy=settings.get("strategy"), rules=rules, stream_pacing=pacing, arguments=arguments)
+                   strategy=strategy, rules=rules, stream_pacing=pacing, arguments=arguments)
     item.stash[_SERVER] = server
     item.stash[_HAR_FOLDER] = tmp_path
     try:
-        yield server
+        if transparent:
+            with _proxy_env.applied(_proxy_env.proxy_environment(
+                    server.url, settings["hosts"], _trust_bundle(request.config, server), os.environ)):
+                yield server
+        else:
+            yield server
     finally:
         del item.stash[_SERVER]
         server.stop()
+
+
+def _trust_bundle(config: pytest.Config, server: Server) -> Path:
+    """Tonearm's CA and the system's trusted certificates in one file, made once per session."""
+    bundle = config.stash.get(_TRUST_BUNDLE, None)
+    if bundle is None:
+        ca = server.listening.get("caCertificate")
+        if not ca:
+            raise TonearmError(f"tonearm serve --intercept-https named no CA certificate: {server.listening}")
+        bundle = _proxy_env.trust_bundle(Path(ca), Path(ca).parent)
+        config.stash[_TRUST_BUNDLE] = bundle
+    return bundle
+
+
+@pytest.fixture(autouse=True)
+def _tonearm_transparent(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Starts the `tonearm` fixture for a transparent test that does not ask for it: the marker alone."""
+    item = request.node
+    if item.get_closest_marker("tonearm") is not None and is_transparent(item, marker_settings(item)):
+        item.stash[_TRANSPARENT] = True
+        request.getfixturevalue("tonearm")
+    yield
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -3,7 +3,7 @@ import TonearmServer
 import TonearmTestSupport
 
 /// A real HTTPS upstream on 127.0.0.1 port 0: Python's `http.server` behind Python's `ssl`
-/// (Python/https_upstream.py), presenting a leaf for `localhost` and `127.0.0.1` signed by a CA of its own,
+/// (Python/https_upstream.py), presenting a leaf for `localhost` and `127.0.0.1` (or the names given) signed by a CA of its own,
 /// made for the test and never written outside its temporary folder. It answers JSON naming the method,
 /// the path, the body and how many requests it has served.
 final class HTTPSUpstream: Sendable {
@@ -13,9 +13,9 @@ final class HTTPSUpstream: Sendable {
     /// The PEM file of the CA its certificate is signed by, for `--upstream-ca`.
     let caFile: URL
 
-    init(in folder: TemporaryFolder) async throws {
+    init(in folder: TemporaryFolder, names: [String] = ["localhost", "127.0.0.1"]) async throws {
         let authority = try LocalCertificateAuthority.makeEphemeral(label: "test upstream")
-        let leaf = try authority.issueLeaf(for: ["localhost", "127.0.0.1"])
+        let leaf = try authority.issueLeaf(for: names)
         let certificate = folder.file("upstream-cert.pem"), key = folder.file("upstream-key.pem")
         caFile = folder.file("upstream-ca.pem")
         try Data(leaf.certificatePEM.utf8).write(to: certificate)

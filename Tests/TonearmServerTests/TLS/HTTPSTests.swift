@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Tonearm
+import TonearmCassettes
 import TonearmServer
 import TonearmTestSupport
 import TonearmURLSession
@@ -91,6 +92,57 @@ struct HTTPSTests {
         #expect(second.output == first.output)
         #expect(server.journal.map(\.source.kind.description) == ["network", "recorded"])
         try await server.stop()
+    }
+
+    @Test("--connect-to: a stand-in on 127.0.0.1 answers for api.example.test while recording; the cassette, Host and certificate check keep the name, and a leaf not naming it is refused")
+    func connectToRecordsUnderTheRealName() async throws {
+        let folder = try TemporaryFolder()
+        let upstream = try await HTTPSUpstream(in: folder, names: ["api.example.test"])
+        let (authority, caFile) = try Self.authority(in: folder)
+        let cassette = folder.file("connect-to.json")
+        var configuration = quietConfiguration(cassette: cassette, mode: .missing, hosts: ["api.example.test"])
+        configuration.tls.certificateAuthority = authority
+        configuration.tls.interceptsHTTPS = true
+        configuration.tls.upstreamCertificateAuthorities = [upstream.caFile]
+        configuration.network.upstreamConnections = [try UpstreamConnection(parsing: "api.example.test:443:127.0.0.1:\(upstream.port)")]
+        let server = try await TonearmServer.start(configuration)
+        let request = ["-sS", "--cacert", caFile, "-x", server.baseURL.absoluteString, "https://api.example.test/v1/items?page=1"]
+        let recorded = try await curl(request)
+        #expect(recorded.status == 0, "\(recorded.errors)")
+        #expect(recorded.output.contains(#""path": "/v1/items?page=1""#), "\(recorded.output)")
+        try await upstream.stop()
+        #expect(try await curl(request).output == recorded.output)
+        try await server.stop()
+        let tracks = try CassetteFile.load(cassette).cassette.tracks
+        #expect(tracks.map(\.request.url) == ["https://api.example.test/v1/items?page=1"])
+
+        // The certificate must name the host: one for another name is refused. (SwiftNIO SSL also accepts
+        // a certificate naming the address connected to as an IP address, as it does for any connection.)
+        let localhostOnly = try await HTTPSUpstream(in: folder, names: ["localhost"])
+        configuration.cassette = folder.file("refused.json")
+        configuration.tls.upstreamCertificateAuthorities = [localhostOnly.caFile]
+        configuration.network.upstreamConnections = [UpstreamConnection(host: "api.example.test", port: 443, address: "127.0.0.1", addressPort: localhostOnly.port)]
+        let checking = try await TonearmServer.start(configuration)
+        let refused = try await curl(["-sS", "--cacert", caFile, "-x", checking.baseURL.absoluteString, "-w", "\n%{http_code}", "https://api.example.test/v1/items"])
+        #expect(refused.output.hasSuffix("\n502"), "\(refused.output)")
+        try await checking.stop()
+        try await localhostOnly.stop()
+    }
+
+    @Test("--connect-to values: HOST:PORT:ADDRESS:PORT (IPv6 in brackets) parse and print back; anything else, and two addresses for one host, are refused naming the value")
+    func connectToValues() async throws {
+        #expect(try UpstreamConnection(parsing: "API.example.test:443:127.0.0.1:8443")
+            == UpstreamConnection(host: "api.example.test", port: 443, address: "127.0.0.1", addressPort: 8443))
+        #expect(try UpstreamConnection(parsing: "api.example.test:443:[::1]:8443").description == "api.example.test:443:[::1]:8443")
+        for bad in ["api.example.test:443", "api.example.test:443:127.0.0.1", ":443:127.0.0.1:1", "a:0:b:1", "a:1:b:70000", "a/b:1:c:2"] {
+            #expect(throws: ServerError.self, "\(bad)") { try UpstreamConnection(parsing: bad) }
+        }
+        var configuration = quietConfiguration(cassette: nil, mode: .never, hosts: [])
+        configuration.network.upstreamConnections = [
+            UpstreamConnection(host: "a.test", port: 443, address: "127.0.0.1", addressPort: 1),
+            UpstreamConnection(host: "a.test", port: 80, address: "127.0.0.2", addressPort: 2),
+        ]
+        await #expect(throws: ServerError.self) { try await TonearmServer.start(configuration) }
     }
 
     @Test("Recording verifies the upstream's certificate: without --upstream-ca a test upstream's own CA is not trusted, the client gets a 502 naming it, and nothing is recorded")

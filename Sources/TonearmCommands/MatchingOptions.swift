@@ -2,7 +2,7 @@ import ArgumentParser
 import Tonearm
 
 /// The flags that choose a ``MatchingConfiguration``, shared by every command that computes keys.
-struct MatchingOptions: ParsableArguments {
+package struct MatchingOptions: ParsableArguments {
     @Option(
         name: .customLong("match"),
         help: "Attributes in the key, comma-separated: method,url,path,query,body,header:NAME (default: method,url,query,body).")
@@ -14,13 +14,16 @@ struct MatchingOptions: ParsableArguments {
     @Option(name: .customLong("ignore-json"), help: "A JSON Pointer to leave out of the key, e.g. /meta/requestId (repeatable).")
     var ignoredJSONFields: [String] = []
 
+    /// The flags' defaults; ArgumentParser fills them in (`package`, so `tonearm serve` can share the parsing).
+    package init() {}
+
     func configuration() throws -> MatchingConfiguration {
         try Self.configuration(
             attributes: attributes, ignoredQueryParameters: ignoredQueryParameters, ignoredJSONFields: ignoredJSONFields)
     }
 
     /// The configuration these flags' values stand for (`tonearm serve` takes them without defaults).
-    static func configuration(
+    package static func configuration(
         attributes attributeList: String, ignoredQueryParameters: [String], ignoredJSONFields: [String]
     ) throws -> MatchingConfiguration {
         var attributes = Set<MatchAttribute>()

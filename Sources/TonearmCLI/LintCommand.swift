@@ -27,6 +27,11 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if imported.configuration == .default { imported.configuration = try matching.configuration() }
+        let url = URL(fileURLWithPath: file)
+        let isWireMockRoot = Self.isWireMockRoot(url)
+        // The importer warns about response members it drops (`transformers`, `delayDistribution`, …),
+        // which serve honours: for a folder serve loads, they are no finding.
+        if isWireMockRoot { imported.warnings.removeAll(where: WireMockRootDirectory.isHonouredByServe) }
         let redaction = Redaction(
             headers: Redaction.defaultHeaders.union(redactHeaders), additionalJSONMediaTypes: imported.configuration.additionalJSONMediaTypes)
         let findings = CassetteLinter.lint(imported, strategy: try CLIFormat.strategy(strategy), redaction: redaction)
@@ -34,8 +39,7 @@ struct LintCommand: ParsableCommand {
         // A WireMock root folder is what `tonearm serve --root-dir` loads, refusing what the importer
         // only warns about (and what only the server checks: templates, transformers, proxies): lint
         // says so, each refusal, so a folder lint passes is one serve loads.
-        let url = URL(fileURLWithPath: file)
-        let refusals = Self.isWireMockRoot(url) ? WireMockRootDirectory.refusals(inRoot: url) : []
+        let refusals = isWireMockRoot ? WireMockRootDirectory.refusals(inRoot: url) : []
         for refusal in refusals { print("[serve-refuses] \(refusal)") }
         let summary = "\(file): \(imported.cassette.entries.count) track(s), \(imported.rules.count) rule(s), \(findings.count) finding(s)"
             + (refusals.isEmpty ? "" : ", \(refusals.count) mapping(s) tonearm serve --root-dir refuses")

@@ -227,7 +227,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         answeringUpgrade = asksUpgrade
         let request = ServerRequest(
             method: head.method.rawValue, target: target, headers: headers, body: body.map { Array(buffer: $0) } ?? [],
-            asksUpgrade: asksUpgrade)
+            asksUpgrade: asksUpgrade, clientAddress: context.channel.remoteAddress?.ipAddress)
         switch core.begin(request) {
         case .now(let response):
             send(response, for: head, context: context)

@@ -18,9 +18,9 @@ Cases marked "wiremock3" hold what WireMock 3.x's own tests expect, for behaviou
 not have (no 3.x jar is reachable here): the member names the source test (3.13.2, class and method),
 the case runs against Tonearm alone, and each request step's "expect" (status, body, body_contains,
 headers, json: members the JSON answer must have) is compared with Tonearm's answer. The cases compared
-with the 2.35.1 jar run against `tonearm serve --wiremock-api 2` (the admin routes 3.x added answer as
-the jar routes them), those from 3.x's tests against a second `tonearm serve` with the default
-(`--wiremock-api 3`). When every selected case is a 3.x one, the jar is not started (--jar may then be
+with the 2.35.1 jar run against `tonearm serve --wiremock-version 2 --local-response-templating` (2.35's
+routes, file listing and template escaping, templating as the jar is started), those from 3.x's tests
+against a second `tonearm serve` with the default (`--wiremock-version 3`). When every selected case is a 3.x one, the jar is not started (--jar may then be
 left out).
 Exit status: 0 when every difference is known, 1 when one is not, 2 when a server could not start.
 """
@@ -503,7 +503,7 @@ def main():
                     roots["wiremock"], port, logs["wiremock"]))
                 port = free_port()
                 servers.append(Server("tonearm", [
-                    arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1", "--wiremock-api", "2",
+                    arguments.tonearm, "serve", "--port", str(port), "--bind", "127.0.0.1", "--wiremock-version", "2", "--local-response-templating",
                     "--root-dir", roots["tonearm"]], roots["tonearm"], port, logs["tonearm"]))
             if needs_3x:
                 port = free_port()

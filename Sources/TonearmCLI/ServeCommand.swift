@@ -40,7 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
             SIGINT or SIGTERM: stop accepting, let in-flight exchanges finish for up to --shutdown-timeout \
             seconds (then cancel them: their clients get a 503 with Connection: close), save the cassette \
             atomically, write the journal, exit 0. A second signal while stopping exits at once with status \
-            130, saving nothing more.
+            130, saving nothing more. POST /__admin/shutdown (through the admin API and its token) stops the \
+            server the same way, after answering 200, as WireMock's does.
             """
     )
 
@@ -105,16 +106,16 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections: Int?
     @Option(name: .customLong("root-dir"), help: "A WireMock root directory: stub mappings from DIR/mappings, body files from DIR/__files (see docs/server.md).")
     var rootDir: String?
+    @Option(
+        name: [.customLong("wiremock-version"), .customLong("wiremock-api")],
+        help: "The WireMock version Tonearm behaves as where 2.35 and 3.x differ: 3 (default: 3.x's admin routes, GET /__admin/files as names, templates not HTML-escaped, mappings naming response-template templated) or 2 (as the 2.35.1 jar: its routes, absolute paths, escaped templates, no templating without a templating option). --wiremock-api is the same option.")
+    var wireMockVersion = "3"
     @Flag(name: .customLong("global-response-templating"), help: "Render every WireMock mapping's response as a response-template (as WireMock's option), not only those naming the transformer.")
     var globalResponseTemplating = false
-    @Flag(
-        name: .customLong("template-escaping"), inversion: .prefixedNo,
-        help: "HTML-escape what a WireMock template's {{…}} writes, as WireMock 2.35 does (the default); --no-template-escaping writes it as it is, as WireMock 3 does.")
-    var templateEscaping = true
-    @Option(
-        name: .customLong("wiremock-api"),
-        help: "The WireMock version whose admin routes answer where 2.35 and 3.x differ: 3 (default: GET /__admin/version, GET/DELETE /__admin/mappings/unmatched, GET /__admin/files/NAME) or 2 (as the 2.35.1 jar).")
-    var wireMockAPI = "3"
+    @Flag(name: .customLong("local-response-templating"), help: "Render the responses of WireMock mappings naming the response-template transformer (as WireMock's option; the default with --wiremock-version 3).")
+    var localResponseTemplating = false
+    @Flag(name: .customLong("disable-response-templating"), help: "Render no WireMock response as a template, response-template named or not (as WireMock 3's option; the default with --wiremock-version 2).")
+    var disableResponseTemplating = false
     @Option(name: .customLong("admin-token"), help: "A secret the control (/__tonearm/) and admin (/__admin/) APIs then require as Authorization: Bearer TOKEN; required with a --bind other than loopback (default: $TONEARM_ADMIN_TOKEN).")
     var adminToken: String?
     @Flag(
@@ -172,7 +173,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         StandardStream.output.writeLine(line)
         if let inspector = server.inspectorURL { ServerConfiguration.standardError("tonearm: inspector at \(inspector.absoluteString)") }
+        // A client's POST /__admin/shutdown stops the server as a signal does (the server has begun
+        // stopping by itself; the stop below joins it).
+        let stopFor = shutdownSignals.stopper
+        let request = Task {
+            if let asked = await server.shutdownRequested() { stopFor(asked) }
+        }
         let signal = await shutdownSignals.next()
+        request.cancel()
         // Through the server's log, not straight to standard error: a harness that never reads it may
         // have filled the pipe with miss lines, and a blocking write here would keep the server from stopping.
         ServerConfiguration.standardError("tonearm: \(signal) received, stopping")
@@ -229,8 +237,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard let order = orderText.map(WebSocketMessageOrder.init) ?? .recorded else {
             throw ValidationError("--websocket-order \(orderText ?? ""): expected recorded or keyed")
         }
-        guard let api = ServerConfiguration.WireMock.API(rawValue: wireMockAPI) else {
-            throw ValidationError("--wiremock-api \(wireMockAPI): expected 2 (WireMock 2.35.1's admin routes) or 3")
+        guard let version = ServerConfiguration.WireMock.Version(rawValue: wireMockVersion) else {
+            throw ValidationError("--wiremock-version \(wireMockVersion): expected 2 (WireMock 2.35.1's behaviour) or 3 (3.x's)")
+        }
+        let templatingOptions: [(Bool, ServerConfiguration.WireMock.ResponseTemplating)] = [
+            (globalResponseTemplating, .global), (localResponseTemplating, .local), (disableResponseTemplating, .off),
+        ]
+        let templating = templatingOptions.filter(\.0).map(\.1)
+        guard templating.count <= 1 else {
+            throw ValidationError("--global-response-templating, --local-response-templating and --disable-response-templating exclude one another")
         }
         let shutdownDeadline = try Self.duration(shutdownTimeout, option: "--shutdown-timeout", allowsZero: true)
         var connections: [UpstreamConnection] = []
@@ -266,7 +281,7 @@ struct ServeCommand: AsyncParsableCommand {
             journal: .init(file: journal.map { URL(fileURLWithPath: $0) }, limit: journalLimit, maximumBytes: journalMaxBytes),
             wireMock: .init(
                 rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping, api: api),
+                version: version, responseTemplating: templating.first),
             inspector: .init(isEnabled: inspector))
         configuration.webSocketOrder = order
         return configuration
@@ -331,6 +346,9 @@ struct ServeCommand: AsyncParsableCommand {
 struct ShutdownSignals: ~Copyable {
     private let names: AsyncStream<String>
     private let sources: [any DispatchSourceSignal]
+    /// Stops as a signal does, naming what asked (`POST /__admin/shutdown`): it counts as the first
+    /// signal, so a signal after it still exits at once.
+    let stopper: @Sendable (String) -> Void
 
     /// How many signals arrived: shared by the sources' handlers.
     private final class Count: Sendable {
@@ -341,6 +359,10 @@ struct ShutdownSignals: ~Copyable {
         let (names, continuation) = AsyncStream.makeStream(of: String.self)
         self.names = names
         let count = Count()
+        stopper = { name in
+            _ = count.value.add(1, ordering: .relaxed)
+            continuation.yield(name)
+        }
         sources = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")].map { number, name in
             // Ignored first, as libdispatch requires: set after the source, SIG_IGN drops the signal
             // before the source sees it (measured: 8 servers signalled at once, some never stopped).

@@ -1,4 +1,5 @@
 import Foundation
+import TonearmCassettes
 import TonearmCommands
 import TonearmServer
 
@@ -9,5 +10,9 @@ enum ServerRootChecks: WireMockRootServeChecks {
 
     static func refusals(inRoot url: URL) -> [String] {
         WireMockRootDirectory.refusals(inRoot: url).map { "\($0)" }
+    }
+
+    static func isHonouredByServe(_ warning: ImportWarning) -> Bool {
+        WireMockRootDirectory.isHonouredByServe(warning)
     }
 }

@@ -64,6 +64,11 @@ package struct LintCommand<ServeChecks: WireMockRootServeChecks>: ParsableComman
             return 2
         }
         if imported.configuration == .default { imported.configuration = try matching.configuration() }
+        let url = URL(fileURLWithPath: file)
+        let isWireMockRoot = Self.isWireMockRoot(url)
+        // The importer warns about response members it drops (`transformers`, `delayDistribution`, …),
+        // which serve honours: for a folder serve loads, they are no finding.
+        if isWireMockRoot { imported.warnings.removeAll(where: ServeChecks.isHonouredByServe) }
         let redaction = Redaction(
             headers: Redaction.defaultHeaders.union(redactHeaders), additionalJSONMediaTypes: imported.configuration.additionalJSONMediaTypes)
         let findings = CassetteLinter.lint(imported, strategy: try CLIFormat.strategy(strategy), redaction: redaction)
@@ -71,8 +76,6 @@ package struct LintCommand<ServeChecks: WireMockRootServeChecks>: ParsableComman
         // A WireMock root folder is what `tonearm serve --root-dir` loads, refusing what the importer
         // only warns about (and what only the server checks: templates, transformers, proxies): lint
         // says so, each refusal, so a folder lint passes is one serve loads.
-        let url = URL(fileURLWithPath: file)
-        let isWireMockRoot = Self.isWireMockRoot(url)
         let refusals = isWireMockRoot ? ServeChecks.refusals(inRoot: url) : []
         if isWireMockRoot, !ServeChecks.checksRefusals {
             CLIFormat.printError("note: what tonearm serve --root-dir would refuse in \(file) is not checked here; `tonearm lint` (the full executable) checks it")

@@ -1,4 +1,5 @@
 import Foundation
+import TonearmCassettes
 
 /// What `tonearm serve --root-dir` would refuse in a WireMock root folder, for `tonearm lint`: only the
 /// server module can say (templates, transformers, proxies are the server's), and the cassette tool the
@@ -8,6 +9,9 @@ package protocol WireMockRootServeChecks {
     static var checksRefusals: Bool { get }
     /// Each mapping the server would refuse in the root folder `url`, described.
     static func refusals(inRoot url: URL) -> [String]
+    /// Whether an importer warning is about a response member serve honours (`transformers`,
+    /// `delayDistribution`, …): no finding for a folder serve loads.
+    static func isHonouredByServe(_ warning: ImportWarning) -> Bool
 }
 
 /// No server checks: the cassette tool's lint, which says so when it meets a WireMock root folder.
@@ -16,4 +20,6 @@ package enum NoServeChecks: WireMockRootServeChecks {
     package static var checksRefusals: Bool { false }
     /// None: nothing is checked.
     package static func refusals(inRoot url: URL) -> [String] { [] }
+    /// False: without the server, every warning stands (the note that serve was not checked says why).
+    package static func isHonouredByServe(_ warning: ImportWarning) -> Bool { false }
 }

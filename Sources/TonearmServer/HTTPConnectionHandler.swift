@@ -58,6 +58,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// `@exclusivity(unchecked)` as the machines' state above, for the same reason: it is written and
     /// read only by this handler's methods on the channel's event loop, each access a plain read or write.
     @exclusivity(unchecked) private var answeringUpgrade = false
+    /// The client's IP address, written once per connection on its first request (then only copied),
+    /// for WireMock's `clientIp`.
+    @exclusivity(unchecked) private var peerAddress: String??
 
     init(
         core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, registry: ConnectionRegistry, origin: UpstreamHost?,
@@ -212,6 +215,14 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         if requests.withheldReadMayGo(isWritable: context.channel.isWritable) { context.read() }
     }
 
+    /// The connection's peer address as text, worked out once.
+    private func clientAddress(_ context: ChannelHandlerContext) -> String? {
+        if let peerAddress { return peerAddress }
+        let address = context.channel.remoteAddress?.ipAddress
+        peerAddress = .some(address)
+        return address
+    }
+
     /// Has the core answer the request `head`: at once, or in a task on the connection's loop, whose
     /// answer comes back to the loop.
     private func answer(_ head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
@@ -227,7 +238,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         answeringUpgrade = asksUpgrade
         let request = ServerRequest(
             method: head.method.rawValue, target: target, headers: headers, body: body.map { Array(buffer: $0) } ?? [],
-            asksUpgrade: asksUpgrade)
+            asksUpgrade: asksUpgrade, clientAddress: clientAddress(context))
         switch core.begin(request) {
         case .now(let response):
             send(response, for: head, context: context)

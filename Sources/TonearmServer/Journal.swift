@@ -406,4 +406,6 @@ struct ServerMiss: Sendable {
     var lookedIn = ""
     /// The journal entry's sequence number, set by the journal.
     var sequence = 0
+    /// The client's IP address, as near misses log it (`clientIp`).
+    var clientAddress: String?
 }

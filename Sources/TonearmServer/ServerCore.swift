@@ -26,6 +26,8 @@ final class ServerCore: Sendable {
     let inspector: Inspector
     /// The timers paced bodies wait on, one wheel per event loop of the server's group.
     let pacedWakeups: PacedWakeups
+    /// A client's `POST /__admin/shutdown`, which the server waits for.
+    let shutdown = ShutdownRequest()
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
         self.configuration = configuration
@@ -33,12 +35,12 @@ final class ServerCore: Sendable {
         journal = Journal(limit: configuration.journal.limit, maximumBytes: configuration.journal.maximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration, journal: journal)
-        let templating = configuration.wireMock.globalResponseTemplating, escaping = configuration.wireMock.templateEscaping
+        let wireMockConfiguration = configuration.wireMock
         wireMock = try WireMockStubs(
-            rootDirectory: configuration.wireMock.rootDirectory.map { url throws(ServerError) in
-                try WireMockRootDirectory(url, globalResponseTemplating: templating, templateEscaping: escaping)
+            rootDirectory: wireMockConfiguration.rootDirectory.map { url throws(ServerError) in
+                try WireMockRootDirectory(url, wireMockConfiguration)
             },
-            globalResponseTemplating: templating, templateEscaping: escaping)
+            wireMockConfiguration)
         tls = try ServerTLS(configuration: configuration)
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.limits.upstreamTimeout, maximumBodySize: configuration.limits.maximumBodySize,
@@ -57,7 +59,7 @@ final class ServerCore: Sendable {
             InspectorStage(inspector: inspector),
             WireMockAdminStage(admin: WireMockAdmin(
                 wireMock: wireMock, journal: journal, address: address, recorder: WireMockRecorder(), redaction: configuration.redaction,
-                api: configuration.wireMock.api)),
+                shutdown: shutdown, version: configuration.wireMock.version)),
             ControlStage(control: ControlAPI(
                 cassettes: cassettes, cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: journal,
                 address: address)),

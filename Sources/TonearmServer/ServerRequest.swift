@@ -10,10 +10,14 @@ struct ServerRequest: Sendable {
     /// Whether it carries an `Upgrade` field (a WebSocket handshake may be one): only then is it read
     /// as a handshake, so ordinary requests do not pay for looking.
     var asksUpgrade: Bool
+    /// The client's IP address (the connection's peer), as WireMock logs it (`clientIp`) and 3.x's
+    /// templates read it (`request.clientIp`); `nil` when the socket did not say.
+    var clientAddress: String?
 
     /// A request; `asksUpgrade` is found in `headers` unless the caller, which read them already, says.
-    init(method: String, target: String, headers: [HeaderField], body: [UInt8], asksUpgrade: Bool? = nil) {
+    init(method: String, target: String, headers: [HeaderField], body: [UInt8], asksUpgrade: Bool? = nil, clientAddress: String? = nil) {
         self.method = method
+        self.clientAddress = clientAddress
         self.target = target
         self.headers = headers
         self.body = body

@@ -41,7 +41,9 @@ public final class TonearmServer: Sendable {
     /// The event loops the server made for itself (``ServerEventLoops/dedicated(threads:)``), shut down
     /// when it stops.
     private let ownedGroup: (any EventLoopGroup)?
-    private let stopped = Mutex<Result<Void, ServerError>?>(nil)
+    /// The stop under way or done: one, however many callers (``stop()``, `POST /__admin/shutdown`, a
+    /// signal) ask for it, each awaiting its result.
+    private let stopping = Mutex<Task<Result<Void, ServerError>, Never>?>(nil)
 
     private init(
         core: ServerCore, ownedGroup: (any EventLoopGroup)?, listeners: [any Channel], connections: ConnectionRegistry, baseURL: URL,
@@ -104,10 +106,25 @@ public final class TonearmServer: Sendable {
         core.address.port = port
         let httpsPort = httpsListener.flatMap { $0.localAddress?.port }
         core.address.httpsPort = httpsPort
-        return TonearmServer(
+        let server = TonearmServer(
             core: core, ownedGroup: ownsGroup ? group : nil, listeners: [listener] + (httpsListener.map { [$0] } ?? []), connections: connections,
             baseURL: URL(string: base) ?? URL(fileURLWithPath: "/"), port: port,
             httpsBaseURL: httpsPort.flatMap { URL(string: "https://\(host):\($0)") }, httpsPort: httpsPort)
+        // `POST /__admin/shutdown` stops the server, as WireMock's does. The wait ends with the stop
+        // whatever its cause (``stop()`` releases it), and holds the server only weakly meanwhile.
+        Task { [weak server, shutdown = core.shutdown] in
+            guard await shutdown.wait() != nil else { return }
+            try? await server?.stop()
+        }
+        return server
+    }
+
+    /// Returns once a client asked the server to stop (`POST /__admin/shutdown`, through the admin API
+    /// and its token), answering who asked; or, answering `nil`, once the server stops otherwise. The
+    /// server stops by itself after such a request (as for ``stop()``); `tonearm serve` then exits as it
+    /// does for SIGTERM.
+    public func shutdownRequested() async -> String? {
+        await core.shutdown.wait()
     }
 
     /// The listener's options, the same for the HTTP and the HTTPS port.
@@ -219,7 +236,17 @@ public final class TonearmServer: Sendable {
     /// nothing of them is recorded, and what completed before is saved. It returns within the shutdown
     /// timeout plus about two seconds.
     public func stop() async throws(ServerError) {
-        if let result = stopped.withLock({ $0 }) { return try result.get() }
+        let task = stopping.withLock { task in
+            if let task { return task }
+            let started = Task { await self.performStop() }
+            task = started
+            return started
+        }
+        try await task.value.get()
+    }
+
+    /// The stop itself, run once.
+    private func performStop() async -> Result<Void, ServerError> {
         let open = connections.stop()
         for listener in listeners { try? await listener.close() }
         // Idle connections close now; busy ones once their exchange is answered or cancelled.
@@ -245,9 +272,8 @@ public final class TonearmServer: Sendable {
         await core.upstreamClient.shutdown()
         if let ownedGroup { try? await ownedGroup.shutdownGracefully() }
         StandardErrorLog.shared.flush(timeout: .seconds(1))
-        let final = result
-        stopped.withLock { if $0 == nil { $0 = final } }
-        try final.get()
+        core.shutdown.release()
+        return result
     }
 
     /// A connection stops reading requests once this much of its answers is written but not yet taken

@@ -25,17 +25,23 @@ struct WireMockRootCommandTests {
         #expect(written.contains(#""text": "{\"id\":42}""#), "the __files body is in the converted track: \(written)")
     }
 
-    @Test("lint reads a root as serve --root-dir does: a plugin-style folder (basicAuth, a multipart name, no response) passes; what serve refuses, lint lists, each, and exits 2")
+    @Test("lint reads a root as serve --root-dir does: a plugin-style folder (basicAuth, a multipart name, no response, a response-template) passes; what serve refuses, lint lists, each, and exits 2")
     func lintAgreesWithServe() async throws {
         let folder = try TemporaryFolder()
         let root = try folder.makePluginStyleWireMockRoot()
+        // Response members serve reads itself (a response-template, a statusMessage, a delayDistribution) are no finding.
+        try folder.write(
+            "wm-plugin/mappings/templated.json",
+            #"{"request": {"url": "/tpl"}, "response": {"body": "at {{request.path}}", "transformers": ["response-template"], "statusMessage": "Fine", "delayDistribution": {"type": "uniform", "lower": 1, "upper": 2}}}"#)
         let lint = try await TonearmExecutable.run(["lint", root.path])
         #expect(lint.status == 0, "\(lint.output)\(lint.errors)")
         #expect(lint.output.contains("0 finding(s)"), "\(lint.output)")
 
-        // Two mappings serve refuses (a WireMock 3 matcher, matchesJsonSchema; a template that cannot render, which only the
-        // server checks): lint names both files and exits 2, as serve does not start.
-        try folder.write("wm-plugin/mappings/schema.json", #"{"request": {"method": "POST", "url": "/x", "bodyPatterns": [{"matchesJsonSchema": "{}"}]}}"#)
+        // Two mappings serve refuses (a matcher Tonearm does not run on a header, which the importer only warns about; a
+        // template that cannot render, which only the server checks): lint names both files and exits 2, as serve does not start.
+        try folder.write(
+            "wm-plugin/mappings/schema.json",
+            #"{"request": {"method": "POST", "url": "/x", "headers": {"X-Body": {"matchesJsonPath": "$.a"}}}}"#)
         try folder.write(
             "wm-plugin/mappings/template.json",
             #"{"request": {"url": "/t"}, "response": {"body": "{{#if x}}", "transformers": ["response-template"]}}"#)

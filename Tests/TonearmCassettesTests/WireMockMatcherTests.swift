@@ -164,10 +164,29 @@ struct WireMockMatcherTests {
         #expect(try answers(recent, [get("/d", [("X-Date", "2000-01-01T00:00:00Z")]), get("/d", [("X-Date", "2999-01-01T00:00:00Z")])]) == [false, true])
     }
 
+    @Test("formParameters (WireMock 3) read a form body's decoded parameters, hasExactly and includes too; another Content-Type has none")
+    func formParameters() throws {
+        func form(_ body: String, _ type: String = "application/x-www-form-urlencoded; charset=UTF-8") -> Request {
+            Request(method: "POST", url: "/f", headers: [HeaderField("Content-Type", type)], body: Array(body.utf8))
+        }
+        let single = #"{"method": "POST", "urlPath": "/f", "formParameters": {"key one": {"equalTo": "one two ?"}, "gone": {"absent": true}}}"#
+        #expect(try answers(single, [form("key+one=one%20two+%3F"), form("key+one=one+two+%3F&gone=1"), form("key+one=one two ?", "text/plain")]) == [true, false, false])
+        let multi = #"{"method": "POST", "urlPath": "/f", "formParameters": {"t": {"hasExactly": [{"equalTo": "a"}, {"equalTo": "b"}]}}}"#
+        #expect(try answers(multi, [form("t=b&t=a"), form("t=a"), form("t=a&t=b&t=c"), form("")]) == [true, false, false, false])
+    }
+
+    @Test("matchesJsonSchema (WireMock 3) on a body, as a string or a JSON operand, with schemaVersion")
+    func jsonSchema() throws {
+        let schema = #"{"method": "POST", "urlPath": "/b", "bodyPatterns": [{"matchesJsonSchema": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "maximum": 3}}}}]}"#
+        #expect(try answers(schema, [post(#"{"n": 2}"#), post(#"{"n": 4}"#), post("{}"), post("")]) == [true, false, false, false])
+        let versioned = #"{"method": "POST", "urlPath": "/b", "bodyPatterns": [{"matchesJsonSchema": "{\"type\": \"number\", \"maximum\": 3, \"exclusiveMaximum\": true}", "schemaVersion": "V4"}]}"#
+        #expect(try answers(versioned, [post("2"), post("3")]) == [true, false])
+    }
+
     @Test("an unknown matcher is reported with its place, never ignored")
     func unknownMatcher() throws {
-        let json = #"{"request": {"method": "GET", "url": "/h", "headers": {"X-Thing": {"matchesJsonSchema": "{}"}}}, "response": {}}"#
+        let json = #"{"request": {"method": "GET", "url": "/h", "headers": {"X-Thing": {"matchesJsonPath": "$.a"}}}, "response": {}}"#
         let imported = try WireMockFormat.decode(Array(json.utf8), file: "inline.json")
-        #expect(imported.warnings.map(\.path) == [#"$.request.headers["X-Thing"].matchesJsonSchema"#])
+        #expect(imported.warnings.map(\.path) == [#"$.request.headers["X-Thing"].matchesJsonPath"#])
     }
 }

@@ -31,6 +31,16 @@ extension CompiledRule {
                 }
             }
         }
+        if !rule.formParameters.isEmpty {
+            let values = parts.formValues
+            for (offset, condition) in rule.formParameters.enumerated() {
+                let received = values[condition.name] ?? []
+                if !formParameterConditions[offset].holds(forAnyOf: received) {
+                    unmet.append(.unmetCondition(
+                        "form parameter", name: condition.name, condition: condition.condition.description, received: received))
+                }
+            }
+        }
         for (offset, header) in rule.headers.enumerated()
         where !Self.headersHold([header], [headerConditions[offset]], in: request.request.headers) {
             let received = request.request.headers.values(named: header.name).map(\.trimmingHTTPWhitespace)

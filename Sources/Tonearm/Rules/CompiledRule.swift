@@ -18,6 +18,7 @@ final class CompiledRule: Sendable {
     let cookieConditions: [CompiledTextCondition]
     let bodyConditions: [CompiledTextCondition]
     let pathParameterConditions: [CompiledTextCondition]
+    let formParameterConditions: [CompiledTextCondition]
     /// Per multipart condition, its header and body conditions compiled.
     let multipartConditions: [(headers: [CompiledTextCondition], body: [CompiledTextCondition])]
     /// The most any of the rule's patterns can cost per scalar (``LinearPattern/worstVisitsPerScalar``).
@@ -63,6 +64,9 @@ final class CompiledRule: Sendable {
         var pathParameterConditions: [CompiledTextCondition] = []
         for parameter in rule.pathParameters { pathParameterConditions.append(try compileCondition(parameter.condition)) }
         self.pathParameterConditions = pathParameterConditions
+        var formParameterConditions: [CompiledTextCondition] = []
+        for parameter in rule.formParameters { formParameterConditions.append(try compileCondition(parameter.condition)) }
+        self.formParameterConditions = formParameterConditions
         var multipartConditions: [(headers: [CompiledTextCondition], body: [CompiledTextCondition])] = []
         for condition in rule.multipart {
             var headers: [CompiledTextCondition] = []
@@ -73,7 +77,8 @@ final class CompiledRule: Sendable {
         }
         self.multipartConditions = multipartConditions
         let multipartCompiled = multipartConditions.flatMap { $0.headers + $0.body }
-        let conditionPatterns = (queryConditions + headerConditions + cookieConditions + bodyConditions + pathParameterConditions + multipartCompiled)
+        let conditionPatterns = (queryConditions + headerConditions + cookieConditions + bodyConditions + pathParameterConditions + formParameterConditions
+            + multipartCompiled)
             .flatMap(\.patterns)
         worstVisitsPerScalar = ([pattern] + conditionPatterns).map(\.worstVisitsPerScalar).max() ?? 0
     }
@@ -101,6 +106,7 @@ final class CompiledRule: Sendable {
         guard pattern.matches(givenPrefix: target) else { return false }
         if !rule.pathParameters.isEmpty, !unmetPathParameters(request).isEmpty { return false }
         if !rule.query.isEmpty, !queryHolds(in: parts.queryValues) { return false }
+        if !rule.formParameters.isEmpty, !formHolds(in: parts.formValues) { return false }
         guard Self.headersHold(rule.headers, headerConditions, in: request.request.headers) else { return false }
         if !rule.cookies.isEmpty {
             let cookies = parts.cookies
@@ -192,6 +198,14 @@ final class CompiledRule: Sendable {
             if values == nil || !pathParameterConditions[offset].holds(for: value) { unmet.append((offset, value)) }
         }
         return unmet
+    }
+
+    /// Every form parameter condition holds for the body's decoded form parameters.
+    private func formHolds(in values: [String: [String]]) -> Bool {
+        for (offset, condition) in rule.formParameters.enumerated() {
+            if !formParameterConditions[offset].holds(forAnyOf: values[condition.name] ?? []) { return false }
+        }
+        return true
     }
 
     /// Every query condition holds for the request's decoded query parameters.

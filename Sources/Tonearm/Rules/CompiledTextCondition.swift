@@ -21,6 +21,7 @@ indirect enum CompiledTextCondition: Sendable {
     /// `includes` (`exactCount` false) or `hasExactly`: one case, so a condition on a repeated value
     /// tells it apart with one comparison.
     case multiValue([CompiledTextCondition], exactCount: Bool)
+    case matchesJSONSchema(JSONSchema, [LinearPattern])
 
     init(_ condition: TextCondition, compile: (String) throws(RuleError) -> LinearPattern) throws(RuleError) {
         switch condition.storage {
@@ -49,6 +50,10 @@ indirect enum CompiledTextCondition: Sendable {
             for member in members { compiled.append(try CompiledTextCondition(member, compile: compile)) }
             self = .anyOf(compiled)
         case .not(let negated): self = .not(try CompiledTextCondition(negated, compile: compile))
+        case .matchesJSONSchema(let schema):
+            var patterns: [LinearPattern] = []
+            for pattern in schema.patterns { patterns.append(try compile(pattern)) }
+            self = .matchesJSONSchema(schema, patterns)
         case .includes(let members), .hasExactly(let members):
             var compiled: [CompiledTextCondition] = []
             for member in members { compiled.append(try CompiledTextCondition(member, compile: compile)) }
@@ -62,6 +67,7 @@ indirect enum CompiledTextCondition: Sendable {
         case .matches(let pattern), .doesNotMatch(let pattern): [pattern]
         case .matchesXPath(_, let nested?), .not(let nested): nested.patterns
         case .allOf(let members), .anyOf(let members), .multiValue(let members, _): members.flatMap(\.patterns)
+        case .matchesJSONSchema(_, let patterns): patterns
         default: []
         }
     }
@@ -128,6 +134,7 @@ indirect enum CompiledTextCondition: Sendable {
         case .equalsIgnoringCase(let expected): return value.lowercased().unicodeScalars.elementsEqual(expected.unicodeScalars)
         case .contains(let part): return ByteSearch.contains(part, in: value)
         case .matches(let pattern): return pattern.matches(value)
+        case .matchesJSONSchema(let schema, let patterns): return schema.validates(text: value, patterns: patterns)
         case .equalsJSON(let expected, let comparison):
             guard let actual = try? JSONValue(parsingVerbatim: Array(value.utf8)) else { return false }
             return comparison.matches(actual, expected: expected)

@@ -5,6 +5,7 @@ struct LazyRequestParts {
     private var parsedBody: JSONValue??
     private var verbatimBody: JSONValue??
     private var decodedQuery: [String: [String]]?
+    private var decodedForm: [String: [String]]?
     private var parsedCookies: [RequestCookie]?
     private var splitParts: [MultipartPart]??
 
@@ -45,6 +46,26 @@ struct LazyRequestParts {
                 }
             }
             decodedQuery = values
+            return values
+        }
+    }
+
+    /// The decoded values of an `application/x-www-form-urlencoded` body by decoded name, in the order
+    /// sent; none for a body of another type (WireMock 3 reads a form only when the `Content-Type`
+    /// says so, as here).
+    var formValues: [String: [String]] {
+        mutating get {
+            if let decodedForm { return decodedForm }
+            var values: [String: [String]] = [:]
+            let contentType = request.request.headers.first { $0.name.equalsIgnoringASCIICase("Content-Type") }?.value
+            if let contentType, contentType.lowercased().contains("application/x-www-form-urlencoded") {
+                request.request.body.withUnsafeBytes { bytes in
+                    for pair in FormEncoding.pairs(bytes) {
+                        values[pair.decodedName, default: []].append(pair.decodedValue)
+                    }
+                }
+            }
+            decodedForm = values
             return values
         }
     }

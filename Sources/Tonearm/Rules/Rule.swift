@@ -51,6 +51,9 @@ public struct Rule: Sendable, Hashable {
     /// Conditions on the values of ``pathTemplate``'s parameters in the request's path, all of which
     /// must hold (none by default).
     public var pathParameters: [PathParameterCondition] = []
+    /// Conditions on the parameters of an `application/x-www-form-urlencoded` body (WireMock 3's
+    /// `formParameters`), all of which must hold (none by default; set after creating the rule).
+    public var formParameters: [FormParameterCondition] = []
 
     /// The priority of a rule that declares none.
     public static let defaultPriority = 5

@@ -30,6 +30,7 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         indirect case not(TextCondition)
         case includes([TextCondition])
         case hasExactly([TextCondition])
+        case matchesJSONSchema(JSONSchema)
     }
 
     let storage: Storage
@@ -95,10 +96,14 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     /// `hasExactly`; like it, a value need not be matched by a condition of its own: `1, 1, 2` has
     /// exactly `equals "1"`, `contains "1"`, `equals "2"`).
     public static func hasExactly(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.hasExactly(conditions)) }
+    /// The value is valid under `schema` (WireMock 3's `matchesJsonSchema`): read as JSON when it parses,
+    /// else as a string, and a number, boolean or `null` that is not valid tried again as the string it
+    /// was written as (``JSONSchema/validates(text:patterns:)``). A missing value is not valid.
+    public static func matchesJSONSchema(_ schema: JSONSchema) -> TextCondition { TextCondition(.matchesJSONSchema(schema)) }
 
     /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `doesNotContain`, `matches`,
     /// `doesNotMatch`, `equalsJSON`, `equalsBytes`, `before`, `after`, `equalsDateTime`, `equalsXML`,
-    /// `matchesXPath`, `present`, `absent`, `allOf`, `anyOf`, `not`, `includes` or `hasExactly`.
+    /// `matchesXPath`, `present`, `absent`, `allOf`, `anyOf`, `not`, `includes`, `hasExactly` or `matchesJSONSchema`.
     public var identifier: String {
         switch storage {
         case .equals: "equals"
@@ -121,12 +126,14 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case .not: "not"
         case .includes: "includes"
         case .hasExactly: "hasExactly"
+        case .matchesJSONSchema: "matchesJSONSchema"
         }
     }
 
     /// The text compared against, or the regular expression for ``matches(_:)`` and
     /// ``doesNotMatch(_:)``, the expected JSON's canonical text, the date bound, the expected XML (as
-    /// ``XMLWriter/compact(_:)`` writes it) or the XPath expression; `nil` for the others.
+    /// ``XMLWriter/compact(_:)`` writes it), the XPath expression or the schema's canonical text; `nil`
+    /// for the others.
     public var operand: String? {
         switch storage {
         case .equals(let text), .equalsIgnoringCase(let text), .contains(let text), .doesNotContain(let text), .matches(let text),
@@ -135,6 +142,7 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
         case .before(let bound), .after(let bound), .equalsDateTime(let bound): bound.description
         case .equalsXML(let document, _): XMLWriter.compact(document)
         case .matchesXPath(let expression, _): expression.text
+        case .matchesJSONSchema(let schema): schema.json.canonicalText
         case .equalsBytes, .present, .absent, .allOf, .anyOf, .not, .includes, .hasExactly: nil
         }
     }

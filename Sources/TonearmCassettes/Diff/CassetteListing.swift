@@ -34,9 +34,11 @@ package enum CassetteListing {
         }.map(\.lines)
         for (_, rule) in rules {
             var lines = ["rule \(Subjects.rule(rule, occurrence: 0))", "  matches the \(rule.target.rawValue)"]
-            let conditions = [("query", rule.query.count), ("header", rule.headers.count), ("cookie", rule.cookies.count), ("body", rule.body.count), ("multipart", rule.multipart.count),
-                ("path parameter", rule.pathParameters.count)]
-                .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+            let counts: [(String, Int)] = [
+                ("query", rule.query.count), ("header", rule.headers.count), ("cookie", rule.cookies.count), ("body", rule.body.count),
+                ("multipart", rule.multipart.count), ("path parameter", rule.pathParameters.count), ("form parameter", rule.formParameters.count),
+            ]
+            let conditions = counts.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
             if !conditions.isEmpty { lines.append("  conditions: " + conditions.joined(separator: ", ")) }
             if let priority = rule.priority { lines.append("  priority \(priority)") }
             lines += outcomeLines(rule.outcome, reading: reading)

@@ -15,7 +15,7 @@ struct WireMockMappingReader {
     ]
     private static let knownRequestKeys: Set<String> = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters", "queryParameters", "headers", "cookies",
-        "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns",
+        "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns", "formParameters",
     ]
     private static let knownResponseKeys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
@@ -59,6 +59,7 @@ struct WireMockMappingReader {
             rule.pathTemplate = template
         }
         rule.pathParameters = try pathParameterConditions(request.member("pathParameters"), template: rule.pathTemplate)
+        rule.formParameters = try formParameterConditions(request.member("formParameters"))
         rules.append(rule)
     }
 
@@ -119,6 +120,18 @@ struct WireMockMappingReader {
         for (name, matcher) in try cursor?.members() ?? [] {
             guard let condition = try valueCondition(matcher, what: "header matcher", multiValue: true) else { continue }
             conditions.append(HeaderCondition(name, condition))
+        }
+        return conditions
+    }
+
+    /// `formParameters` (WireMock 3): a value matcher per parameter of an
+    /// `application/x-www-form-urlencoded` body, read as `queryParameters` are (`hasExactly` and
+    /// `includes` included).
+    private mutating func formParameterConditions(_ cursor: DocumentCursor?) throws(CassetteError) -> [FormParameterCondition] {
+        var conditions: [FormParameterCondition] = []
+        for (name, matcher) in try cursor?.members() ?? [] {
+            guard let condition = try valueCondition(matcher, what: "form parameter matcher", multiValue: true) else { continue }
+            conditions.append(FormParameterCondition(name, condition))
         }
         return conditions
     }

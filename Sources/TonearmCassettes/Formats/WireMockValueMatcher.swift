@@ -20,6 +20,9 @@ import Tonearm
 ///   `actualFormat` (a Java `DateTimeFormatter` pattern, ``DateTimeFormat``) (``DateTimeBound``);
 /// - `hasExactly` and `includes` (WireMock 3) for headers and query parameters: a list of these,
 ///   tested on all the values sent (``TextCondition/hasExactly(_:)``, ``TextCondition/includes(_:)``);
+/// - `matchesJsonSchema` (WireMock 3) with `schemaVersion` (`V4` … `V202012`, the default): the schema
+///   as JSON or as a string holding it (``JSONSchema``: a keyword Tonearm does not evaluate is refused,
+///   naming it and its place in the schema);
 /// - `and`/`or` of any of these, and `not` (WireMock 3) of one: it holds where the nested matcher
 ///   does not, a missing value included when the nested matcher does not hold for it.
 ///   WireMock 2.35.1 does not know `not` and refuses the mapping (422); Tonearm reads it as 3.x does.
@@ -27,13 +30,13 @@ extension WireMockMappingReader {
     /// The matchers a value matcher object may name, besides options.
     static let valueMatcherKeys: Set<String> = [
         "equalTo", "contains", "doesNotContain", "matches", "doesNotMatch", "absent", "equalToJson", "binaryEqualTo", "and", "or",
-        "before", "after", "equalToDateTime", "equalToXml", "matchesXPath", "not",
+        "before", "after", "equalToDateTime", "equalToXml", "matchesXPath", "not", "matchesJsonSchema",
     ]
     private static let valueMatcherOptions: Set<String> = [
         "caseInsensitive", "ignoreArrayOrder", "ignoreExtraElements",
         "expectedOffset", "expectedOffsetUnit", "truncateExpected", "truncateActual", "actualFormat",
         "enablePlaceholders", "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex", "exemptedComparisons",
-        "xPathNamespaces",
+        "xPathNamespaces", "schemaVersion",
     ]
 
     /// The matchers on all the values of a header or query parameter (WireMock 3).
@@ -96,6 +99,8 @@ extension WireMockMappingReader {
             return .equalsXML(try Self.expectedXML(operand), try Self.xmlComparison(matcher))
         case "matchesXPath":
             return try xPathCondition(operand, namespacesBeside: matcher)
+        case "matchesJsonSchema":
+            return .matchesJSONSchema(try Self.jsonSchema(operand, version: matcher.member("schemaVersion")))
         case "not":
             // One nested matcher, as WireMock 3 reads it.
             guard let negated = try valueCondition(operand, what: what) else { return nil }
@@ -115,6 +120,31 @@ extension WireMockMappingReader {
                 conditions.append(condition)
             }
             return key == "and" ? .allOf(conditions) : .anyOf(conditions)
+        }
+    }
+
+    /// `matchesJsonSchema`'s schema (JSON, or a string holding it, as WireMock 3 takes either) read as
+    /// `schemaVersion` says.
+    private static func jsonSchema(_ operand: DocumentCursor, version cursor: DocumentCursor?) throws(CassetteError) -> JSONSchema {
+        var version = JSONSchema.Version.v202012
+        if let cursor {
+            let name = try cursor.string()
+            guard let named = JSONSchema.Version(rawValue: name) else {
+                throw cursor.error(expected: "a schemaVersion: V4, V6, V7, V201909 or V202012", found: name.debugDescription)
+            }
+            version = named
+        }
+        let bytes: [UInt8] = if case .string(let text) = operand.node.value { Array(text.utf8) } else { JSONOutput(operand.node).compact() }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsingVerbatim: bytes)
+        } catch {
+            throw operand.error(expected: "a JSON Schema in matchesJsonSchema", found: "\(error)")
+        }
+        do throws(JSONSchemaError) {
+            return try JSONSchema(json, version: version)
+        } catch {
+            throw operand.error(expected: "a JSON Schema Tonearm evaluates", found: error.description)
         }
     }
 

@@ -95,12 +95,12 @@ public enum CassetteLinter {
     private static let catchAll: Set<String> = ["", ".*", "^.*", "^.*$", "^(?:.*)$", ".+", "^.+$"]
 
     /// Whether `rule` answers every request its method, pattern and target let through: only a rule with
-    /// no query, header, cookie, path parameter or body condition does (a `.*` rule that wants `page=2` lets every other
+    /// no query, header, cookie, path parameter, form parameter, multipart or body condition does (a `.*` rule that wants `page=2` lets every other
     /// request through), and none that waits for a scenario state. Such a rule blocks every later rule
     /// of its method (any, when it names none) with its pattern and target, or all of them when its
     /// pattern is a catch-all.
     private static func isUnconditional(_ rule: Rule) -> Bool {
         rule.query.isEmpty && rule.headers.isEmpty && rule.cookies.isEmpty && rule.body.isEmpty && rule.pathParameters.isEmpty
-            && rule.scenario?.requiredState == nil
+            && rule.formParameters.isEmpty && rule.multipart.isEmpty && rule.scenario?.requiredState == nil
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Tonearm
 
 /// WireMock's request model as templates see it: `request.url`, `path`, `pathSegments`, `query`,
-/// `method`, `headers` (names in any case), `cookies`, `body` and `baseUrl`. Built once per answer and
+/// `method`, `headers` (names in any case), `cookies`, `body`, `baseUrl` and (WireMock 3) `clientIp`. Built once per answer and
 /// shared by the body and header templates. With a mapping's `urlPathTemplate`, `request.path` also
 /// has the segments by index and the template's parameters by name (`request.path.contactId`), as in
 /// WireMock 3.
@@ -10,8 +10,9 @@ package struct TemplateRequestModel: Sendable {
     let value: TemplateValue
 
     /// The model of `request` (its `url` the target as sent: path and query), reached at `baseURL`
-    /// (`http://host:port`, from the request's `Host`); `pathTemplate` reads the path's parameters.
-    package init(_ request: Request, baseURL: String, pathTemplate: PathTemplate? = nil) {
+    /// (`http://host:port`, from the request's `Host`); `pathTemplate` reads the path's parameters;
+    /// `clientAddress` is the client's IP address, `request.clientIp` (absent when `nil`, as in 2.35).
+    package init(_ request: Request, baseURL: String, pathTemplate: PathTemplate? = nil, clientAddress: String? = nil) {
         let target = request.url
         let pathEnd = target.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? target.endIndex
         let path = String(target[..<pathEnd])
@@ -46,7 +47,7 @@ package struct TemplateRequestModel: Sendable {
         headers.sort { $0.key.lowercased() < $1.key.lowercased() }
 
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map { TemplateValue.string(Self.decoded($0)) }
-        let model: [(key: String, value: TemplateValue)] = [
+        var model: [(key: String, value: TemplateValue)] = [
             ("url", .string(target)),
             ("path", Self.path(path, template: pathTemplate)),
             ("pathSegments", .list(segments)),
@@ -57,6 +58,7 @@ package struct TemplateRequestModel: Sendable {
             ("body", .string(String(decoding: request.body, as: UTF8.self))),
             ("baseUrl", .string(baseURL)),
         ]
+        if let clientAddress { model.append(("clientIp", .string(clientAddress))) }
         value = .map([("request", .map(model, caseInsensitive: false))], caseInsensitive: false)
     }
 

@@ -70,7 +70,9 @@ struct AnswerFinisher: Sendable {
                 for: miss, alsoMissed: alsoMissed, status: missStatus, acceptsJSON: MissResponse.acceptsJSON(missed.headers))
             if let journaled = answer.journaled {
                 journal.append(
-                    entry(journaled, .response(response), answer, request), miss: ServerMiss(time: Date(), request: missed, report: miss.report, lookedIn: miss.lookedIn))
+                    entry(journaled, .response(response), answer, request),
+                    miss: ServerMiss(
+                        time: Date(), request: missed, report: miss.report, lookedIn: miss.lookedIn, clientAddress: request.incoming.clientAddress))
             }
             return OutgoingResponse(response)
         case .stream(let head, let stream, let outcome):
@@ -111,6 +113,7 @@ struct AnswerFinisher: Sendable {
             time: request.time, request: journaled, response: response, source: answer.source,
             latency: ContinuousClock.now - request.started)
         entry.keepsWholeBodies = answer.keepsWholeBodies
+        entry.clientAddress = request.incoming.clientAddress
         return entry
     }
 }

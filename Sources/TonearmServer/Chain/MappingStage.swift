@@ -63,7 +63,7 @@ struct MappingStage: ResponderStage {
             switch track.outcome {
             case .response(let response):
                 // Matched-Stub-Id and -Name are part of the stub's response (WireMockMapping).
-                let rendered = Self.compressedIfAccepted(settings.map { $0.rendered(response, for: asSent) } ?? response, for: asSent)
+                let rendered = Self.compressedIfAccepted(settings.map { $0.rendered(response, for: asSent, clientAddress: request.incoming.clientAddress) } ?? response, for: asSent)
                 // WireMock sends a stub's answer chunked unless the stub sets its Content-Length (checked
                 // against the jar); a HEAD keeps the length of the body it does not get.
                 chunked = asSent.method != "HEAD" && rendered.headers.first(named: "Content-Length") == nil

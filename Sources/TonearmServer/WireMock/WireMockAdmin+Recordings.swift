@@ -91,7 +91,7 @@ extension WireMockAdmin {
     }
 
     private var serveEventIDs: WireMockServeEvents {
-        WireMockServeEvents(idPrefix: wireMock.eventIDPrefix, baseURL: address.url)
+        WireMockServeEvents(idPrefix: wireMock.eventIDPrefix, baseURL: address.url, logsFormParameters: version == .v3)
     }
 
     /// Makes mappings of `exchanges`, writes their extracted bodies to `__files`, reads each back with

@@ -18,7 +18,8 @@ import TonearmCassettes
 /// | `GET requests/unmatched/near-misses`, `POST near-misses/request`, `POST near-misses/request-pattern` | near misses |
 /// | `GET scenarios`, `PUT scenarios/{name}/state`, `POST scenarios/reset` | scenarios |
 /// | `GET`/`POST`/`PUT settings`, `GET health` | global fixed delay; health |
-/// | `GET version`, `GET`/`DELETE mappings/unmatched`, `GET files/{name}` | WireMock 3.x's routes (``ServerConfiguration/WireMock/API/v3``) |
+/// | `POST shutdown` | answered, then the server stops (``ShutdownRequest``) |
+/// | `GET version`, `GET`/`DELETE mappings/unmatched`, `GET files/{name}` | WireMock 3.x's routes (``ServerConfiguration/WireMock/Version/v3``) |
 /// | `GET docs`, `GET docs/swagger`, `GET swagger-ui` | this API's documents (``WireMockAdminDocument``) |
 /// | `GET recordings/status`, `POST recordings/start`, `/stop`, `/snapshot` | the recorder (``WireMockRecorder``) |
 struct WireMockAdmin: Sendable {
@@ -32,8 +33,10 @@ struct WireMockAdmin: Sendable {
     var recorder = WireMockRecorder()
     /// What recorded mappings hide before they are kept or written: the server's redaction.
     var redaction = Redaction.default
-    /// Whose routes answer where WireMock 2.35 and 3.x differ.
-    var api = ServerConfiguration.WireMock.API.v3
+    /// Where `POST shutdown` asks the server to stop.
+    var shutdown = ShutdownRequest()
+    /// Whose routes answer (and how files are listed) where WireMock 2.35 and 3.x differ.
+    var version = ServerConfiguration.WireMock.Version.v3
     /// The WireMock version whose admin API `GET version` names.
     static let wireMock3Version = "3.13.2"
 
@@ -77,9 +80,14 @@ extension WireMockAdmin {
                 return .adminJSON(.object(["settings": settingsJSON]))
             case ("POST", "settings") where segments.count == 1, ("PUT", "settings") where segments.count == 1:
                 return try updateSettings(request)
+            case ("POST", "shutdown") where segments.count == 1:
+                // As WireMock (2.35 and 3.x): answered, then the server stops as for SIGTERM, this answer
+                // being an exchange in flight that the stop lets finish.
+                shutdown.request("POST /__admin/shutdown")
+                return Response(status: 200)
             case ("GET", "health") where segments.count == 1:
                 return .adminJSON(health(now: Date()))
-            case ("GET", "version") where segments.count == 1 && api == .v3:
+            case ("GET", "version") where segments.count == 1 && version == .v3:
                 return Self.version(accept: sent.headers.first(named: "Accept"))
             case (_, "files"):
                 return try files(method, Array(segments.dropFirst()), request: request)
@@ -124,7 +132,8 @@ extension WireMockAdmin {
 
     // MARK: Body files
 
-    /// `GET files` lists `__files` (absolute paths, as WireMock 2.x does); `PUT files/NAME` writes a body
+    /// `GET files` lists `__files`: absolute paths, as WireMock 2.35 does, or (3.x) the names inside
+    /// `__files` (`sub/b.txt`); `PUT files/NAME` writes a body
     /// file (folders made as needed) and answers its bytes as base64; `DELETE files/NAME` removes one.
     /// Names are taken as sent (percent escapes stay in the name, as WireMock keeps them) and confined to
     /// `__files`: `..` or a link leading out is refused.
@@ -136,9 +145,9 @@ extension WireMockAdmin {
         case ("GET", true):
             let listed = ((FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])?.allObjects as? [URL]) ?? [])
                 .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-                .map(\.path).sorted()
+                .map { version == .v2 ? $0.path : Self.name($0, inside: folder) }.sorted()
             return .adminJSON(.array(listed.map(JSONValue.string)))
-        case ("GET", false) where api == .v3:
+        case ("GET", false) where version == .v3:
             // WireMock 3's: the file's bytes as they are, 404 when there is none (a folder included).
             let file = try confinedBodyFile(rest, in: folder)
             var isFolder: ObjCBool = false
@@ -163,6 +172,13 @@ extension WireMockAdmin {
         default:
             return notFound(method, (["files"] + rest).joined(separator: "/"))
         }
+    }
+
+    /// `file`'s name inside `folder` (`sub/b.txt`), as WireMock 3 lists body files.
+    static func name(_ file: URL, inside folder: URL) -> String {
+        let base = folder.standardizedFileURL.pathComponents, components = file.standardizedFileURL.pathComponents
+        guard components.starts(with: base) else { return file.lastPathComponent }
+        return components.dropFirst(base.count).joined(separator: "/")
     }
 
     /// `__files/NAME`, refused when it leads out of `__files`.
@@ -237,10 +253,13 @@ extension WireMockAdmin {
             return .adminDone
         case ("POST", "import") where rest.count == 1:
             return try importMappings(request.body)
-        case ("GET", "unmatched") where rest.count == 1 && api == .v3:
+        case ("GET", "unmatched") where rest.count == 1 && version == .v2, ("DELETE", "unmatched") where rest.count == 1 && version == .v2:
+            // The 2.35.1 jar reads `unmatched` as a mapping id and fails on it: a 500, as there.
+            throw WireMockError(status: 500, pointer: nil, title: "Invalid UUID string: unmatched", detail: "WireMock 2.35 has no mappings/unmatched")
+        case ("GET", "unmatched") where rest.count == 1 && version == .v3:
             let unmatched = unmatchedMappings()
             return .adminJSON(.object(["mappings": .array(unmatched.map(\.json)), "meta": .object(["total": .integer(unmatched.count)])]))
-        case ("DELETE", "unmatched") where rest.count == 1 && api == .v3:
+        case ("DELETE", "unmatched") where rest.count == 1 && version == .v3:
             for mapping in unmatchedMappings() { _ = try wireMock.remove(mapping.id) }
             return .adminJSON(.object([]))
         case (_, let id?) where rest.count == 1:
@@ -337,7 +356,7 @@ extension WireMockAdmin {
     // MARK: The journal
 
     private var serveEvents: WireMockServeEvents {
-        WireMockServeEvents(idPrefix: wireMock.eventIDPrefix, baseURL: address.url)
+        WireMockServeEvents(idPrefix: wireMock.eventIDPrefix, baseURL: address.url, logsFormParameters: version == .v3)
     }
 
     private func serveEvent(_ entry: JournalEntry) -> JSONValue {
@@ -425,7 +444,7 @@ extension WireMockAdmin {
     private func loggedRequests(_ entries: [JournalEntry]) -> Response {
         let events = serveEvents
         return .adminJSON(.object([
-            "requests": .array(entries.map { events.loggedRequest($0.request, time: $0.time) }),
+            "requests": .array(entries.map { events.loggedRequest($0.request, time: $0.time, clientAddress: $0.clientAddress) }),
             "requestJournalDisabled": .bool(false),
         ]))
     }
@@ -453,7 +472,7 @@ extension WireMockAdmin {
             for (id, distance) in WireMockNearMiss.mappings(closestTo: miss.report) {
                 guard let mapping = wireMock.mapping(id) else { continue }
                 result.append(.object([
-                    "request": events.loggedRequest(miss.request, time: miss.time),
+                    "request": events.loggedRequest(miss.request, time: miss.time, clientAddress: miss.clientAddress),
                     "stubMapping": mapping.json,
                     "matchResult": WireMockNearMiss.matchResult(distance),
                 ]))
@@ -498,7 +517,7 @@ extension WireMockAdmin {
             .prefix(WireMockNearMiss.limit)
             return .adminJSON(.object(["nearMisses": .array(ranked.map { entry, distance in
                 .object([
-                    "request": events.loggedRequest(entry.request, time: entry.time), "requestPattern": pattern.json,
+                    "request": events.loggedRequest(entry.request, time: entry.time, clientAddress: entry.clientAddress), "requestPattern": pattern.json,
                     "matchResult": WireMockNearMiss.matchResult(distance),
                 ])
             })]))

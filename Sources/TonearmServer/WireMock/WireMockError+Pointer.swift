@@ -32,7 +32,7 @@ extension WireMockError {
         if segments.first == "delayDistribution", segments.dropFirst().first == "type" { return "/delayDistribution" }
         for (index, segment) in segments.enumerated() {
             if segment == "urlPattern" || segment == "urlPathPattern" { return joined(segments[..<index]) }
-            if ["headers", "queryParameters", "cookies", "bodyPatterns", "pathParameters"].contains(segment), index + 1 < segments.count {
+            if ["headers", "queryParameters", "cookies", "bodyPatterns", "pathParameters", "formParameters"].contains(segment), index + 1 < segments.count {
                 // The matcher object; below it, only the indexes of and/or elements count (not an
                 // option's, such as equalToXml's exemptedComparisons).
                 let below = Array(segments[(index + 2)...])

@@ -3,15 +3,29 @@ import Tonearm
 import TonearmCassettes
 import TonearmReplay
 
-/// How mappings are read: where `bodyFileName` is found, and whether every mapping is templated
-/// (`--global-response-templating`, as WireMock's option) or only those naming `response-template`.
+/// How mappings are read: where `bodyFileName` is found, which responses are templated (none, those
+/// naming `response-template`, or all: ``ServerConfiguration/WireMock/ResponseTemplating``), and whether
+/// templates HTML-escape what they write. WireMock 3.x's defaults.
 struct WireMockMappingReading: Sendable {
     /// The `__files` folder `bodyFileName` is read from.
     var bodyFiles: URL?
-    /// Whether every mapping's response is a template.
-    var globalResponseTemplating = false
-    /// Whether templates HTML-escape `{{…}}` output, as WireMock 2.35 does (WireMock 3 does not).
-    var templateEscaping = true
+    /// Which mappings' responses are templates.
+    var templating = ServerConfiguration.WireMock.ResponseTemplating.local
+    /// The WireMock version whose templates are rendered: 2.35's HTML-escape `{{…}}` output and have no
+    /// `request.clientIp`; 3.x's do not escape and have it.
+    var version = ServerConfiguration.WireMock.Version.v3
+
+    /// As `wireMock` configures it, body files from `bodyFiles`.
+    init(bodyFiles: URL?, _ wireMock: ServerConfiguration.WireMock) {
+        self.bodyFiles = bodyFiles
+        templating = wireMock.effectiveResponseTemplating
+        version = wireMock.version
+    }
+
+    /// WireMock 3.x's reading, body files from `bodyFiles`.
+    init(bodyFiles: URL? = nil) {
+        self.bodyFiles = bodyFiles
+    }
 }
 
 /// What a mapping's response does per request beyond the response the engine holds for it: the
@@ -38,8 +52,10 @@ struct WireMockResponseSettings: Sendable {
     var dribble: Dribble?
     /// The upstream the request is sent on to (`proxyBaseUrl`), whose answer is sent back.
     var proxy: WireMockProxy?
-    /// Whether the templates HTML-escape `{{…}}` output (``WireMockMappingReading/templateEscaping``).
+    /// Whether the templates HTML-escape `{{…}}` output (WireMock 2.35's, ``WireMockMappingReading/version``).
     var templateEscaping = true
+    /// Whether templates see the client's address as `request.clientIp` (WireMock 3's model).
+    var modelsClientAddress = true
     /// The mapping's `urlPathTemplate` (WireMock 3), whose parameters templates read as
     /// `request.path.name`.
     var pathTemplate: PathTemplate?
@@ -80,7 +96,8 @@ struct WireMockResponseSettings: Sendable {
             settings.dribble = try Dribble(wireMock: dribble)
         }
         if try templates(response, reading: reading), case .response(let fixed) = held {
-            settings.templateEscaping = reading.templateEscaping
+            settings.templateEscaping = reading.version.escapesTemplates
+            settings.modelsClientAddress = reading.version == .v3
             try settings.compileTemplates(response, fixed)
             settings.pathTemplate = pathTemplate
             if let name = response[member: "bodyFileName"]?.stringValue, ResponseTemplate.hasTags(name) {
@@ -95,10 +112,11 @@ struct WireMockResponseSettings: Sendable {
         return isEmpty ? nil : settings
     }
 
-    /// Whether the response is templated: `"transformers": ["response-template"]`, or every mapping with
-    /// global templating. Another transformer is refused: Tonearm has no extensions to run it.
+    /// Whether the response is templated: `"transformers": ["response-template"]` unless templating is
+    /// off, or every mapping with global templating. Another transformer is refused: Tonearm has no
+    /// extensions to run it (with templating off too: the mapping means something Tonearm cannot do).
     private static func templates(_ response: JSONValue, reading: WireMockMappingReading) throws(WireMockError) -> Bool {
-        guard let transformers = response[member: "transformers"] else { return reading.globalResponseTemplating }
+        guard let transformers = response[member: "transformers"] else { return reading.templating == .global }
         guard case .array(let names) = transformers else {
             throw .invalid("/response/transformers", "Invalid stub mapping", detail: "transformers must be a list of transformer names")
         }
@@ -107,7 +125,7 @@ struct WireMockResponseSettings: Sendable {
                 "/response/transformers/\(index)", "Unsupported stub mapping feature",
                 detail: "transformer \(name.stringValue.map { "\"\($0)\"" } ?? "\(name)") is not available: Tonearm runs response-template only; the mapping was refused")
         }
-        return true
+        return reading.templating == .global || (reading.templating == .local && !names.isEmpty)
     }
 
     /// The body and header templates, from the held response: its body is what `body`, `jsonBody` or
@@ -144,10 +162,12 @@ struct WireMockResponseSettings: Sendable {
 
     /// `held` as answered to `request`: body and header values rendered when templated. A template that
     /// reaches its limits is answered 500 with the reason, as WireMock answers a template that fails.
-    func rendered(_ held: Response, for request: Request) -> Response {
+    /// `clientAddress` is the client's IP address, `request.clientIp` in WireMock 3's templates.
+    func rendered(_ held: Response, for request: Request, clientAddress: String? = nil) -> Response {
         guard body != nil || bodyFile != nil || !headers.isEmpty else { return held }
         let host = request.headers.first(named: "Host") ?? "localhost"
-        let model = TemplateRequestModel(request, baseURL: "http://\(host)", pathTemplate: pathTemplate)
+        let model = TemplateRequestModel(
+            request, baseURL: "http://\(host)", pathTemplate: pathTemplate, clientAddress: modelsClientAddress ? clientAddress : nil)
         var answer = held
         do throws(TemplateError) {
             if let body { answer.body = Array(try body.render(model, escaping: templateEscaping).utf8) }

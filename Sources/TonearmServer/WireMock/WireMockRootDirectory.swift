@@ -11,15 +11,12 @@ package struct WireMockRootDirectory: Sendable {
     /// `DIR/__files`, its links resolved once at start: a `__files` that is itself a link out of `DIR`
     /// is refused then, and body files are confined to the real folder from then on.
     let bodyFiles: URL
-    /// Whether every mapping's response is a template (`--global-response-templating`).
-    let globalResponseTemplating: Bool
-    /// Whether templates HTML-escape `{{…}}` output (`--no-template-escaping` turns it off).
-    let templateEscaping: Bool
+    /// The WireMock version and templating its mappings are read under.
+    let wireMock: ServerConfiguration.WireMock
 
-    init(_ url: URL, globalResponseTemplating: Bool = false, templateEscaping: Bool = true) throws(ServerError) {
+    init(_ url: URL, _ wireMock: ServerConfiguration.WireMock = .init()) throws(ServerError) {
         self.url = url
-        self.globalResponseTemplating = globalResponseTemplating
-        self.templateEscaping = templateEscaping
+        self.wireMock = wireMock
         do throws(CassetteError) {
             bodyFiles = try WireMockFormat.bodyFilesFolder(ofRoot: url)
         } catch {
@@ -29,7 +26,7 @@ package struct WireMockRootDirectory: Sendable {
 
     /// How the directory's mappings are read.
     var reading: WireMockMappingReading {
-        WireMockMappingReading(bodyFiles: bodyFiles, globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping)
+        WireMockMappingReading(bodyFiles: bodyFiles, wireMock)
     }
 
     var mappingsFolder: URL { url.appendingPathComponent("mappings", isDirectory: true) }
@@ -47,13 +44,21 @@ package struct WireMockRootDirectory: Sendable {
 
     /// What `tonearm serve --root-dir` refuses in the WireMock root folder `url`, every refusal rather
     /// than the first: `tonearm lint` reports them, so a folder lint passes is one serve loads.
-    package static func refusals(inRoot url: URL, globalResponseTemplating: Bool = false) -> [ServerError] {
+    package static func refusals(inRoot url: URL, _ wireMock: ServerConfiguration.WireMock = .init()) -> [ServerError] {
         do throws(ServerError) {
-            return try WireMockRootDirectory(url, globalResponseTemplating: globalResponseTemplating)
+            return try WireMockRootDirectory(url, wireMock)
                 .read(stoppingAtFirstRefusal: false).refusals
         } catch {
             return [error]
         }
+    }
+
+    /// Whether `warning`, the importer's about a mapping of a root folder, concerns a response member
+    /// the server reads itself (`transformers`, `statusMessage`, `delayDistribution`, `proxyBaseUrl`, …:
+    /// ``WireMockResponseSettings/members``), which `tonearm serve --root-dir` honours rather than
+    /// drops: `tonearm lint` leaves such warnings out, so lint and serve agree.
+    package static func isHonouredByServe(_ warning: ImportWarning) -> Bool {
+        WireMockResponseSettings.members.contains { warning.path.hasSuffix(".response.\($0)") }
     }
 
     /// The directory's mappings, and what was refused (a file leading out of the directory or

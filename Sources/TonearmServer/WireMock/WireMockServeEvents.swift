@@ -9,6 +9,9 @@ struct WireMockServeEvents: Sendable {
     let idPrefix: String
     /// `http://127.0.0.1:PORT`, for `absoluteUrl`.
     let baseURL: String
+    /// Whether logged requests carry `formParams`, as WireMock 3's do (2.35's Java client refuses the
+    /// field).
+    var logsFormParameters = true
 
     /// A prefix drawn once per server, so ids from two servers never collide.
     static func makePrefix() -> String {
@@ -44,7 +47,7 @@ struct WireMockServeEvents: Sendable {
         let faultResponse = entry.response == nil ? mapping.flatMap(Self.faultResponse) : nil
         return .object([
             "id": .string(id(entry.sequence)),
-            "request": loggedRequest(entry.request, time: entry.time),
+            "request": loggedRequest(entry.request, time: entry.time, clientAddress: entry.clientAddress),
             "stubMapping": mapping?.json,
             "responseDefinition": responseDefinition,
             "response": entry.response.map { response in
@@ -76,8 +79,9 @@ struct WireMockServeEvents: Sendable {
     }
 
     /// A `LoggedRequest`: `url` is the path and query as the client sent it (for a request that stood for
-    /// an upstream URL, that URL's path and query), `absoluteUrl` the full URL.
-    func loggedRequest(_ request: Request, time: Date) -> JSONValue {
+    /// an upstream URL, that URL's path and query), `absoluteUrl` the full URL; `clientIp` the client's
+    /// address when known (2.35 and 3.x both log it).
+    func loggedRequest(_ request: Request, time: Date, clientAddress: String? = nil) -> JSONValue {
         let (url, absolute) = Self.urls(request.url, baseURL: baseURL)
         let loggedDate = Int((time.timeIntervalSince1970 * 1000).rounded(.down))
         let server = URLComponents(string: absolute)
@@ -91,6 +95,8 @@ struct WireMockServeEvents: Sendable {
             "headers": Self.headers(request.headers),
             "cookies": Self.cookies(request.headers),
             "queryParams": Self.queryParameters(url),
+            "formParams": logsFormParameters ? Self.formParameters(request) : nil,
+            "clientIp": clientAddress.map(JSONValue.string),
             "protocol": .string("HTTP/1.1"),
             "browserProxyRequest": .bool(false),
             "loggedDate": .integer(loggedDate),
@@ -130,9 +136,23 @@ struct WireMockServeEvents: Sendable {
     /// The query's parameters as WireMock logs them: `{"name": {"key": "name", "values": [...]}}`.
     static func queryParameters(_ pathAndQuery: String) -> JSONValue {
         guard let start = pathAndQuery.firstIndex(of: "?") else { return .object([]) }
+        return multiValues(FormEncoding.pairs(pathAndQuery[pathAndQuery.index(after: start)...]))
+    }
+
+    /// `formParams` (WireMock 3): an `application/x-www-form-urlencoded` body's parameters, shaped as
+    /// `queryParams`; `{}` for another body.
+    static func formParameters(_ request: Request) -> JSONValue {
+        guard let contentType = request.headers.first(named: "Content-Type"), contentType.lowercased().contains("application/x-www-form-urlencoded") else {
+            return .object([])
+        }
+        return multiValues(request.body.withUnsafeBytes { FormEncoding.pairs($0) })
+    }
+
+    /// `{"a": {"key": "a", "values": ["1", "2"]}}`, names in the order first sent.
+    private static func multiValues(_ pairs: [FormPair]) -> JSONValue {
         var order: [String] = []
         var values: [String: [String]] = [:]
-        for pair in FormEncoding.pairs(pathAndQuery[pathAndQuery.index(after: start)...]) {
+        for pair in pairs {
             if values[pair.decodedName] == nil { order.append(pair.decodedName) }
             values[pair.decodedName, default: []].append(pair.decodedValue)
         }

@@ -81,12 +81,11 @@ final class WireMockStubs: Sendable {
 
     /// A store holding the mappings of `rootDirectory`, if any.
     init(
-        rootDirectory: WireMockRootDirectory?, globalResponseTemplating: Bool = false, templateEscaping: Bool = true,
+        rootDirectory: WireMockRootDirectory?, _ wireMock: ServerConfiguration.WireMock = .init(),
         compactionFloor: Int = defaultCompactionFloor
     ) throws(ServerError) {
         self.rootDirectory = rootDirectory
-        reading = WireMockMappingReading(
-            bodyFiles: rootDirectory?.bodyFiles, globalResponseTemplating: globalResponseTemplating, templateEscaping: templateEscaping)
+        reading = WireMockMappingReading(bodyFiles: rootDirectory?.bodyFiles, wireMock)
         self.compactionFloor = max(1, compactionFloor)
         state = Mutex(State(defaults: try rootDirectory?.load() ?? []))
         do throws(WireMockError) {

@@ -102,12 +102,12 @@ check(closest.match_result.distance < by_request.near_misses[-1].match_result.di
 # What Tonearm cannot reproduce is refused with a 422 naming the field, never silently ignored.
 try:
     Mappings.create_mapping(Mapping(
-        request=MappingRequest(method=HttpMethods.GET, url="/cookie", cookies={"session": {"matchesJsonSchema": "{}"}}),
+        request=MappingRequest(method=HttpMethods.GET, url="/cookie", cookies={"session": {"matchesJsonSchema": '{"unevaluatedProperties": false}'}}),
         response=MappingResponse(status=200),
     ))
-    check(False, "a JSON Schema cookie matcher (WireMock 3) is refused")
+    check(False, "a JSON Schema keyword Tonearm does not evaluate is refused")
 except ApiException as error:
-    check(error.status_code == 422 and "matchesJsonSchema" in str(error), f"422 naming matchesJsonSchema, got {error.status_code} {error}")
+    check(error.status_code == 422 and "unevaluatedProperties" in str(error), f"422 naming unevaluatedProperties, got {error.status_code} {error}")
 check(Mappings.retrieve_all_mappings().meta.total == 3, "a refused mapping is not added")
 
 # Settings: a global fixed delay, echoed.

@@ -4,7 +4,7 @@ import TonearmReplay
 
 /// WireMock 3's JSON and list template helpers, each case's template and expected text taken from
 /// WireMock 3.13.2's own tests (named beside each group; no 3.x jar is reachable here to compare with).
-/// Rendered without escaping, as WireMock 3 renders (`--no-template-escaping`).
+/// Rendered without escaping, as WireMock 3 renders (`--wiremock-version 3`, the default).
 @Suite("WireMock 3 template helpers")
 struct TemplateWireMock3HelperTests {
     private func render(_ template: String, body: String = "", escaping: Bool = false) throws -> String {

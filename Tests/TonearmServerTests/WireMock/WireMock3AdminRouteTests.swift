@@ -4,13 +4,13 @@ import TonearmServer
 import TonearmTestSupport
 
 /// WireMock 3's admin routes (`GET version`, `GET`/`DELETE mappings/unmatched`, `GET files/{name}`),
-/// through a real server and client, and `--wiremock-api 2`, which answers them as the 2.35.1 jar does.
+/// through a real server and client, and `--wiremock-version 2`, which answers them as the 2.35.1 jar does.
 @Suite("WireMock 3 admin routes")
 struct WireMock3AdminRouteTests {
-    private static func start(root: URL? = nil, api: ServerConfiguration.WireMock.API = .v3) async throws -> TonearmServer {
+    private static func start(root: URL? = nil, version: ServerConfiguration.WireMock.Version = .v3) async throws -> TonearmServer {
         var configuration = quietConfiguration()
         configuration.wireMock.rootDirectory = root
-        configuration.wireMock.api = api
+        configuration.wireMock.version = version
         return try await TonearmServer.start(configuration)
     }
 
@@ -69,10 +69,33 @@ struct WireMock3AdminRouteTests {
         try await server.stop()
     }
 
-    @Test("with --wiremock-api 2 the 3.x routes answer as the 2.35.1 jar routes them")
+    @Test("with --wiremock-version 2 the 3.x routes answer as the 2.35.1 jar routes them: version 404, mappings/unmatched 500")
     func wireMock2Routes() async throws {
-        let server = try await Self.start(api: .v2)
+        let server = try await Self.start(version: .v2)
         #expect(try await TestClient.send(server.baseURL.absoluteString + "/__admin/version").status == 404)
+        #expect(try await TestClient.send(server.baseURL.absoluteString + "/__admin/mappings/unmatched").status == 500)
+        #expect(try await TestClient.send(server.baseURL.absoluteString + "/__admin/mappings/unmatched", method: "DELETE").status == 500)
         try await server.stop()
+    }
+
+    @Test("GET files lists the body files by their names in __files as 3.x does, by absolute path as 2.35 does")
+    func listedFiles() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.file("wm/__files/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.file("wm/mappings"), withIntermediateDirectories: true)
+        try folder.write("wm/__files/zoo.txt", "contents")
+        try folder.write("wm/__files/bar.txt", "contents")
+        try folder.write("wm/__files/sub/b.txt", "contents")
+        for version in ServerConfiguration.WireMock.Version.allCases {
+            let server = try await Self.start(root: folder.file("wm"), version: version)
+            let listed = try await TestClient.send(server.baseURL.absoluteString + "/__admin/files")
+            try await server.stop()
+            let names = try #require(try JSONSerialization.jsonObject(with: Data(listed.body)) as? [String], "\(listed.text)")
+            if version == .v3 {
+                #expect(names == ["bar.txt", "sub/b.txt", "zoo.txt"])
+            } else {
+                #expect(names.count == 3 && names.allSatisfy { $0.hasPrefix("/") && $0.contains("/wm/__files/") }, "\(names)")
+            }
+        }
     }
 }

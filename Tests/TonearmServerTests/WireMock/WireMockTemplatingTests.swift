@@ -9,10 +9,12 @@ import TonearmTestSupport
 /// server and client: what a WireMock user's mappings rely on.
 @Suite("WireMock response templating and settings")
 struct WireMockTemplatingTests {
+    /// A server with local templating (global with `global`), escaping as WireMock 2.35 does
+    /// (`--wiremock-version 2 --local-response-templating`) or as 3.x does (`--wiremock-version 3`, without).
     private static func start(global: Bool = false, root: URL? = nil, escaping: Bool = true) async throws -> TonearmServer {
         var configuration = quietConfiguration()
-        configuration.wireMock.globalResponseTemplating = global
-        configuration.wireMock.templateEscaping = escaping
+        configuration.wireMock.version = escaping ? .v2 : .v3
+        configuration.wireMock.responseTemplating = global ? .global : .local
         configuration.wireMock.rootDirectory = root
         return try await TonearmServer.start(configuration)
     }
@@ -208,7 +210,7 @@ struct WireMockTemplatingTests {
         try await server.stop()
     }
 
-    @Test("WireMock 3's JSON helpers in a mapping: without escaping (--no-template-escaping) the answer is the JSON they write; with it, as WireMock 2.35 would send it")
+    @Test("WireMock 3's JSON helpers in a mapping: as 3.x (--wiremock-version 3) the answer is the JSON they write; as 2.35 (--wiremock-version 2) escaped, as it would send it")
     func wireMock3Helpers() async throws {
         let mapping = #"""
             {"request": {"method": "POST", "url": "/users"},
@@ -225,6 +227,32 @@ struct WireMockTemplatingTests {
             try await server.stop()
             #expect(answer.status == 201)
             #expect(answer.text == (escaping ? "{&quot;name&quot;:&quot;Ada&quot;,&quot;id&quot;:7}" : #"{"name":"Ada","id":7}"#), "\(answer.text)")
+        }
+    }
+
+    @Test("the version picks the templating default: 3.x templates a mapping naming response-template, 2.35 none unless asked; --disable-response-templating renders none, --global-response-templating all")
+    func templatingDefaults() async throws {
+        let named = #"{"request": {"urlPath": "/n"}, "response": {"body": "at {{request.path}} & {{request.query.q}}", "transformers": ["response-template"]}}"#
+        let unnamed = #"{"request": {"url": "/u"}, "response": {"body": "at {{request.path}}"}}"#
+        let cases: [(ServerConfiguration.WireMock.Version, ServerConfiguration.WireMock.ResponseTemplating?, named: String, unnamed: String)] = [
+            (.v3, nil, "at /n & a&b", "at {{request.path}}"),
+            (.v2, nil, "at {{request.path}} & {{request.query.q}}", "at {{request.path}}"),
+            (.v2, .local, "at /n & a&amp;b", "at {{request.path}}"),
+            (.v3, .off, "at {{request.path}} & {{request.query.q}}", "at {{request.path}}"),
+            (.v3, .global, "at /n & a&b", "at /u"),
+        ]
+        for (version, templating, expectedNamed, expectedUnnamed) in cases {
+            var configuration = quietConfiguration()
+            configuration.wireMock.version = version
+            configuration.wireMock.responseTemplating = templating
+            let server = try await TonearmServer.start(configuration)
+            #expect(try await Self.add(server, named).status == 201)
+            #expect(try await Self.add(server, unnamed).status == 201)
+            let namedAnswer = try await TestClient.send(server.baseURL.absoluteString + "/n?q=a%26b").text
+            let unnamedAnswer = try await TestClient.send(server.baseURL.absoluteString + "/u").text
+            try await server.stop()
+            #expect(namedAnswer == expectedNamed, "\(version) \(templating?.description ?? "default")")
+            #expect(unnamedAnswer == expectedUnnamed, "\(version) \(templating?.description ?? "default")")
         }
     }
 }

@@ -107,7 +107,7 @@ public struct JSONSchema: Sendable, Hashable {
         }
     }
 
-    /// Whether `value` is valid; `patterns` as for ``validates(text:patterns:)``.
+    /// Whether `value` is valid; `patterns` as for `validates(text:patterns:)`.
     package func validates(_ value: JSONValue, patterns: [LinearPattern]) -> Bool {
         var evaluation = JSONSchemaEvaluation(nodes: nodes, patterns: patterns)
         return evaluation.valid(value, node: 0, depth: 0) && !evaluation.exhausted

@@ -98,7 +98,7 @@ public struct TextCondition: Sendable, Hashable, CustomStringConvertible {
     public static func hasExactly(_ conditions: [TextCondition]) -> TextCondition { TextCondition(.hasExactly(conditions)) }
     /// The value is valid under `schema` (WireMock 3's `matchesJsonSchema`): read as JSON when it parses,
     /// else as a string, and a number, boolean or `null` that is not valid tried again as the string it
-    /// was written as (``JSONSchema/validates(text:patterns:)``). A missing value is not valid.
+    /// was written as (`JSONSchema.validates(text:patterns:)`). A missing value is not valid.
     public static func matchesJSONSchema(_ schema: JSONSchema) -> TextCondition { TextCondition(.matchesJSONSchema(schema)) }
 
     /// The kind of test, as rule files name it: `equals`, `equalsIgnoringCase`, `contains`, `doesNotContain`, `matches`,

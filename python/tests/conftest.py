@@ -18,7 +18,28 @@ import pytest
 pytest_plugins = ["pytester"]
 
 
-class Upstream:
+class _LocalServer:
+    """A `ThreadingHTTPServer` on 127.0.0.1 port 0 answering with `handler` on a thread of its own,
+    over TLS when given a context: what both test upstreams share."""
+
+    def _serve(self, handler: type[BaseHTTPRequestHandler], context: ssl.SSLContext | None = None) -> None:
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        if context is not None:
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stops answering and closes the port: nothing listens there afterwards. Idempotent."""
+        if not self._thread.is_alive():
+            return
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+class Upstream(_LocalServer):
     """A tiny HTTP server on 127.0.0.1 port 0 standing in for a real API: it answers every GET with
     JSON naming the path, and counts the requests it served."""
 
@@ -39,20 +60,9 @@ class Upstream:
             def log_message(self, *_arguments) -> None:
                 pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self._server.server_address[1]
+        self._serve(Handler)
         #: The host as `tonearm serve --host` and `Server.base_url` take it.
         self.host = f"http://127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stops answering and closes the port: nothing listens there afterwards. Idempotent."""
-        if not self._thread.is_alive():
-            return
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
 
 def make_certificates(folder: Path, host: str) -> tuple[Path, Path, Path]:
@@ -75,7 +85,7 @@ def make_certificates(folder: Path, host: str) -> tuple[Path, Path, Path]:
     return folder / "ca.pem", folder / "leaf.pem", folder / "leaf-key.pem"
 
 
-class HTTPSUpstream:
+class HTTPSUpstream(_LocalServer):
     """An HTTPS server on 127.0.0.1 port 0 answering for `host` with a certificate from a throwaway CA
     (`ca`): it answers every GET with JSON naming the path and the city asked for, and keeps each
     request's path and headers."""
@@ -106,21 +116,9 @@ class HTTPSUpstream:
 
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(certificate, key)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
-        self.port = self._server.server_address[1]
+        self._serve(Handler, context)
         #: `--tonearm-connect-to`'s value sending the host's port 443 here.
         self.connect_to = f"{host}:443:127.0.0.1:{self.port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stops answering and closes the port. Idempotent."""
-        if not self._thread.is_alive():
-            return
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
 
 @pytest.fixture

@@ -60,7 +60,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     @exclusivity(unchecked) private var answeringUpgrade = false
     /// The client's IP address, written once per connection on its first request (then only copied),
     /// for WireMock's `clientIp`.
-    @exclusivity(unchecked) private var peerAddress: String??
+    @exclusivity(unchecked) private var peerAddress: ClientAddress??
 
     init(
         core: ServerCore, pipeline: HTTPPipeline, activity: ConnectionActivity, registry: ConnectionRegistry, origin: UpstreamHost?,
@@ -216,9 +216,9 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     /// The connection's peer address as text, worked out once.
-    private func clientAddress(_ context: ChannelHandlerContext) -> String? {
+    private func clientAddress(_ context: ChannelHandlerContext) -> ClientAddress? {
         if let peerAddress { return peerAddress }
-        let address = context.channel.remoteAddress?.ipAddress
+        let address = context.channel.remoteAddress.flatMap(ClientAddress.init)
         peerAddress = .some(address)
         return address
     }
@@ -238,7 +238,7 @@ final class HTTPConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         answeringUpgrade = asksUpgrade
         let request = ServerRequest(
             method: head.method.rawValue, target: target, headers: headers, body: body.map { Array(buffer: $0) } ?? [],
-            asksUpgrade: asksUpgrade, clientAddress: clientAddress(context))
+            asksUpgrade: asksUpgrade, peer: clientAddress(context))
         switch core.begin(request) {
         case .now(let response):
             send(response, for: head, context: context)

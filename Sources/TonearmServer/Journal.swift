@@ -407,5 +407,7 @@ struct ServerMiss: Sendable {
     /// The journal entry's sequence number, set by the journal.
     var sequence = 0
     /// The client's IP address, as near misses log it (`clientIp`).
-    var clientAddress: String?
+    var peer: ClientAddress?
+    /// ``peer`` as text.
+    var clientAddress: String? { peer?.text }
 }

@@ -12,12 +12,14 @@ struct ServerRequest: Sendable {
     var asksUpgrade: Bool
     /// The client's IP address (the connection's peer), as WireMock logs it (`clientIp`) and 3.x's
     /// templates read it (`request.clientIp`); `nil` when the socket did not say.
-    var clientAddress: String?
+    var peer: ClientAddress?
+    /// ``peer`` as text.
+    var clientAddress: String? { peer?.text }
 
     /// A request; `asksUpgrade` is found in `headers` unless the caller, which read them already, says.
-    init(method: String, target: String, headers: [HeaderField], body: [UInt8], asksUpgrade: Bool? = nil, clientAddress: String? = nil) {
+    init(method: String, target: String, headers: [HeaderField], body: [UInt8], asksUpgrade: Bool? = nil, peer: ClientAddress? = nil) {
         self.method = method
-        self.clientAddress = clientAddress
+        self.peer = peer
         self.target = target
         self.headers = headers
         self.body = body

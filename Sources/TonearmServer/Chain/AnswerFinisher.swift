@@ -72,7 +72,7 @@ struct AnswerFinisher: Sendable {
                 journal.append(
                     entry(journaled, .response(response), answer, request),
                     miss: ServerMiss(
-                        time: Date(), request: missed, report: miss.report, lookedIn: miss.lookedIn, clientAddress: request.incoming.clientAddress))
+                        time: Date(), request: missed, report: miss.report, lookedIn: miss.lookedIn, peer: request.incoming.peer))
             }
             return OutgoingResponse(response)
         case .stream(let head, let stream, let outcome):
@@ -113,7 +113,7 @@ struct AnswerFinisher: Sendable {
             time: request.time, request: journaled, response: response, source: answer.source,
             latency: ContinuousClock.now - request.started)
         entry.keepsWholeBodies = answer.keepsWholeBodies
-        entry.clientAddress = request.incoming.clientAddress
+        entry.peer = request.incoming.peer
         return entry
     }
 }

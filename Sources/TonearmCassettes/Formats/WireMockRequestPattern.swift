@@ -35,14 +35,16 @@ struct WireMockRequestPattern {
             }
             return WireMockRequestPattern(target: .url, pattern: "^" + optionalOrigin + "(?:\(exact))$", query: query)
         }
+        // Beside other URL matchers the first of url, urlPattern, urlPath, urlPathPattern and
+        // urlPathTemplate counts, in WireMock's order (UrlPattern.fromOneOf).
+        if let urlPattern {
+            return WireMockRequestPattern(target: .url, pattern: "^" + optionalOrigin + "(?:\(urlPattern))$", query: query)
+        }
         if let urlPath {
             return WireMockRequestPattern(target: .path, pattern: "^(?:\(escape(urlPath)))$", query: query)
         }
         if let urlPathPattern {
             return WireMockRequestPattern(target: .path, pattern: "^(?:\(urlPathPattern))$", query: query)
-        }
-        if let urlPattern {
-            return WireMockRequestPattern(target: .url, pattern: "^" + optionalOrigin + "(?:\(urlPattern))$", query: query)
         }
         if let urlPathTemplate {
             return WireMockRequestPattern(target: .path, pattern: "^(?:\(pattern(of: urlPathTemplate)))$", query: query)

@@ -379,13 +379,15 @@ extension WireMockAdmin {
                 let id = uuid.uuidString.lowercased()
                 entries.removeAll { $0.source.kind != .mapping || $0.source.detail != id }
             }
+            // As in WireMock, meta.total counts the events the filters above keep, before since and limit
+            // page through them: a client paging with since reads how many there are in all.
+            let total = entries.count
             if let text = parameters["since"] {
                 guard let since = Self.parseDate(text) else {
                     throw WireMockError(status: 400, pointer: "since", title: "\(text) is not a valid ISO8601 date", detail: "")
                 }
                 entries.removeAll { $0.time <= since }
             }
-            let total = entries.count
             if let limit = parameters["limit"].flatMap(Int.init) { entries = Array(entries.prefix(max(0, limit))) }
             return .adminJSON(.object([
                 "requests": .array(entries.map(serveEvent)),

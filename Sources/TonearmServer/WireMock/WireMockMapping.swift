@@ -18,7 +18,8 @@ struct WireMockMapping: Sendable {
 
     /// The lowercase UUID WireMock clients address the mapping by.
     let id: String
-    /// The mapping as echoed: as sent, with `id` (and `uuid`) set.
+    /// The mapping as echoed: as sent, with `id` (and `uuid`) set and its matchers written as they are
+    /// read (``JSONValue/withMatchersAsRead()``).
     let json: JSONValue
     let stub: Stub
     /// The mapping's `priority`, when it gives one (the importer refuses one that is not an integer).
@@ -67,6 +68,7 @@ struct WireMockMapping: Sendable {
         if let credentials = request[member: "basicAuth"], request[member: "basicAuthCredentials"] == nil {
             request = request.removing("basicAuth").setting("basicAuthCredentials", to: credentials)
         }
+        request = request.withMatchersAsRead()
         var response = json[member: "response"] ?? .object([])
         if response[member: "status"] == nil { response = response.setting("status", to: .integer(200)) }
         let completed = json.setting("request", to: request).setting("response", to: response)
@@ -176,5 +178,79 @@ extension Track.Outcome {
         guard case .response(var response) = self else { return self }
         response.headers.append(contentsOf: headers)
         return .response(response)
+    }
+}
+
+extension JSONValue {
+    /// Members of a request pattern whose values are each one matcher.
+    private static let matcherMaps = ["headers", "queryParameters", "cookies", "pathParameters", "formParameters"]
+    /// A request pattern's URL matchers, in the order WireMock picks the one that counts.
+    private static let urlMatchers = ["url", "urlPattern", "urlPath", "urlPathPattern", "urlPathTemplate"]
+
+    /// This request pattern with its matchers written as both servers read them, which is what WireMock
+    /// echoes: a client reading a mapping back (or a file saved from it) sees what it matches, not an
+    /// option that has no effect.
+    func withMatchersAsRead() -> JSONValue {
+        var request = self
+        // Only the first URL matcher counts (WireMock's order), so the others are not echoed.
+        if let used = Self.urlMatchers.first(where: { request[member: $0] != nil }) {
+            for unused in Self.urlMatchers where unused != used { request = request.removing(unused) }
+        }
+        for name in Self.matcherMaps {
+            guard case .object(let members)? = request[member: name] else { continue }
+            let read = members.map { JSONMember(key: $0.key, value: $0.value.matcherAsRead()) }
+            request = request.setting(name, to: .object(read))
+        }
+        if case .array(let patterns)? = request[member: "bodyPatterns"] {
+            request = request.setting("bodyPatterns", to: .array(patterns.map { $0.matcherAsRead() }))
+        }
+        return request
+    }
+
+    /// One matcher as it is read. Only the matcher's own options change: expected values (an
+    /// `equalToJson` document, say) are never looked into.
+    private func matcherAsRead() -> JSONValue {
+        guard case .object(let members) = self else { return self }
+        var matcher = JSONValue.object(members.map { (member: JSONMember) -> JSONMember in
+            switch (member.key, member.value) {
+            case ("and", .array(let nested)), ("or", .array(let nested)),
+                ("hasExactly", .array(let nested)), ("includes", .array(let nested)):
+                JSONMember(key: member.key, value: .array(nested.map { $0.matcherAsRead() }))
+            case ("matchesJsonPath", .object), ("matchesXPath", .object):
+                JSONMember(key: member.key, value: member.value.matcherAsRead())
+            default:
+                member
+            }
+        })
+        // `absent` makes an absent matcher whatever its value.
+        if matcher[member: "absent"] == .bool(false) { matcher = matcher.setting("absent", to: .bool(true)) }
+        // `caseInsensitive` is an option of `equalTo` alone; beside another operator nothing reads it.
+        if case .bool? = matcher[member: "caseInsensitive"], matcher[member: "equalTo"] == nil {
+            matcher = matcher.removing("caseInsensitive")
+        }
+        // `exemptedComparisons` is read as a list of names; a single name is ignored.
+        if case .string? = matcher[member: "exemptedComparisons"], matcher[member: "equalToXml"] != nil {
+            matcher = matcher.removing("exemptedComparisons")
+        }
+        for dateOperator in ["before", "after", "equalToDateTime"] {
+            if case .string(let expected)? = matcher[member: dateOperator] {
+                return matcher.foldingExpectedOffset(into: dateOperator, expected: expected)
+            }
+        }
+        return matcher
+    }
+
+    /// A date matcher with `expectedOffset` and `expectedOffsetUnit` written into its `now` (`now -30
+    /// years`; `now` alone is `now +0 seconds`). Beside a fixed date the offset is not applied, so it is
+    /// dropped there.
+    private func foldingExpectedOffset(into dateOperator: String, expected: String) -> JSONValue {
+        let folded = removing("expectedOffset").removing("expectedOffsetUnit")
+        guard expected == "now" else { return folded }
+        var offset = (amount: 0, unit: "seconds")
+        if let amount = self[member: "expectedOffset"]?.intValue, let unit = self[member: "expectedOffsetUnit"]?.stringValue {
+            offset = (amount, unit.lowercased())
+        }
+        let sign = offset.amount >= 0 ? "+" : ""
+        return folded.setting(dateOperator, to: .string("now \(sign)\(offset.amount) \(offset.unit)"))
     }
 }

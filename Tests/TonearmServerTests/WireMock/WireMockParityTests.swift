@@ -52,6 +52,53 @@ struct WireMockParityTests {
         try await server.stop()
     }
 
+    @Test("a mapping is echoed with its matchers as they are read: absent false as true, options nothing reads dropped, expectedOffset folded into now")
+    func matchersEchoedAsRead() async throws {
+        let server = try await Self.start()
+        let mapping = #"""
+            {"request":{"method":"POST","url":"/echo","headers":{
+              "X-Absent":{"absent":false},
+              "X-Regex":{"matches":"a.*","caseInsensitive":true},
+              "X-Equal":{"equalTo":"a","caseInsensitive":true},
+              "X-Since":{"after":"now","expectedOffset":-30,"expectedOffsetUnit":"years"},
+              "X-Until":{"before":"now"},
+              "X-Fixed":{"before":"2021-06-14T00:00:00Z","expectedOffset":3,"expectedOffsetUnit":"days"}},
+             "bodyPatterns":[{"equalToXml":"<a x=\"1\"/>","exemptedComparisons":"ATTR_VALUE"}]},
+             "response":{"status":200}}
+            """#
+        let created = try await Self.admin(server, "/__admin/mappings", mapping)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(try Self.object(created)["id"] as? String)
+        let fetched = try await Self.admin(server, "/__admin/mappings/\(id)", method: "GET")
+        for echoed in [created, fetched] {
+            let request = try #require(try Self.object(echoed)["request"] as? [String: Any])
+            let headers = try #require(request["headers"] as? [String: [String: Any]])
+            #expect(headers["X-Absent"]?["absent"] as? Bool == true)
+            #expect(headers["X-Regex"]?.keys.sorted() == ["matches"])
+            #expect(headers["X-Equal"]?["caseInsensitive"] as? Bool == true)
+            #expect(headers["X-Since"]?.count == 1 && headers["X-Since"]?["after"] as? String == "now -30 years")
+            #expect(headers["X-Until"]?["before"] as? String == "now +0 seconds")
+            #expect(headers["X-Fixed"]?.keys.sorted() == ["before"])
+            let bodyPattern = try #require((request["bodyPatterns"] as? [[String: Any]])?.first)
+            #expect(bodyPattern.keys.sorted() == ["equalToXml"])
+        }
+        try await server.stop()
+    }
+
+    @Test("beside urlPath, urlPattern is the URL matcher that counts, as in WireMock, and the only one echoed")
+    func firstURLMatcherCounts() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        let created = try await Self.admin(
+            server, "/__admin/mappings", #"{"request":{"method":"GET","urlPath":"/q","urlPattern":"/p/.*"},"response":{"status":200}}"#)
+        #expect(created.status == 201, "\(created.text)")
+        let request = try #require(try Self.object(created)["request"] as? [String: String])
+        #expect(request == ["method": "GET", "urlPattern": "/p/.*"])
+        #expect(try await TestClient.send(base + "/p/1").status == 200)
+        #expect(try await TestClient.send(base + "/q").status == 404)
+        try await server.stop()
+    }
+
     @Test("POST mappings/reset empties the journal and loads mapping files written after the start")
     func resetReloadsFilesAndClearsJournal() async throws {
         let (folder, mappings) = try Self.rootWithMappingsFolder()
@@ -130,6 +177,21 @@ struct WireMockParityTests {
         let answer = try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests?\(query)")
         #expect(answer.status == 400, "\(answer.text)")
         #expect(try await TestClient.send(server.baseURL.absoluteString + "/__admin/requests?since=2000-01-01T00:00:00Z").status == 200)
+        try await server.stop()
+    }
+
+    @Test("GET requests: since and limit page through the journal, and meta.total still counts every event, as WireMock's does")
+    func journalTotalCountsBeforePaging() async throws {
+        let server = try await Self.start()
+        let base = server.baseURL.absoluteString
+        _ = try await TestClient.send(base + "/one")
+        _ = try await TestClient.send(base + "/two")
+        let future = try await TestClient.send(base + "/__admin/requests?since=2999-01-01T00:00:00Z")
+        #expect((try Self.object(future)["requests"] as? [Any])?.isEmpty == true)
+        #expect((try Self.object(future)["meta"] as? [String: Int]) == ["total": 2])
+        let limited = try await TestClient.send(base + "/__admin/requests?limit=1")
+        #expect((try Self.object(limited)["requests"] as? [Any])?.count == 1)
+        #expect((try Self.object(limited)["meta"] as? [String: Int]) == ["total": 2])
         try await server.stop()
     }
 

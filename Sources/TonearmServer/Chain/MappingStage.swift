@@ -36,7 +36,10 @@ struct MappingStage: ResponderStage {
             }
         }
         let engine = stubs.engine
-        let result = engine.ruleCount > 0 ? Self.rankedMatch(asSent, in: engine, stubs: stubs) : engine.match(asSent)
+        var result = engine.ruleCount > 0 ? Self.rankedMatch(engine.incomingRequest(for: asSent), in: engine, stubs: stubs) : engine.match(asSent)
+        if case .miss = result, let asJSON = Self.bodyReadAsJSON(asSent, in: engine), engine.firstTrack(for: asJSON) != nil {
+            result = engine.ruleCount > 0 ? Self.rankedMatch(asJSON, in: engine, stubs: stubs) : engine.match(asJSON)
+        }
         switch result {
         case .miss(let report):
             // A request for an upstream is the cassette's and the network's: only a local one's miss is
@@ -115,13 +118,29 @@ struct MappingStage: ResponderStage {
         }
     }
 
+    /// `request` keyed with its body read as JSON, when it was not (no JSON `Content-Type`) and the body
+    /// looks like JSON: WireMock's `equalToJson` parses any body, where the key reads one as JSON only
+    /// when its type says so. Tried only after a miss, and taken only when an exact mapping has that
+    /// key, so a request that matches as sent never pays for it. The key holds no header (the mappings'
+    /// header matchers are rules, which see the request as sent), so only the body's reading changes.
+    private static func bodyReadAsJSON(_ request: Request, in engine: ReplayEngine) -> IncomingRequest? {
+        // JSON's whitespace: space, tab, line feed, carriage return (RFC 8259 §2).
+        guard let first = request.body.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
+        if let contentType = request.headers.first(named: "Content-Type"), MediaType.isJSON(contentType) { return nil }
+        var typed = request
+        typed.headers.removeAll { $0.name.equalsIgnoringASCIICase("Content-Type") }
+        typed.headers.append(HeaderField("Content-Type", "application/json"))
+        let keyed = engine.incomingRequest(for: typed)
+        return IncomingRequest(request: request, canonical: keyed.canonical, key: keyed.key)
+    }
+
     /// The answer in WireMock's order when the set has pattern mappings: a pattern mapping with a lower
     /// `priority` than the exact mapping found by key, or the same and added later, answers instead of
     /// it. Exact mappings are found first, in O(1), so only the rules ranked before the one exact
     /// candidate are tried; the request's canonical form is worked out once for both. (A set without
     /// pattern mappings, the usual large one, takes the engine's key-only path instead.)
-    private static func rankedMatch(_ request: Request, in engine: ReplayEngine, stubs: WireMockStubs) -> MatchResult {
-        let incoming = engine.incomingRequest(for: request)
+    private static func rankedMatch(_ incoming: IncomingRequest, in engine: ReplayEngine, stubs: WireMockStubs) -> MatchResult {
         if let exact = engine.firstTrack(for: incoming), let priority = stubs.enginePriority(ofExactHit: exact),
             let ranked = engine.matchRules(incoming, priorityBelow: priority) {
             return .hit(ranked)

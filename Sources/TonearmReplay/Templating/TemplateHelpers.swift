@@ -97,7 +97,8 @@ enum TemplateHelpers {
     /// gives it: the value for a definite path (`$.a.b`, `$.items[0]`), a list for one that may select
     /// several (filters, `..`, wildcards), nothing for a path that does not parse.
     private static func jsonPath(_ document: TemplateValue, _ path: String) -> TemplateValue {
-        guard let compiled = try? JSONPath(path) else { return .null }
+        let (selecting, counts) = countingFunction(path)
+        guard let compiled = try? JSONPath(selecting) else { return .null }
         let json: JSONValue
         if case .json(let value) = document {
             json = value
@@ -106,8 +107,29 @@ enum TemplateHelpers {
             json = parsed
         }
         let selected = compiled.select(in: json)
+        if counts {
+            // Jayway's `length()` counts an array's elements or an object's members; of anything else,
+            // or of nothing, WireMock writes nothing.
+            switch selected.first {
+            case .array(let items)?: return .integer(items.count)
+            case .object(let members)?: return .integer(members.count)
+            default: return .null
+            }
+        }
         if compiled.isDefinite { return selected.first.map(TemplateValue.json) ?? .null }
         return .json(.array(selected))
+    }
+
+    /// `$.items.length()` (or `.size()`), which WireMock's Jayway JSONPath reads, split into the path the
+    /// core selects with (it has no functions) and whether to count what that selects. Only after a
+    /// definite path: after a wildcard or filter Jayway applies the function to each element, which
+    /// stays refused when the template is loaded.
+    static func countingFunction(_ path: String) -> (path: String, counts: Bool) {
+        for function in [".length()", ".size()"] where path.hasSuffix(function) {
+            let selecting = String(path.dropLast(function.count))
+            if let compiled = try? JSONPath(selecting), compiled.isDefinite { return (selecting, true) }
+        }
+        return (path, false)
     }
 
     // MARK: Dates

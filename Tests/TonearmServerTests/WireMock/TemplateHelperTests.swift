@@ -63,6 +63,12 @@ struct TemplateHelperTests {
         #expect(try render("{{jsonPath request.body '$.missing'}}|{{jsonPath request.body '$.a.b[?(@ > 1)]'}}") == "|[2,3]")
     }
 
+    @Test("jsonPath length() and size() after a definite path: elements or members; nothing for text or nothing")
+    func jsonPathLength() throws {
+        #expect(try render("{{jsonPath request.body '$.a.b.length()'}}|{{jsonPath request.body '$.o.length()'}}|{{jsonPath request.body '$.length()'}}|{{jsonPath request.body '$.a.b.size()'}}|{{jsonPath request.body '$.missing.length()'}}|{{jsonPath request.body '$.s.length()'}}")
+            == "3|2|4|3||")
+    }
+
     @Test("parseJson: an object whose members templates read, a list written as Java writes one")
     func parseJson() throws {
         #expect(try render("{{#with (parseJson request.body)}}{{s}}{{/with}}|{{parseJson '[1,2]'}}") == "x&lt;y|[1, 2]")

@@ -80,6 +80,14 @@ struct TemplateHelperTests {
         #expect(try render("{{math 5 '/' 2}}|{{math -5 '/' 2}}|{{math 1 '/' 3}}|{{math 2 '*' 3}}|{{math 10 '+' 0.5}}") == "3|-3|0|6|10.5")
     }
 
+    @Test("math on decimals as WireMock's BigDecimal: exact sums and products, quotients rounded half up to the dividend's decimals")
+    func decimalMath() throws {
+        #expect(try render("{{math 1 '-' 0.9}}|{{math 3 '*' 1.1}}|{{math 10.5 '/' 2}}|{{math 10 '/' 2.5}}|{{math 0.1 '+' 0.2}}|{{math 1.0 '/' 3}}",
+                           url: "/t?d=1.25") == "0.1|3.3|5.3|4|0.3|0.3")
+        #expect(try render("{{math -10.5 '/' 2}}|{{math 5.5 '%' 2}}|{{math request.query.d '+' 1}}|{{math 2.50 '*' 2}}|{{math 1 '/' 4.0}}",
+                           url: "/t?d=1.25") == "-5.3|1.5|2.25|5.0|0")
+    }
+
     @Test("regexExtract: the first match, groups into a variable, WireMock's error text when nothing matches")
     func regexExtract() throws {
         #expect(try render("{{regexExtract request.body '[0-9]+'}}|{{regexExtract 'abc-123' '([a-z]+)-([0-9]+)' 'parts'}}{{parts.0}}/{{parts.1}}") == "1|abc/123")

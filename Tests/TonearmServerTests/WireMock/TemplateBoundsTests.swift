@@ -7,7 +7,7 @@ import TonearmReplay
 @Suite("Template output and step bounds")
 struct TemplateBoundsTests {
     private func boundError(_ template: String, url: String = "/t", body: String = "", limits: TemplateLimits = .standard) -> TemplateError? {
-        #expect(throws: TemplateError.self) {
+        return #expect(throws: TemplateError.self) {
             try TemplateTestRendering.render(template, url: url, body: body, limits: limits)
         }
     }
@@ -32,7 +32,7 @@ struct TemplateBoundsTests {
     func randomValueLength() {
         let hundred = TemplateLimits(outputBytes: 100, steps: 1000)
         let error = boundError("ab\n{{randomValue length=99}}", limits: hundred)
-        #expect(error?.expected == "a randomValue length within the output limit (98 bytes)")
+        #expect(error?.expected == "a randomValue length within the output limit (97 bytes)")
         #expect(error?.position?.description == "line 2, column 1")
     }
 

@@ -3,8 +3,8 @@
 ///
 /// The subset WireMock users write: `{{path}}`, `{{{path}}}`, `{{helper arg key=value}}`,
 /// subexpressions `(helper …)`, blocks `{{#helper}}…{{else}}…{{/helper}}`, comments `{{! … }}` and
-/// `{{!-- … --}}`, and `~` trimming the whitespace inside a block beside its tags. An opening `{{`
-/// that is never closed is text, as Handlebars leaves it.
+/// `{{!-- … --}}`, and `~` trimming the whitespace beside a tag. An opening `{{` that is never closed is
+/// text, as Handlebars leaves it.
 struct TemplateParser {
     private let scalars: [Character]
     /// Where each line starts, for positions in errors.
@@ -60,21 +60,17 @@ struct TemplateParser {
             let isRaw = offset + 2 < scalars.count && scalars[offset + 2] == "{"
             var inner = String(scalars[(offset + (isRaw ? 3 : 2))..<close.contentEnd])
             offset = close.next
-            let trimsBefore = inner.hasPrefix("~")
-            if trimsBefore { inner.removeFirst() }
-            let trimsAfter = inner.hasSuffix("~")
-            if trimsAfter { inner.removeLast() }
-            trimNextText = false
-            if inner.hasPrefix("!") { continue }
-            let trimmed = inner.trimmingSpaces
-            // Handlebars.java, as WireMock runs it, honours `~` only inside a block: `{{#if x~}}` and
-            // `{{else~}}` trim the start of the section they open, `{{~else}}` and `{{~/if}}` the end of
-            // the one they close; beside an output tag, or outside the block, `~` changes nothing.
-            let closesSection = trimmed == "else" || trimmed == "^" || trimmed.hasPrefix("/")
-            if trimsBefore, closesSection {
+            if inner.hasPrefix("~") {
+                inner.removeFirst()
                 while let last = text.last, last.isWhitespace { text.removeLast() }
             }
-            trimNextText = trimsAfter && (trimmed == "else" || trimmed.hasPrefix("#"))
+            trimNextText = false
+            if inner.hasSuffix("~") {
+                inner.removeLast()
+                trimNextText = true
+            }
+            if inner.hasPrefix("!") { continue }
+            let trimmed = inner.trimmingSpaces
             if trimmed == "else" || trimmed == "^" {
                 flush(into: &nodes, &text)
                 return (nodes, Terminator(tag: "else", position: start))

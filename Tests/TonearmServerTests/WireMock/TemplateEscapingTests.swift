@@ -25,15 +25,18 @@ struct TemplateEscapingTests {
         // Every "{" is followed by a space, so no tag can open; "}}", "~", "!" and controls stay in.
         let texts = Gen.latin1.string(of: 0...80).map { $0.replacingOccurrences(of: "{", with: "{ ") }
         await propertyCheck(count: 200, input: texts) { text in
-            #expect(try TemplateTestRendering.render(text) == text)
-            #expect(try TemplateTestRendering.render(text, escaping: false) == text)
+            let escaped = try TemplateTestRendering.render(text)
+            let unescaped = try TemplateTestRendering.render(text, escaping: false)
+            #expect(escaped == text)
+            #expect(unescaped == text)
         }
     }
 
     @Test("property: {{{…}}} writes any body unchanged; {{…}} writes it with no raw &<>\"'`= and unescapes back to it")
     func bodiesRoundTrip() async {
         await propertyCheck(count: 200, input: Gen.latin1.string(of: 0...80)) { body in
-            #expect(try TemplateTestRendering.render("{{{request.body}}}", body: body) == body)
+            let raw = try TemplateTestRendering.render("{{{request.body}}}", body: body)
+            #expect(raw == body)
             let escaped = try TemplateTestRendering.render("{{request.body}}", body: body)
             #expect(!escaped.contains { "<>\"'`=".contains($0) })
             var unescaped = escaped

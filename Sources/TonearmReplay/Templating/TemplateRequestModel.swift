@@ -65,7 +65,8 @@ package struct TemplateRequestModel: Sendable {
     /// `request.path`: the path, or with a template that reads it, the path with its segments (as sent)
     /// and parameters as members. A parameter named as a segment's index wins, as WireMock's map has it.
     private static func path(_ path: String, template: PathTemplate?) -> TemplateValue {
-        guard let parameters = template?.parameters(in: path) else { return .string(path) }
+        // WireMock's `request.path` is percent-decoded (`/a/b%20c` reads `/a/b c`), as its segments are.
+        guard let parameters = template?.parameters(in: path) else { return .string(decoded(Substring(path))) }
         var members: [(key: String, value: TemplateValue)] = []
         for (index, segment) in path.split(separator: "/", omittingEmptySubsequences: true).enumerated() {
             members.append((String(index), .string(String(segment))))

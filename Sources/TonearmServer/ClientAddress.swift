@@ -6,8 +6,9 @@ import NIOCore
 /// Kept as the address's bytes rather than its text: every request and journal entry carries one, and a
 /// value holding no reference is copied without retaining or releasing anything (a `String?` here cost
 /// the request path about 1,000 instructions a request, measured with scripts/server-instructions.sh).
-/// The text is made only where it is shown.
-struct ClientAddress: Sendable, Hashable {
+/// The text is made only where it is shown. `package` for the WireMock stages, which match on it
+/// (`clientIp`) and log it.
+package struct ClientAddress: Sendable, Hashable {
     /// The address's first eight bytes in network order (an IPv4 address's four, then zeros).
     private let high: UInt64
     /// The address's last eight bytes in network order (zeros for IPv4).
@@ -15,7 +16,7 @@ struct ClientAddress: Sendable, Hashable {
     private let isIPv6: Bool
 
     /// The IP address of `address`; `nil` for a Unix domain socket.
-    init?(_ address: SocketAddress) {
+    package init?(_ address: SocketAddress) {
         switch address {
         case .v4(let v4):
             var high: UInt64 = 0
@@ -41,7 +42,7 @@ struct ClientAddress: Sendable, Hashable {
     }
 
     /// The address as the socket layer writes it (`127.0.0.1`, `::1`), as NIO's `ipAddress` does.
-    var text: String? {
+    package var text: String? {
         var packed = ByteBuffer()
         if isIPv6 {
             packed.writeInteger(high)

@@ -13,6 +13,13 @@ import Tonearm
 /// mapping; nothing is dropped silently. Rules are listed most recent first, because WireMock tries
 /// later stubs before earlier ones at equal priority.
 public enum WireMockFormat {
+    /// The field a request pattern's `clientIp` matcher (WireMock 3) is a header condition on: the
+    /// client's IP address, which `tonearm serve` adds to the request it matches against mappings
+    /// that use it (and to the journaled requests `requests/count` and its kin match). A colon starts
+    /// it, as HTTP/2's pseudo-header fields: no HTTP/1.1 field name can, so no client can send it or
+    /// stand in for it. Outside the server nothing adds it, so such a mapping matches nothing there.
+    package static let clientAddressField = ":client-ip"
+
     /// The configuration WireMock stubs match under: path instead of URL, since stubs have no host.
     public static var configuration: MatchingConfiguration {
         MatchingConfiguration(attributes: [.method, .path, .query, .body])

@@ -15,7 +15,7 @@ struct WireMockMappingReader {
     ]
     private static let knownRequestKeys: Set<String> = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters", "queryParameters", "headers", "cookies",
-        "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns", "formParameters",
+        "basicAuthCredentials", "basicAuth", "bodyPatterns", "multipartPatterns", "formParameters", "clientIp",
     ]
     private static let knownResponseKeys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
@@ -50,6 +50,10 @@ struct WireMockMappingReader {
         var headers = try headerConditions(request.member("headers"))
         // `basicAuth` is the name WireMock 2.35.1 also reads (and echoes as `basicAuthCredentials`).
         if let credentials = try request.firstMember("basicAuthCredentials", "basicAuth") { headers.append(try Self.basicAuthCondition(credentials)) }
+        // WireMock 3's `clientIp`: a value matcher on the client's address, which the server supplies.
+        if let clientIp = try request.member("clientIp"), let condition = try valueCondition(clientIp, what: "clientIp matcher") {
+            headers.append(HeaderCondition(WireMockFormat.clientAddressField, condition))
+        }
         var rule = Rule(
             name: name, method: method, pattern: pattern.pattern, target: pattern.target, query: pattern.query,
             headers: headers, cookies: try cookieConditions(request.member("cookies")),

@@ -36,8 +36,10 @@ struct MappingStage: ResponderStage {
             }
         }
         let engine = stubs.engine
-        var result = engine.ruleCount > 0 ? Self.rankedMatch(engine.incomingRequest(for: asSent), in: engine, stubs: stubs) : engine.match(asSent)
-        if case .miss = result, let asJSON = Self.bodyReadAsJSON(asSent, in: engine), engine.firstTrack(for: asJSON) != nil {
+        // `clientIp` mappings match on the client's address, carried in a field only they read.
+        let matched = stubs.readsClientAddress ? asSent.withClientAddress(request.incoming.peer) : asSent
+        var result = engine.ruleCount > 0 ? Self.rankedMatch(engine.incomingRequest(for: matched), in: engine, stubs: stubs) : engine.match(matched)
+        if case .miss = result, let asJSON = Self.bodyReadAsJSON(matched, in: engine), engine.firstTrack(for: asJSON) != nil {
             result = engine.ruleCount > 0 ? Self.rankedMatch(asJSON, in: engine, stubs: stubs) : engine.match(asJSON)
         }
         switch result {

@@ -402,15 +402,15 @@ extension WireMockAdmin {
             return .adminDone
         case ("POST", "count") where rest.count == 1:
             let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/count", bodyFiles: wireMock.bodyFiles)
-            let count = journal.entries.count(where: { pattern.matches(Self.wireMockRequest($0.request)) })
+            let count = journal.entries.count(where: { pattern.matches(Self.wireMockRequest($0)) })
             return .adminJSON(.object(["count": .integer(count), "requestJournalDisabled": .bool(false)]))
         case ("POST", "find") where rest.count == 1:
             let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/find", bodyFiles: wireMock.bodyFiles)
-            let found = journal.entries.filter { pattern.matches(Self.wireMockRequest($0.request)) }
+            let found = journal.entries.filter { pattern.matches(Self.wireMockRequest($0)) }
             return loggedRequests(found)
         case ("POST", "remove") where rest.count == 1:
             let pattern = try WireMockRequestPattern(request.body, source: "POST /__admin/requests/remove", bodyFiles: wireMock.bodyFiles)
-            return removedServeEvents(journal.remove { pattern.matches(Self.wireMockRequest($0.request)) })
+            return removedServeEvents(journal.remove { pattern.matches(Self.wireMockRequest($0)) })
         case ("POST", "remove-by-metadata") where rest.count == 1:
             let pattern = try WireMockMetadataPattern(request.body)
             let matchingIDs = Set(wireMock.all.filter { pattern.matches($0.metadata) }.map(\.id))
@@ -451,10 +451,11 @@ extension WireMockAdmin {
         ]))
     }
 
-    /// A journaled request as WireMock patterns see it: the path and query the client sent, no host.
-    static func wireMockRequest(_ request: Request) -> Request {
-        var copy = request
-        copy.url = WireMockServeEvents.urls(request.url, baseURL: "").0
+    /// A journaled request as WireMock patterns see it: the path and query the client sent, no host,
+    /// and the client's address for `clientIp`.
+    static func wireMockRequest(_ entry: JournalEntry) -> Request {
+        var copy = entry.request.withClientAddress(entry.peer)
+        copy.url = WireMockServeEvents.urls(entry.request.url, baseURL: "").0
         return copy
     }
 
@@ -512,7 +513,7 @@ extension WireMockAdmin {
             let pattern = try WireMockRequestPattern(
                 request.body, source: "POST /__admin/near-misses/request-pattern", bodyFiles: wireMock.bodyFiles)
             let ranked = journal.entries.reversed().compactMap { entry -> (JournalEntry, Double)? in
-                guard let distance = pattern.distance(to: Self.wireMockRequest(entry.request)), distance > 0 else { return nil }
+                guard let distance = pattern.distance(to: Self.wireMockRequest(entry)), distance > 0 else { return nil }
                 return (entry, distance)
             }
             .sorted { $0.1 < $1.1 }

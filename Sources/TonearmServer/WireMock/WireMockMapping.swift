@@ -22,6 +22,8 @@ struct WireMockMapping: Sendable {
     /// read (``JSONValue/withMatchersAsRead()``).
     let json: JSONValue
     let stub: Stub
+    /// Whether its request pattern matches on the client's address (WireMock 3's `clientIp`).
+    var readsClientAddress: Bool { json[member: "request"]?[member: "clientIp"] != nil }
     /// The mapping's `priority`, when it gives one (the importer refuses one that is not an integer).
     var priority: Int? {
         guard case .number(let text)? = json[member: "priority"] else { return nil }

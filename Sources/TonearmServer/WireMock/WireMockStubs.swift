@@ -38,6 +38,9 @@ final class WireMockStubs: Sendable {
     /// answering never waits for an admin call; `settingsCount` lets the others skip the lookup.
     private let settings = Mutex<[String: WireMockResponseSettings]>([:])
     private let settingsCount = Atomic<Int>(0)
+    /// Set once a mapping matching on the client's address (`clientIp`) is added, and never cleared:
+    /// until then requests are matched without the address field, which no other mapping reads.
+    private let clientAddressRead = Atomic<Bool>(false)
     /// How mappings are read: `__files`, and whether every response is a template.
     let reading: WireMockMappingReading
     private let current = Mutex(ReplayEngine(strategy: .repeat, configuration: WireMockFormat.configuration))
@@ -100,6 +103,9 @@ final class WireMockStubs: Sendable {
 
     /// The `mappings` folder persistent mappings are written to, when the server has a root directory.
     var mappingsFolder: URL? { rootDirectory?.mappingsFolder }
+
+    /// Whether a mapping has matched on the client's address (`clientIp`) since the server started.
+    var readsClientAddress: Bool { clientAddressRead.load(ordering: .relaxed) }
 
     /// Whether any mapping is held (a lock-free read, so servers without mappings pay nothing).
     var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
@@ -307,6 +313,7 @@ final class WireMockStubs: Sendable {
     /// unless it is there already as `prepared` (ranked as it would be now).
     private func insert(_ mapping: WireMockMapping, into state: inout State, prepared: ReplayEngine.EntryID? = nil) throws(WireMockError) {
         let engine = engine
+        if mapping.readsClientAddress { clientAddressRead.store(true, ordering: .relaxed) }
         var stored = Stored(mapping: mapping, sequence: state.insertions)
         switch mapping.stub {
         case .track(let track):

@@ -1,63 +1,6 @@
 import Foundation
 import Tonearm
-
-/// Reading and writing the admin API's JSON with the core's one JSON model (``JSONValue``): request
-/// bodies are parsed with `JSONValue(parsing:)`, answers are built as values and written as RFC 8785
-/// text (compact, members sorted), which every WireMock client reads.
-extension JSONValue {
-    /// The member named `key` of an object (the first when repeated), or `nil`.
-    subscript(member key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    /// The text of a string value, or `nil`.
-    var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
-    /// An integer value (`5`, `5.0`), or `nil`.
-    var intValue: Int? {
-        guard case .number(let text) = self else { return nil }
-        if let value = Int(text) { return value }
-        guard let value = Double(text), value.rounded() == value, abs(value) < 1e15 else { return nil }
-        return Int(value)
-    }
-
-    /// An object built from `members` in order, leaving out `nil` values.
-    static func object(_ members: KeyValuePairs<String, JSONValue?>) -> JSONValue {
-        .object(members.compactMap { key, value in value.map { JSONMember(key: key, value: $0) } })
-    }
-
-    /// An integer.
-    static func integer(_ value: Int) -> JSONValue { .number(String(value)) }
-
-    /// A finite number as its ECMAScript text (`0.25`, `1e-7`).
-    static func double(_ value: Double) -> JSONValue {
-        .number(ECMAScriptNumber.format(value.isFinite ? value : 0))
-    }
-
-    /// This object with `key` set to `value` (replacing the member, or added at the end).
-    func setting(_ key: String, to value: JSONValue) -> JSONValue {
-        guard case .object(var members) = self else { return self }
-        if let index = members.firstIndex(where: { $0.key == key }) {
-            members[index].value = value
-        } else {
-            members.append(JSONMember(key: key, value: value))
-        }
-        return .object(members)
-    }
-
-    /// This object without `key`.
-    func removing(_ key: String) -> JSONValue {
-        guard case .object(let members) = self else { return self }
-        return .object(members.filter { $0.key != key })
-    }
-
-    /// The value as compact JSON bytes.
-    var bytes: [UInt8] { Array(canonicalText.utf8) }
-}
+import TonearmServer
 
 /// One entry of WireMock's error document `{"errors":[{"code","source":{"pointer"},"title","detail"}]}`,
 /// which its Java client parses from every 4xx answer.
@@ -130,11 +73,6 @@ struct WireMockError: Error, Sendable {
 }
 
 extension Response {
-    /// A WireMock admin answer: `status` with `json` as an `application/json` body.
-    static func adminJSON(_ json: JSONValue, status: Int = 200) -> Response {
-        Response(status: status, headers: [HeaderField("Content-Type", "application/json")], body: json.bytes)
-    }
-
     /// The answer to an admin call WireMock 2.35.1 answers with an empty 200 (a reset, a save, an
     /// import, a removal by request pattern): no body, as its clients expect none.
     static let adminDone = Response(status: 200)

@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// WireMock's recorder API: `GET recordings/status`, `POST recordings/start` (a RecordSpec with

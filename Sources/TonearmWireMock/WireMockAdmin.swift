@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// WireMock's admin API under `/__admin` (see docs/server.md, "Coming from WireMock"): the subset its

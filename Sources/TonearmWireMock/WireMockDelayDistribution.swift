@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 
 /// A mapping's `delayDistribution`: a delay drawn per request, as WireMock 2.35.1 reads them —
 /// `uniform` (`lower`, `upper` milliseconds), `lognormal` (`median` milliseconds, `sigma`) and `fixed`

@@ -1,4 +1,5 @@
 import Tonearm
+import TonearmServer
 
 /// WireMock's global settings (`/__admin/settings`): a fixed delay and a random delay added to every
 /// mapping's answer, and `extended`, values for extensions, which Tonearm stores and returns as WireMock

@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// One WireMock stub mapping as the admin API holds it: its id, the JSON it echoes, and what the

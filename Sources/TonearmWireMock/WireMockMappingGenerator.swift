@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// One exchange to make a mapping of: the request as the client sent it and the answer it got.

@@ -1,4 +1,5 @@
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// The `StringValuePattern` of `POST /__admin/mappings/remove-by-metadata`, applied to each mapping's

@@ -1,4 +1,5 @@
 import Tonearm
+import TonearmServer
 
 /// A mapping's `proxyBaseUrl`: the request is sent on to that base (its path and query appended, as
 /// WireMock appends them) with `additionalProxyRequestHeaders` set, and the upstream's answer is sent

@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 
 /// The body of `POST /__admin/recordings/start` and `/snapshot` (WireMock's RecordSpec): where to
 /// record from, which exchanges become mappings and how those mappings are written. Members are

@@ -1,3 +1,4 @@
+import TonearmServer
 import Synchronization
 
 /// The state of WireMock's recorder (`/__admin/recordings/...`): never started, recording since a

@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// A WireMock `RequestPattern` (the body of `requests/count`, `requests/find` and

@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 import TonearmReplay
 

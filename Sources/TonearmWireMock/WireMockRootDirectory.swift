@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// A WireMock root directory (`tonearm serve --root-dir DIR`): mappings in `DIR/mappings` (one mapping

@@ -1,4 +1,5 @@
 import Tonearm
+import TonearmServer
 
 /// A scenario as WireMock 2.35.1 lists it in `GET /__admin/scenarios` and checks it in `PUT
 /// /__admin/scenarios/{name}/state` (both compared with the jar by scripts/wiremock-diff.py).

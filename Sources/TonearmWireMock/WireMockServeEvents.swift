@@ -1,5 +1,6 @@
 import Foundation
 import Tonearm
+import TonearmServer
 
 /// The journal in WireMock's shapes: `ServeEvent`s and `LoggedRequest`s, with only the fields
 /// WireMock defines (its Java client refuses unknown ones in serve events).

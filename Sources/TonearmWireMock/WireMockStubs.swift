@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tonearm
+import TonearmServer
 import TonearmCassettes
 
 /// The stub mappings a server holds for WireMock clients: those loaded from `--root-dir` (the

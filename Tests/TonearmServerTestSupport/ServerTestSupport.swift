@@ -6,12 +6,14 @@ import TonearmCassettes
 import TonearmServer
 import TonearmTestSupport
 import TonearmURLSession
+import TonearmWireMock
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A server configuration logging nowhere, so test output stays readable.
-func quietConfiguration(
+/// A server configuration logging nowhere, so test output stays readable, with WireMock installed (its
+/// admin API and stub mappings) as `tonearm serve` has it.
+package func quietConfiguration(
     cassette: URL? = nil, mode: RecordMode = .never, hosts: [String] = [], upstream: String? = nil
 ) -> ServerConfiguration {
     var configuration = ServerConfiguration(
@@ -20,29 +22,30 @@ func quietConfiguration(
     // Each test's server on loops of its own: work another test's server does on a shared loop must not
     // hold up this one's connections (or its timers).
     configuration.network.eventLoops = .dedicated()
+    configuration.wireMock = .init()
     return configuration
 }
 
 /// A native cassette file in `folder` holding `tracks`.
-func savedCassette(_ tracks: [Track], in folder: TemporaryFolder, name: String = "c.json") throws -> URL {
+package func savedCassette(_ tracks: [Track], in folder: TemporaryFolder, name: String = "c.json") throws -> URL {
     let file = folder.file(name)
     try CassetteFile.save(Cassette(tracks: tracks), to: file, format: .native)
     return file
 }
 
 /// One exchange made with AsyncHTTPClient, body collected.
-struct ClientResponse {
-    var status: Int
-    var headers: [HeaderField]
-    var body: [UInt8]
-    var text: String { String(decoding: body, as: UTF8.self) }
+package struct ClientResponse {
+    package var status: Int
+    package var headers: [HeaderField]
+    package var body: [UInt8]
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A plain HTTP client for the tests (its own, not the server's).
-enum TestClient {
-    static let shared = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+package enum TestClient {
+    package static let shared = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
-    static func send(
+    package static func send(
         _ url: String, method: String = "GET", headers: [(String, String)] = [], body: String? = nil
     ) async throws -> ClientResponse {
         var request = HTTPClientRequest(url: url)
@@ -69,7 +72,7 @@ enum TestClient {
 /// A JSON object's member names and the JSON type of each (read with the core's JSON parser, so
 /// booleans and numbers are told apart on every platform): how the admin and control API tests pin a
 /// document's fields.
-func jsonShape(_ value: Any?) -> [String: String] {
+package func jsonShape(_ value: Any?) -> [String: String] {
     guard let value, JSONSerialization.isValidJSONObject(value),
         let data = try? JSONSerialization.data(withJSONObject: value),
         case .object(let members)? = try? JSONValue(parsing: Array(data))
@@ -90,18 +93,18 @@ func jsonShape(_ value: Any?) -> [String: String] {
 
 
 /// `curl`, when installed.
-let curlPath: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+package let curlPath: String? = ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// A loopback port that refuses connections for as long as this value lives: an upstream that is down.
 ///
 /// Bound but never listening, so the kernel refuses connections to it and no other server can take it.
 /// (A stopped test upstream's port is free again: a server started by a test running in parallel may get
 /// it, and then the "down" upstream answers.)
-final class RefusingPort: Sendable {
-    let port: Int
+package final class RefusingPort: Sendable {
+    package let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    package init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -121,18 +124,18 @@ final class RefusingPort: Sendable {
 
     deinit { close(descriptor) }
 
-    var origin: String { "http://127.0.0.1:\(port)" }
-    var authority: String { "127.0.0.1:\(port)" }
+    package var origin: String { "http://127.0.0.1:\(port)" }
+    package var authority: String { "127.0.0.1:\(port)" }
 }
 
 /// A raw TCP connection for sending bytes no HTTP client would (garbage, CONNECT, huge headers).
 ///
 /// `@unchecked Sendable`: its only state is an immutable socket descriptor, and each test uses a
 /// connection from one task at a time.
-final class RawConnection: @unchecked Sendable {
+package final class RawConnection: @unchecked Sendable {
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    package init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -149,9 +152,9 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    package func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -161,17 +164,17 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Everything until the peer closes (or 60 s pass), read off the cooperative pool.
-    func readToEnd() async throws -> String {
+    package func readToEnd() async throws -> String {
         try await readUntilClosed().text
     }
 
     /// Everything received, and whether the peer closed the connection (rather than the read timing out).
-    func readUntilClosed() async throws -> (text: String, closed: Bool) {
+    package func readUntilClosed() async throws -> (text: String, closed: Bool) {
         try await blocking { self.readBlocking() }
     }
 
     /// ``readUntilClosed()`` on the calling thread.
-    func readBlocking() -> (text: String, closed: Bool) {
+    package func readBlocking() -> (text: String, closed: Bool) {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -186,7 +189,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Everything received until the peer closes or resets the connection, and the error that ended
     /// it (`0` for a clean close, `ECONNRESET` for a reset).
-    func readRecordingError() -> (text: String, error: Int32) {
+    package func readRecordingError() -> (text: String, error: Int32) {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -199,7 +202,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Everything received until `marker` is among it (or the peer closes, or 60 s pass), read off the
     /// cooperative pool: for a test that must know the server has read a request before going on.
-    func read(until marker: String) async throws -> String {
+    package func read(until marker: String) async throws -> String {
         try await blocking {
             var data: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -214,7 +217,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Everything received until `marker` is among it (or the peer closes, or 60 s pass), each read with
     /// the time it arrived: for a test of when a paced body's parts come.
-    func timedReads(until marker: String) async throws -> [(arrived: ContinuousClock.Instant, text: String)] {
+    package func timedReads(until marker: String) async throws -> [(arrived: ContinuousClock.Instant, text: String)] {
         try await blocking {
             var reads: [(arrived: ContinuousClock.Instant, text: String)] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -228,7 +231,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// What arrives until it ends with `suffix` (one keep-alive answer), the peer closes, or 60 s pass.
-    func readUntil(suffix: String) -> String {
+    package func readUntil(suffix: String) -> String {
         var data: [UInt8] = []
         var byte: UInt8 = 0
         let wanted = Array(suffix.utf8)
@@ -237,16 +240,16 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Whether bytes (or the peer's close) are waiting to be read, without waiting or consuming them.
-    func hasDataWaiting() -> Bool {
+    package func hasDataWaiting() -> Bool {
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) >= 0
     }
 
-    func closeWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
+    package func closeWrite() { shutdown(descriptor, Int32(SHUT_WR)) }
 
     /// Whether the server sent something or closed within `limit`: returns as soon as it does (poll(2)),
     /// so the limit only bounds a server that never does.
-    func awaitsDataOrClose(within limit: Duration) -> Bool {
+    package func awaitsDataOrClose(within limit: Duration) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(clamping: limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000)
         return poll(&entry, 1, milliseconds) > 0

@@ -5,20 +5,20 @@ import TonearmTestSupport
 /// A real HTTP backend on 127.0.0.1 port 0 for the server to proxy to: TestSupport's ``HTTPTestServer``
 /// (the one test HTTP server), spoken to in Tonearm's `Request` and `Response`. Answers with `respond`
 /// and keeps the requests it received, as seen on its wire.
-final class TestUpstream: Sendable {
+package final class TestUpstream: Sendable {
     private let server: HTTPTestServer
     /// Holds every answer of a ``hanging()`` upstream until ``stop()``.
     private let gate: DispatchSemaphore?
 
     /// `http://127.0.0.1:PORT`.
-    var origin: String { server.baseURL }
+    package var origin: String { server.baseURL }
     /// The value for `--host`, and the path component.
-    var authority: String { "127.0.0.1:\(server.port)" }
+    package var authority: String { "127.0.0.1:\(server.port)" }
 
     /// An upstream answering with `respond`, each answer sent `delay` after its request arrived (so that
     /// a test can have many requests in flight at once: each connection is served on its own thread),
     /// its body one byte every `byteInterval` when given (an upstream dripping its body).
-    convenience init(
+    package convenience init(
         delay: Duration = .zero, byteInterval: Duration? = nil,
         respond: @escaping @Sendable (Request) -> Response = TestUpstream.echo
     ) async throws {
@@ -29,7 +29,7 @@ final class TestUpstream: Sendable {
     /// to get to its next step. (A long delay stands in for "never" only until a starved test process
     /// takes longer than the delay to reach that step: under the whole suite on two cores, test tasks
     /// have waited tens of seconds for a thread.)
-    static func hanging() async throws -> TestUpstream {
+    package static func hanging() async throws -> TestUpstream {
         // Never waits more than ten minutes, so a test that forgets stop() leaves no thread for good.
         try TestUpstream(delay: .zero, byteInterval: nil, gate: DispatchSemaphore(value: 0), respond: TestUpstream.echo)
     }
@@ -56,11 +56,11 @@ final class TestUpstream: Sendable {
     }
 
     /// The requests received so far.
-    var requests: [Request] { server.received.map(Self.request) }
+    package var requests: [Request] { server.received.map(Self.request) }
 
     /// Stops accepting, and lets a ``hanging()`` upstream's held answers go (to connections the proxy
     /// has long closed).
-    func stop() async throws {
+    package func stop() async throws {
         server.stop()
         gate?.signal()
     }
@@ -72,7 +72,7 @@ final class TestUpstream: Sendable {
     }
 
     /// Answers JSON naming the method, the target and the body.
-    static let echo: @Sendable (Request) -> Response = { request in
+    package static let echo: @Sendable (Request) -> Response = { request in
         let body = #"{"method":"\#(request.method)","path":"\#(request.url)","body":"\#(String(decoding: request.body, as: UTF8.self))"}"#
         return Response(status: 200, headers: [HeaderField("Content-Type", "application/json"), HeaderField("Set-Cookie", "a=1"), HeaderField("X-Trace", "a"), HeaderField("Set-Cookie", "b=2"), HeaderField("X-Trace", "b")], body: body)
     }

@@ -1,6 +1,7 @@
 import Testing
 import Tonearm
 import TonearmReplay
+import TonearmWireMock
 
 /// WireMock 3's JSON and list template helpers, each case's template and expected text taken from
 /// WireMock 3.13.2's own tests (named beside each group; no 3.x jar is reachable here to compare with).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// WireMock 3's admin routes (`GET version`, `GET`/`DELETE mappings/unmatched`, `GET files/{name}`),

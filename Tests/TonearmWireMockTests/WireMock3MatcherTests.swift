@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// WireMock 3's value matchers `not`, `hasExactly` and `includes`, through a real server and client.

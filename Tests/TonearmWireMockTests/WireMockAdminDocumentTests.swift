@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// `/__admin/docs`, `/__admin/docs/swagger` and `/__admin/swagger-ui`, where WireMock 2.35.1 answers its

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// The admin API's answers, pinned field by field against WireMock's documented shapes (its Java client

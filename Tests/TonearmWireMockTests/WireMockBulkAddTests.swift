@@ -3,6 +3,8 @@ import PropertyBased
 import Testing
 import Tonearm
 @testable import TonearmServer
+import TonearmServerTestSupport
+@testable import TonearmWireMock
 
 /// Mappings added many at once (a root directory's, `POST /__admin/mappings/import`'s) go into the
 /// engine in one batch; they must answer, list and fail exactly as the same mappings added one at a time.

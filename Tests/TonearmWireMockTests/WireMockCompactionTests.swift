@@ -3,6 +3,8 @@ import PropertyBased
 import Testing
 import Tonearm
 @testable import TonearmServer
+import TonearmServerTestSupport
+@testable import TonearmWireMock
 
 /// Mappings created and deleted through the admin API, over and over, as a long-running test server
 /// sees them: the engine's removed entries are reclaimed, and what stayed answers as before.
@@ -49,7 +51,7 @@ struct WireMockCompactionTests {
             try await group.waitForAll()
         }
 
-        let engine = server.core.wireMock.engine
+        let engine = try #require(server.core.wireMock).engine
         // Live tracks: GET /stays, GET /shadow (the newer) and GET /todo; rules: /rule/[0-9]+ and POST
         // /todo (a POST without a body pattern is a rule). Without compaction the index would hold a
         // position for every exact mapping ever created (over a thousand here).

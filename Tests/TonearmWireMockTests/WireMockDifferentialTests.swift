@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// WireMock itself, for the differential harness: java, and the standalone jar the PyPI `wiremock`

@@ -3,6 +3,8 @@ import Testing
 import TonearmReplay
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// Behaviour where Tonearm differed from WireMock 2.35.1 (found by scripts/wiremock-diff.py), each

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// WireMock 3's `urlPathTemplate` with `pathParameters`, through a real server and client: matching,

@@ -1,27 +1,9 @@
 import Foundation
 import Testing
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
-
-/// The Python interpreter with the PyPI `wiremock` and `requests` packages: `TONEARM_WIREMOCK_PYTHON`,
-/// else the virtual environment `.ci/run` creates in `.build/python-venv`.
-enum WireMockPython {
-    static let interpreter: String? = {
-        if let given = ProcessInfo.processInfo.environment["TONEARM_WIREMOCK_PYTHON"], !given.isEmpty { return given }
-        let venv = packageRoot.appendingPathComponent(".build/python-venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }()
-
-    /// CI sets `TONEARM_REQUIRE_WIREMOCK_PYTHON=1`: there a missing interpreter fails instead of skipping.
-    static let required = ProcessInfo.processInfo.environment["TONEARM_REQUIRE_WIREMOCK_PYTHON"] == "1"
-
-    static let missingMessage =
-        "no Python with the wiremock client: run .ci/run once (it creates .build/python-venv) or set TONEARM_WIREMOCK_PYTHON"
-
-    static func script(_ name: String) -> String {
-        packageRoot.appendingPathComponent("Tests/TonearmServerTests/Python/\(name)").path
-    }
-}
 
 @Suite("WireMock's Python client against the admin API")
 struct WireMockPythonClientTests {

@@ -3,6 +3,8 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// WireMock's recorder API (`/__admin/recordings/...`) through real servers and clients: what the

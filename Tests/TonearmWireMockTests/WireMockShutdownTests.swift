@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// `POST /__admin/shutdown`, as WireMock's: answered, then the server stops as it does for SIGTERM;

@@ -3,6 +3,8 @@ import Testing
 import Tonearm
 import TonearmReplay
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// WireMock's `response-template` transformer, `statusMessage` and `delayDistribution`, through a real

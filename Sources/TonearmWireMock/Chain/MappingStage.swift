@@ -1,4 +1,5 @@
 import Tonearm
+import TonearmServer
 import TonearmReplay
 
 /// Answers from the WireMock stub mappings, matched by the path and query as sent (ahead of host-in-path

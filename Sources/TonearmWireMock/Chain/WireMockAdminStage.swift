@@ -1,3 +1,4 @@
+import TonearmServer
 /// Answers WireMock's admin API under `/__admin/` on NIO's thread pool: its calls compile patterns and
 /// templates, read and write mapping files and list whole journals, any of which would hold up the other
 /// connections of the event loop that read the call. Health probes are answered at once. Never journaled.
@@ -7,7 +8,7 @@ struct WireMockAdminStage: ResponderStage {
     let admin: WireMockAdmin
 
     func respond(to request: ChainRequest) -> StageResult {
-        guard case .admin(let path, let query) = request.route else { return .passed }
+        guard case .extensionAPI(let path, let query) = request.route else { return .passed }
         let incoming = request.incoming
         let answer = { @Sendable [admin] in
             StageAnswer(

@@ -19,16 +19,16 @@ extension ServerConfiguration {
         /// Which WireMock version Tonearm behaves as where 2.35 and 3.x differ (`--wiremock-version`):
         /// the admin routes 3.x added, how `GET /__admin/files` names files, whether templates
         /// HTML-escape what `{{…}}` writes, and which mappings are templated unless
-        /// ``responseTemplating`` says otherwise. WireMock 3.x's by default.
+        /// `responseTemplating` says otherwise. WireMock 3.x's by default.
         public var version: Version
         /// Which mappings' responses are rendered as templates (`--local-response-templating`,
         /// `--global-response-templating`, `--disable-response-templating`, WireMock's options), or
-        /// `nil` for ``version``'s default: WireMock 3.x templates the mappings that name
-        /// `response-template` ( ``ResponseTemplating/local``), the 2.35 standalone server none
-        /// (``ResponseTemplating/off``) unless started with one of the options.
+        /// `nil` for `version`'s default: WireMock 3.x templates the mappings that name
+        /// `response-template` ( `ResponseTemplating/local`), the 2.35 standalone server none
+        /// (`ResponseTemplating/off`) unless started with one of the options.
         public var responseTemplating: ResponseTemplating?
 
-        /// The templating in force: ``responseTemplating``, else ``version``'s default.
+        /// The templating in force: `responseTemplating`, else `version`'s default.
         public var effectiveResponseTemplating: ResponseTemplating {
             responseTemplating ?? version.defaultResponseTemplating
         }

@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "TonearmWorkloads", targets: ["TonearmWorkloads"]),
         // A local record/replay/stub HTTP server for clients in any process or language (SwiftNIO).
         .library(name: "TonearmServer", targets: ["TonearmServer"]),
+        // WireMock's admin API, stub mappings and response templating, installed in a TonearmServer as an
+        // extension of its request path (`tonearm serve` installs it); a server without it builds none of it.
+        .library(name: "TonearmWireMock", targets: ["TonearmWireMock"]),
         .executable(name: "tonearm", targets: ["TonearmCLI"]),
         // `swift package tonearm lint|explain|key|coverage|diff …` on a package's cassettes (docs/testing.md,
         // "The SwiftPM plugin"); `swift package tonearm-write convert|prune --write …` for the subcommands
@@ -124,6 +127,17 @@ let package = Package(
             // The inspector page's source files, embedded as InspectorAssets.swift by scripts/embed-inspector-assets.py.
             exclude: ["Inspector/Web"]
         ),
+        // WireMock's admin API, its stub mappings' stages and the Handlebars subset its templates use: a
+        // server extension (`ServerExtension`), so the server knows nothing of it.
+        .target(
+            name: "TonearmWireMock",
+            dependencies: [
+                "Tonearm",
+                "TonearmCassettes",
+                "TonearmReplay",
+                "TonearmServer",
+            ]
+        ),
         .target(
             name: "TonearmWorkloads",
             dependencies: ["Tonearm"]
@@ -164,6 +178,7 @@ let package = Package(
                 "TonearmCommands",
                 "TonearmWorkloads",
                 "TonearmServer",
+                "TonearmWireMock",
                 "TonearmReplay",
                 .target(name: "TonearmURLSession", condition: .when(traits: ["URLSessionBench"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -237,11 +252,39 @@ let package = Package(
             ],
             path: "Tests/StreamBench"
         ),
+        // What the server's and WireMock's tests share: quiet configurations (WireMock installed, as
+        // `tonearm serve` has it), a test client, upstreams.
+        .target(
+            name: "TonearmServerTestSupport",
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmServer", "TonearmWireMock", "TonearmTestSupport", "TonearmURLSession",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/TonearmServerTestSupport"
+        ),
+        .testTarget(
+            name: "TonearmWireMockTests",
+            dependencies: [
+                "Tonearm", "TonearmCassettes", "TonearmReplay", "TonearmServer", "TonearmWireMock",
+                "TonearmTestSupport", "TonearmServerTestSupport",
+                // `tonearm serve`, which some tests launch.
+                "TonearmCLI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "TonearmServerTests",
             dependencies: [
                 "Tonearm", "TonearmCassettes", "TonearmURLSession", "TonearmServer", "TonearmTesting", "TonearmServerTesting",
-                "TonearmTestSupport",
+                "TonearmTestSupport", "TonearmServerTestSupport",
+                // The server as `tonearm serve` runs it: several tests reach the control plane through
+                // WireMock's admin API.
+                "TonearmWireMock",
                 // Executables the tests launch: `tonearm serve` and the test app.
                 "TonearmCLI", "TonearmServerTestApp",
                 "TonearmWorkloads",

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(Tonearm TonearmCassettes TonearmURLSession TonearmTesting TonearmServer TonearmServerTesting
+targets=(Tonearm TonearmCassettes TonearmURLSession TonearmTesting TonearmServer TonearmServerTesting TonearmWireMock
          TonearmHTTPTypes TonearmAsyncHTTPClient TonearmOpenAPI TonearmWorkloads)
 arguments=()
 for target in "${targets[@]}"; do arguments+=(--target "$target"); done

@@ -19,7 +19,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LISTING = os.path.join(ROOT, "docs", "public-api-listing.txt")
 MODULES = ["Tonearm", "TonearmCassettes", "TonearmReplay", "TonearmURLSession", "TonearmTesting",
-           "TonearmServerTesting", "TonearmServer", "TonearmWorkloads", "TonearmHTTPTypes",
+           "TonearmServerTesting", "TonearmServer", "TonearmWireMock", "TonearmWorkloads", "TonearmHTTPTypes",
            "TonearmAsyncHTTPClient", "TonearmOpenAPI"]
 TARGET = {"x86_64": "x86_64-unknown-linux-gnu", "aarch64": "aarch64-unknown-linux-gnu"}.get(os.uname().machine)
 

@@ -5,6 +5,7 @@ import Synchronization
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmWireMock
 import TonearmReplay
 import TonearmCommands
 
@@ -279,11 +280,12 @@ struct ServeCommand: AsyncParsableCommand {
                 certificateFile: tlsCert.map { URL(fileURLWithPath: $0) }, keyFile: tlsKey.map { URL(fileURLWithPath: $0) },
                 upstreamCertificateAuthorities: upstreamCA.map { URL(fileURLWithPath: $0) }),
             journal: .init(file: journal.map { URL(fileURLWithPath: $0) }, limit: journalLimit, maximumBytes: journalMaxBytes),
-            wireMock: .init(
-                rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                version: version, responseTemplating: templating.first),
             inspector: .init(isEnabled: inspector))
         configuration.webSocketOrder = order
+        // `tonearm serve` speaks WireMock's admin API and answers from its stub mappings.
+        configuration.wireMock = .init(
+            rootDirectory: rootDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            version: version, responseTemplating: templating.first)
         return configuration
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import TonearmCassettes
 import TonearmCommands
 import TonearmServer
+import TonearmWireMock
 
 /// `tonearm lint`'s check of a WireMock root folder: what the server's own loader refuses in it, so a
 /// folder lint passes is one `tonearm serve --root-dir` loads.

@@ -22,11 +22,11 @@ import Tonearm
 /// loads with acquiring order and sees the answer fully built); a slot's answer is never replaced or
 /// released before `deinit`, when no other reference to the tables exists; the dictionary is behind
 /// its `Mutex`, and the byte count is an `Atomic`.
-final class EncodedResponseCache: @unchecked Sendable {
+package final class EncodedResponseCache: @unchecked Sendable {
     /// One answer as kept: its bytes, what playing it needs besides, and the hit it came from, so that
     /// answering and journaling it need nothing of its track (`Tonearm/Hit/track` may decode the
     /// track each time it is read), and one reference carries all of it.
-    final class Kept: Sendable {
+    package final class Kept: Sendable {
         // What every request reads comes first, within the object's first cache line or two; the hit,
         // as large as a track and read only for a HEAD, an HTTP/1.0 request or the journal, comes last.
         /// The whole answer, head and body, as written to an HTTP/1.1 request kept alive.
@@ -69,7 +69,7 @@ final class EncodedResponseCache: @unchecked Sendable {
     /// Where one answer not kept yet is to be kept, carried from what answered to the connection that
     /// encodes it. A class: it is made once per answer (until the answer is kept) but rides in every
     /// ``StageAnswer`` and ``OutgoingResponse``, which would otherwise carry its hit's bytes by value.
-    final class Slot: Sendable {
+    package final class Slot: Sendable {
         let cache: EncodedResponseCache
         let key: Key
         /// The track's delay, kept with its bytes.

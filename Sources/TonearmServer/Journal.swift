@@ -11,18 +11,18 @@ import TonearmCassettes
 /// ``recordableBodyLimit``.
 ///
 /// Entries are held here only: clearing the journal frees them.
-final class Journal: Sendable {
+package final class Journal: Sendable {
     /// The longest request or response body an entry keeps, in bytes: enough for any API's JSON, and
     /// a thousand such entries fit the default byte cap.
-    static let storedBodyLimit = 64 * 1024
+    package static let storedBodyLimit = 64 * 1024
     /// What an entry costs besides its strings and bodies (the value, dates, array slots), for accounting.
     private static let entryOverhead = 256
 
-    let limit: Int
-    let maximumBytes: Int
+    package let limit: Int
+    package let maximumBytes: Int
     /// The longest body a proxied exchange keeps: an eighth of ``maximumBytes`` (8 MiB by default), so
     /// a recording holds real API answers whole while one exchange can never take the whole journal.
-    let recordableBodyLimit: Int
+    package let recordableBodyLimit: Int
     private let state = Mutex(State())
 
     private struct State {
@@ -41,16 +41,16 @@ final class Journal: Sendable {
 
     /// How many completed entries' numbers are kept for the inspector's feed: a feed further behind
     /// than that reloads the list instead.
-    static let updatesKept = 1000
+    package static let updatesKept = 1000
 
-    init(limit: Int, maximumBytes: Int) {
+    package init(limit: Int, maximumBytes: Int) {
         self.limit = max(1, limit)
         self.maximumBytes = max(0, maximumBytes)
         recordableBodyLimit = max(Self.storedBodyLimit, self.maximumBytes / 8)
     }
 
     /// Journals `entry`.
-    func append(_ entry: consuming JournalEntry) {
+    package func append(_ entry: consuming JournalEntry) {
         let bytes = prepare(&entry)
         // Moved into the lock's closure through an optional it takes from: captured as it is, the entry
         // would be copied into the journal (a retain and a release of each of its strings and arrays).
@@ -66,7 +66,7 @@ final class Journal: Sendable {
 
     /// Journals `entry`, which missed as `miss` says. (A separate method: the hits, nearly every
     /// request, then carry no optional miss, whose copies cost more than the rest of the journaling.)
-    func append(_ entry: JournalEntry, miss: ServerMiss) {
+    package func append(_ entry: JournalEntry, miss: ServerMiss) {
         var entry = entry
         let bytes = prepare(&entry)
         var (miss, missBytes) = Self.prepared(miss)
@@ -80,7 +80,7 @@ final class Journal: Sendable {
 
     /// Journals `entry`, the head of a stream that goes on (a relayed body, a WebSocket), and returns
     /// its number, for ``complete(_:with:)`` once the stream ends.
-    func appendStreamHead(_ entry: JournalEntry) -> Int {
+    package func appendStreamHead(_ entry: JournalEntry) -> Int {
         var entry = entry
         let bytes = prepare(&entry)
         return state.withLock { state in
@@ -135,7 +135,7 @@ final class Journal: Sendable {
     /// The entries completed after the first `count` completions (``complete(_:with:)``), those still
     /// kept, oldest first; and the number of completions so far, for the next call. `nil` entries when
     /// more completions than are remembered happened since `count`.
-    func completed(after count: Int) -> (entries: [JournalEntry]?, count: Int) {
+    package func completed(after count: Int) -> (entries: [JournalEntry]?, count: Int) {
         state.withLock { state in
             let missed = state.updateCount - count
             guard missed > 0 else { return ([], state.updateCount) }
@@ -151,7 +151,7 @@ final class Journal: Sendable {
     }
 
     /// How many entries have been completed since the server started.
-    var completionCount: Int { state.withLock { $0.updateCount } }
+    package var completionCount: Int { state.withLock { $0.updateCount } }
 
     /// `pacing` with its parts cut to the first `count` bytes (the journal keeps a long body cut).
     private static func pacing(_ pacing: BodyPacing, cutTo count: Int) -> BodyPacing {
@@ -244,7 +244,7 @@ final class Journal: Sendable {
     }
 
     /// The kept entries, oldest first.
-    var entries: [JournalEntry] {
+    package var entries: [JournalEntry] {
         state.withLock { $0.entries.map(\.entry) }
     }
 
@@ -252,7 +252,7 @@ final class Journal: Sendable {
     /// more numbered after it are newer than none of those (left out by `limit`, or dropped by the caps).
     /// What the inspector's feed sends: read from the newest end, so a feed that fell behind skips
     /// ahead rather than reading all the journal holds.
-    func entries(after sequence: Int, newest limit: Int) -> (entries: [JournalEntry], skipped: Int) {
+    package func entries(after sequence: Int, newest limit: Int) -> (entries: [JournalEntry], skipped: Int) {
         state.withLock { state in
             var picked: [JournalEntry] = []
             var index = state.entries.endIndex
@@ -268,40 +268,40 @@ final class Journal: Sendable {
     }
 
     /// The kept entry numbered `sequence`, or `nil`.
-    func entry(_ sequence: Int) -> JournalEntry? {
+    package func entry(_ sequence: Int) -> JournalEntry? {
         state.withLock { state in Self.index(of: sequence, in: state.entries).map { state.entries[$0].entry } }
     }
 
     /// The kept miss of the entry numbered `sequence`, or `nil`.
-    func miss(_ sequence: Int) -> ServerMiss? {
+    package func miss(_ sequence: Int) -> ServerMiss? {
         state.withLock { state in state.misses.last { $0.miss.sequence == sequence }?.miss }
     }
 
     /// How many misses are kept.
-    var missCount: Int { state.withLock { $0.misses.count } }
+    package var missCount: Int { state.withLock { $0.misses.count } }
 
     /// The number of the oldest kept entry, or the next number when none is kept.
-    var oldestSequence: Int {
+    package var oldestSequence: Int {
         state.withLock { $0.entries.first?.entry.sequence ?? $0.total }
     }
 
     /// The kept misses, oldest first.
-    var misses: [ServerMiss] {
+    package var misses: [ServerMiss] {
         state.withLock { $0.misses.map(\.miss) }
     }
 
     /// How many exchanges were journaled since the server started, including dropped ones.
-    var total: Int { state.withLock { $0.total } }
+    package var total: Int { state.withLock { $0.total } }
 
     /// The number of the newest entry ``limit`` or ``maximumBytes`` made the journal drop, -1 when none
     /// was (entries removed on request do not count): a recording that began before it lost exchanges.
-    var newestDroppedSequence: Int { state.withLock { $0.newestDropped } }
+    package var newestDroppedSequence: Int { state.withLock { $0.newestDropped } }
 
     /// What the kept entries and misses are accounted to hold, in bytes; at most ``maximumBytes``.
-    var bytes: Int { state.withLock { $0.bytes } }
+    package var bytes: Int { state.withLock { $0.bytes } }
 
     /// Forgets the entries `matches` selects, and their misses; returns them, oldest first.
-    func remove(where matches: (JournalEntry) -> Bool) -> [JournalEntry] {
+    package func remove(where matches: (JournalEntry) -> Bool) -> [JournalEntry] {
         state.withLock { state in
             var removed: [JournalEntry] = []
             var keptEntries = MovingQueue<(entry: JournalEntry, bytes: Int)>()
@@ -328,14 +328,14 @@ final class Journal: Sendable {
     /// Reads the responses that entries still hold as references to their tracks (replays of kept answers),
     /// so that the journal does not keep a cassette switched away from alive. An exchange still in
     /// flight on the old cassette may journal one more such entry, which the caps drop in time.
-    func readReplayedResponses() {
+    package func readReplayedResponses() {
         state.withLock { state in
             for index in state.entries.indices { state.entries[index].entry = state.entries[index].entry.withResponseRead() }
         }
     }
 
     /// Forgets every entry and miss, releasing their memory.
-    func clear() {
+    package func clear() {
         state.withLock { state in
             state.entries.removeAll(keepingCapacity: false)
             state.misses.removeAll(keepingCapacity: false)
@@ -373,12 +373,12 @@ final class Journal: Sendable {
 
     /// The journal as a HAR 1.2 log: each entry's comment says what answered, its time is the latency;
     /// requests and responses redacted with `redaction`, as recordings are.
-    func har(redacting redaction: Redaction) throws(CassetteError) -> [UInt8] {
+    package func har(redacting redaction: Redaction) throws(CassetteError) -> [UInt8] {
         try HARFormat.encode(cassette(redacting: redaction))
     }
 
     /// Writes the journal to `url` as HAR, atomically, redacted with `redaction`.
-    func writeHAR(to url: URL, redacting redaction: Redaction) throws(CassetteError) {
+    package func writeHAR(to url: URL, redacting redaction: Redaction) throws(CassetteError) {
         try HARFormat.write(cassette(redacting: redaction), to: url)
     }
 
@@ -398,16 +398,16 @@ final class Journal: Sendable {
 }
 
 /// A request nothing answered, with the engine's report.
-struct ServerMiss: Sendable {
-    let time: Date
-    var request: Request
-    var report: MissReport
+package struct ServerMiss: Sendable {
+    package let time: Date
+    package var request: Request
+    package var report: MissReport
     /// What was looked in, as the miss reply names it (the cassette, or the stub mappings).
-    var lookedIn = ""
+    package var lookedIn = ""
     /// The journal entry's sequence number, set by the journal.
-    var sequence = 0
+    package var sequence = 0
     /// The client's IP address, as near misses log it (`clientIp`).
-    var peer: ClientAddress?
+    package var peer: ClientAddress?
     /// ``peer`` as text.
-    var clientAddress: String? { peer?.text }
+    package var clientAddress: String? { peer?.text }
 }

@@ -32,7 +32,7 @@ public struct JournalEntry: Sendable {
     /// When the request arrived.
     public var time: Date
     /// The client's IP address, as WireMock's serve events log it (`clientIp`); `nil` when unknown.
-    var peer: ClientAddress?
+    package var peer: ClientAddress?
     /// ``peer`` as text.
     package var clientAddress: String? { peer?.text }
     /// The request, with the upstream URL it stands for.

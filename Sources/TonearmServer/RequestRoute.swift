@@ -1,10 +1,11 @@
 /// Where a request goes, decided from its target alone, before any matching.
-enum RequestRoute: Sendable, Equatable {
+package enum RequestRoute: Sendable, Equatable {
     /// The control API; `path` is what follows `/__tonearm/` (without the query), `query` the query.
     case control(path: String, query: String)
-    /// WireMock's admin API; `path` is what follows `/__admin/` (without the query or trailing slashes),
-    /// `query` the query.
-    case admin(path: String, query: String)
+    /// A call to the installed server extension's API (``ServerExtensionInstaller/reservedPrefix``,
+    /// WireMock's `/__admin`); `path` is what follows the prefix and its `/` (without the query or
+    /// trailing slashes), `query` the query.
+    case extensionAPI(path: String, query: String)
     /// An upstream exchange: the URL the request stands for, and its host when the network may be used.
     case upstream(url: String, host: UpstreamHost?)
     /// A local request with no upstream (`/v1/users` on a stub server): rules and path-only tracks answer.
@@ -18,14 +19,11 @@ enum RequestRoute: Sendable, Equatable {
 
     /// The reserved prefix of the control API.
     static let controlPrefix = "/__tonearm"
-    /// The reserved prefix of WireMock's admin API.
-    static let adminPrefix = "/__admin"
-
-    /// Whether this is a call to the server's own APIs (the control API, WireMock's admin API), which
+    /// Whether this is a call to the server's own APIs (the control API, an extension's API), which
     /// the control-plane guard covers and no traffic stage answers.
     var isControlPlane: Bool {
         switch self {
-        case .control, .admin: true
+        case .control, .extensionAPI: true
         case .upstream, .local, .refused, .tunnel: false
         }
     }
@@ -39,9 +37,10 @@ enum RequestRoute: Sendable, Equatable {
     ///     matched against the cassette rather than refused.
     ///   - replayHosts: The hosts of the cassette's tracks, whose schemes replay mode uses.
     ///   - intercepting: Whether `CONNECT` to an allowed host is intercepted (``ServerConfiguration/TLS/interceptsHTTPS``).
+    ///   - extensionPrefix: The reserved prefix of the installed server extension's API, if any.
     static func resolve(
         method: String, target: String, allowed: [UpstreamHost], upstream: UpstreamHost?, replayOnly: Bool,
-        replayHosts: [UpstreamHost] = [], intercepting: Bool = false
+        replayHosts: [UpstreamHost] = [], intercepting: Bool = false, extensionPrefix: String? = nil
     ) -> RequestRoute {
         if method.equalsIgnoringASCIICase("CONNECT") {
             return tunnel(to: target, allowed: allowed, replayOnly: replayOnly, replayHosts: replayHosts, intercepting: intercepting)
@@ -65,7 +64,7 @@ enum RequestRoute: Sendable, Equatable {
             let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             return .control(path: String(parts.first ?? ""), query: parts.count > 1 ? String(parts[1]) : "")
         }
-        if let admin = adminCall(target) { return admin }
+        if let extensionPrefix, let call = extensionCall(target, prefix: extensionPrefix) { return call }
         let (component, rest) = firstComponent(of: target)
         if let host = allowed.first(where: { $0.authority == component }) {
             return .upstream(url: url(on: host, rest), host: host)
@@ -139,19 +138,20 @@ enum RequestRoute: Sendable, Equatable {
             && (target == controlPrefix || target.hasPrefix(controlPrefix + "/") || target.hasPrefix(controlPrefix + "?"))
     }
 
-    /// The WireMock admin call `target` makes (`/__admin`, `/__admin/…`, `/__admin?…`), if it is one.
-    static func adminCall(_ target: String) -> RequestRoute? {
-        guard mayBeReserved(target), target.hasPrefix(adminPrefix) else { return nil }
-        var rest = target.dropFirst(adminPrefix.count)
+    /// The call `target` makes to the extension API under `prefix` (`/__admin`, `/__admin/…`,
+    /// `/__admin?…` for WireMock's), if it is one.
+    static func extensionCall(_ target: String, prefix: String) -> RequestRoute? {
+        guard mayBeReserved(target), target.hasPrefix(prefix) else { return nil }
+        var rest = target.dropFirst(prefix.count)
         guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
         if rest.hasPrefix("/") { rest = rest.dropFirst() }
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var path = String(parts.first ?? "")
         while path.hasSuffix("/") { path.removeLast() }
-        return .admin(path: path, query: parts.count > 1 ? String(parts[1]) : "")
+        return .extensionAPI(path: path, query: parts.count > 1 ? String(parts[1]) : "")
     }
 
-    /// Whether `target` begins `/__`, as the reserved paths (the control API's, WireMock's admin API's)
+    /// Whether `target` begins `/__`, as the reserved paths (the control API's, an extension's API's)
     /// do: three byte comparisons turn away nearly every request before any prefix is compared as a
     /// string (a `hasPrefix` compares characters, a few hundred instructions each time).
     static func mayBeReserved(_ target: String) -> Bool {

@@ -4,15 +4,18 @@ import NIOPosix
 import TonearmCassettes
 import Tonearm
 
-/// The state shared by every connection (the cassette in force, the stub mappings, the journal, the
-/// upstream client) and the request path: a ``ResponderChain`` whose answer the ``AnswerFinisher``
+/// The state shared by every connection (the cassette in force, the installed extension, the journal,
+/// the upstream client) and the request path: a ``ResponderChain`` whose answer the ``AnswerFinisher``
 /// writes and journals.
-final class ServerCore: Sendable {
+package final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let journal: Journal
     let upstreamClient: UpstreamClient
-    /// Stub mappings added through WireMock's admin API or loaded from `--root-dir`.
-    let wireMock: WireMockStubs
+    /// What another module adds to the request path (``ServerConfiguration/installedExtension``):
+    /// WireMock's admin API and stub mappings for `tonearm serve`.
+    package let installedExtension: (any ServerExtension)?
+    /// The installed extension's reserved prefix, read once rather than through it on every request.
+    private let extensionPrefix: String?
     /// Loading, stubbing, rewinding and saving the cassette, for the Swift API and the control API.
     let cassettes: CassetteOperations
     /// `http://127.0.0.1:PORT`, known once bound; the rewriter and messages use it.
@@ -26,7 +29,7 @@ final class ServerCore: Sendable {
     let inspector: Inspector
     /// The timers paced bodies wait on, one wheel per event loop of the server's group.
     let pacedWakeups: PacedWakeups
-    /// A client's `POST /__admin/shutdown`, which the server waits for.
+    /// A client's request that the server stop (WireMock's `POST /__admin/shutdown`), which the server waits for.
     let shutdown = ShutdownRequest()
 
     init(configuration: ServerConfiguration, group: any EventLoopGroup) throws(ServerError) {
@@ -35,12 +38,10 @@ final class ServerCore: Sendable {
         journal = Journal(limit: configuration.journal.limit, maximumBytes: configuration.journal.maximumBytes)
         // The cassette loads first: a broken one fails the start before any client is created.
         cassettes = try CassetteOperations(configuration: configuration, journal: journal)
-        let wireMockConfiguration = configuration.wireMock
-        wireMock = try WireMockStubs(
-            rootDirectory: wireMockConfiguration.rootDirectory.map { url throws(ServerError) in
-                try WireMockRootDirectory(url, wireMockConfiguration)
-            },
-            wireMockConfiguration)
+        let installed = try configuration.installedExtension?.makeExtension(in: ServerExtensionContext(
+            configuration: configuration, journal: journal, address: address, shutdown: shutdown))
+        installedExtension = installed
+        extensionPrefix = configuration.installedExtension?.reservedPrefix
         tls = try ServerTLS(configuration: configuration)
         upstreamClient = UpstreamClient(
             group: group, timeout: configuration.limits.upstreamTimeout, maximumBodySize: configuration.limits.maximumBodySize,
@@ -51,26 +52,25 @@ final class ServerCore: Sendable {
             token: configuration.adminToken.flatMap { $0.isEmpty ? nil : $0 })
         inspector = Inspector(
             token: InspectorToken.random(), isEnabled: configuration.servesInspector, journal: journal, cassettes: cassettes,
-            wireMock: wireMock, upstreamClient: upstreamClient, address: address)
-        chain = ResponderChain(stages: [
+            installedExtension: installed, upstreamClient: upstreamClient, address: address)
+        // The installed extension's stages, when there is one, in their places.
+        let stages: [(any ResponderStage)?] = [
             // Before the APIs and the inspector, so nothing reaches them that the guard refuses.
             ControlPlaneGuardStage(configured: controlPlane, address: address),
             // Before the control API, whose prefix it shares.
             InspectorStage(inspector: inspector),
-            WireMockAdminStage(admin: WireMockAdmin(
-                wireMock: wireMock, journal: journal, address: address, recorder: WireMockRecorder(), redaction: configuration.redaction,
-                shutdown: shutdown, version: configuration.wireMock.version)),
+            installed?.apiStage,
             ControlStage(control: ControlAPI(
                 cassettes: cassettes, cassetteFolder: FolderConfinement(root: configuration.cassetteFolder), journal: journal,
                 address: address)),
             // Before the mappings: a CONNECT target is an authority, not a path any stub could match.
             TunnelStage(),
-            MappingStage(
-                stubs: wireMock, proxyClient: upstreamClient, shutdownTimeout: configuration.limits.shutdownTimeout,
-                maximumBodySize: configuration.limits.maximumBodySize),
+            // WireMock's stub mappings answer ahead of the cassette.
+            installed?.trafficStage(upstreamClient: upstreamClient),
             RefusalStage(),
             CassetteStage(converter: converter, client: upstreamClient),
-        ])
+        ]
+        chain = ResponderChain(stages: stages.compactMap { $0 })
         finisher = AnswerFinisher(
             journal: journal, missStatus: configuration.missStatus, shutdownTimeout: configuration.limits.shutdownTimeout,
             log: configuration.log, timer: LoopTimer(group: group))
@@ -108,7 +108,7 @@ final class ServerCore: Sendable {
     /// every request when all rules' tables were complete at load.
     func matchingBound(_ request: ServerRequest, cassette: LoadedCassette) -> Int {
         var perScalar = cassette.engine.engine.worstPatternVisitsPerScalar
-        if !wireMock.isEmpty { perScalar += wireMock.engine.worstPatternVisitsPerScalar }
+        if let installedExtension { perScalar += installedExtension.worstPatternVisitsPerScalar }
         guard perScalar > 0 else { return 0 }
         var bytes = request.target.utf8.count + request.body.count
         for header in request.headers { bytes += header.name.utf8.count + header.value.utf8.count }
@@ -116,13 +116,13 @@ final class ServerCore: Sendable {
     }
 
     private func answer(_ request: ServerRequest, cassette: LoadedCassette) -> Staged<OutgoingResponse> {
-        let pending = ChainRequest(request, cassette: cassette, configuration: configuration)
+        let pending = ChainRequest(request, cassette: cassette, configuration: configuration, extensionPrefix: extensionPrefix)
         let answer = chain.answer(pending)
         return finisher.reply(answer, for: pending)
     }
 
     /// A plain-text answer from the server itself.
-    static func plainText(_ status: Int, _ message: String, extra: [HeaderField] = []) -> Response {
+    package static func plainText(_ status: Int, _ message: String, extra: [HeaderField] = []) -> Response {
         Response(status: status, headers: [HeaderField("Content-Type", "text/plain; charset=utf-8")] + extra, body: message + "\n")
     }
 }

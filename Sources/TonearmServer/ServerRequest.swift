@@ -1,23 +1,23 @@
 import Tonearm
 
 /// A request as it arrived on a connection, body complete.
-struct ServerRequest: Sendable {
-    var method: String
+package struct ServerRequest: Sendable {
+    package var method: String
     /// The request-line target: origin form (`/host/path?q`) or absolute form (`http://host/path`).
-    var target: String
-    var headers: [HeaderField]
-    var body: [UInt8]
+    package var target: String
+    package var headers: [HeaderField]
+    package var body: [UInt8]
     /// Whether it carries an `Upgrade` field (a WebSocket handshake may be one): only then is it read
     /// as a handshake, so ordinary requests do not pay for looking.
-    var asksUpgrade: Bool
+    package var asksUpgrade: Bool
     /// The client's IP address (the connection's peer), as WireMock logs it (`clientIp`) and 3.x's
     /// templates read it (`request.clientIp`); `nil` when the socket did not say.
-    var peer: ClientAddress?
+    package var peer: ClientAddress?
     /// ``peer`` as text.
-    var clientAddress: String? { peer?.text }
+    package var clientAddress: String? { peer?.text }
 
     /// A request; `asksUpgrade` is found in `headers` unless the caller, which read them already, says.
-    init(method: String, target: String, headers: [HeaderField], body: [UInt8], asksUpgrade: Bool? = nil, peer: ClientAddress? = nil) {
+    package init(method: String, target: String, headers: [HeaderField], body: [UInt8], asksUpgrade: Bool? = nil, peer: ClientAddress? = nil) {
         self.method = method
         self.peer = peer
         self.target = target
@@ -27,7 +27,7 @@ struct ServerRequest: Sendable {
     }
 
     /// Whether a field named `name` is `Upgrade`: its length first, which nearly every name fails.
-    static func isUpgradeField(_ name: String) -> Bool {
+    package static func isUpgradeField(_ name: String) -> Bool {
         name.utf8.count == 7 && name.equalsIgnoringASCIICase("upgrade")
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 /// A client's request that the server stop (`POST /__admin/shutdown`, as WireMock's): made once, waited
 /// for by the server, which then stops as for ``TonearmServer/stop()``, and by `tonearm serve`, which then
 /// exits as for SIGTERM. Released too when the server stops for another reason, so no waiter outlives it.
-final class ShutdownRequest: Sendable {
+package final class ShutdownRequest: Sendable {
     private struct State {
         var isReleased = false
         /// Why it was released: the request's route, or `nil` when the server stopped otherwise.
@@ -13,13 +13,16 @@ final class ShutdownRequest: Sendable {
 
     private let state = Mutex(State())
 
+    /// Not asked for yet.
+    package init() {}
+
     /// Asks for the stop, `reason` naming who asked; later requests change nothing.
-    func request(_ reason: String) {
+    package func request(_ reason: String) {
         release(reason)
     }
 
     /// Releases the waiters without a request: the server is stopping anyway.
-    func release() {
+    package func release() {
         release(nil)
     }
 
@@ -35,7 +38,7 @@ final class ShutdownRequest: Sendable {
     }
 
     /// Returns once released: who asked for the stop, or `nil` when the server stopped otherwise.
-    func wait() async -> String? {
+    package func wait() async -> String? {
         await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
             let released = state.withLock { state -> (Bool, String?) in
                 guard !state.isReleased else { return (true, state.reason) }

@@ -9,12 +9,12 @@ import TonearmReplay
 /// Sends requests to the real upstreams, keeping the wire: body bytes as they are (no decompression),
 /// repeated headers separate and in order, hop-by-hop headers dropped, `Host` set to the upstream, and
 /// redirects returned rather than followed (so each hop is its own track).
-final class UpstreamClient: Sendable {
+package final class UpstreamClient: Sendable {
     /// Why an upstream exchange failed.
-    struct Failure: Error, Sendable {
+    package struct Failure: Error, Sendable {
         /// 502 when the upstream could not be reached or broke the exchange, 504 when it timed out.
-        var status: Int
-        var message: String
+        package var status: Int
+        package var message: String
     }
 
     private let client: HTTPClient
@@ -101,7 +101,7 @@ final class UpstreamClient: Sendable {
 
     /// The upstream's response to `request`, whose URL is absolute, head and whole body within the
     /// timeout.
-    func fetch(_ request: Request) async throws(Failure) -> Response {
+    package func fetch(_ request: Request) async throws(Failure) -> Response {
         try await fetch(request, relaying: { _ in nil }).response
     }
 

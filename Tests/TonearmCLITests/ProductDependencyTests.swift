@@ -10,6 +10,11 @@ import TonearmTestSupport
 struct ProductDependencyTests {
     /// Per product, the other packages' products its targets reach.
     static func externalProducts() async throws -> [String: Set<String>] {
+        try await closures().external
+    }
+
+    /// Per product, the targets of this package it builds, and the other packages' products they reach.
+    static func closures() async throws -> (targets: [String: Set<String>], external: [String: Set<String>]) {
         // The running `swift test` holds the build folder's lock; describing reads only the manifest.
         let run = try await ProcessRun.run(
             "/usr/bin/env", ["swift", "package", "--ignore-lock", "describe", "--type", "json"], environment: nil,
@@ -18,7 +23,7 @@ struct ProductDependencyTests {
         let data = Data(run.outputBytes)
         let description = try JSONDecoder().decode(PackageDescription.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
-        var closures: [String: Set<String>] = [:]
+        var closures: (targets: [String: Set<String>], external: [String: Set<String>]) = ([:], [:])
         for product in description.products {
             var seen = Set<String>(), external = Set<String>()
             var pending = product.targets
@@ -27,7 +32,8 @@ struct ProductDependencyTests {
                 pending += target.targetDependencies ?? []
                 external.formUnion(target.productDependencies ?? [])
             }
-            closures[product.name] = external
+            closures.targets[product.name] = seen
+            closures.external[product.name] = external
         }
         return closures
     }
@@ -79,8 +85,19 @@ struct ProductDependencyTests {
     func tlsStaysWithTheServer() async throws {
         let external = try await Self.externalProducts()
         #expect(try #require(external["TonearmServer"]).isSuperset(of: ["NIOSSL", "X509", "Crypto", "SwiftASN1"]))
-        for (product, reached) in external where !["TonearmServer", "TonearmServerTesting", "tonearm", "TonearmAsyncHTTPClient", "RequestPathDriver"].contains(product) {
+        for (product, reached) in external where !["TonearmServer", "TonearmServerTesting", "TonearmWireMock", "tonearm", "TonearmAsyncHTTPClient", "RequestPathDriver"].contains(product) {
             #expect(reached.isDisjoint(with: ["X509", "Crypto", "SwiftASN1"]), "\(product) reaches \(reached.intersection(["X509", "Crypto", "SwiftASN1"]))")
         }
+    }
+
+    @Test("WireMock is a product of its own on top of the server: the server, its test helpers and the request-path driver build none of it; tonearm does")
+    func wireMockStaysOutOfTheServer() async throws {
+        let targets = try await Self.closures().targets
+        for product in ["TonearmServer", "TonearmServerTesting", "RequestPathDriver"] {
+            let built = try #require(targets[product], "no product \(product)")
+            #expect(!built.contains("TonearmWireMock"), "\(product) builds TonearmWireMock")
+        }
+        #expect(try #require(targets["TonearmWireMock"]).isSuperset(of: ["TonearmWireMock", "TonearmServer"]))
+        #expect(try #require(targets["tonearm"]).contains("TonearmWireMock"))
     }
 }

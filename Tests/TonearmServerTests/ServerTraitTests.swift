@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmServerTesting
 import TonearmTestSupport
 import XCTest

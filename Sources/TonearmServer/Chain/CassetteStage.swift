@@ -25,7 +25,7 @@ struct CassetteStage: ResponderStage {
             forwarded.url = url
             forwarded.headers = HopByHop.removing(from: forwarded.headers, also: HopByHop.andHost)
             host = upstream
-        case .control, .admin, .refused, .tunnel:
+        case .control, .extensionAPI, .refused, .tunnel:
             return .passed
         }
         // On the request as sent: the hop-by-hop fields a handshake is made of are gone from the forwarded one.

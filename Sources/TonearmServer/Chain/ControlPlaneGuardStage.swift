@@ -2,7 +2,7 @@ import Tonearm
 
 /// Refuses the control and admin requests the ``ControlPlaneGuard`` does not let through (another web
 /// page, a rebound `Host`, a missing token, a body a browser sends without a preflight), in front of
-/// the ``WireMockAdminStage`` and the ``ControlStage``. Its refusals are logged but never journaled: the
+/// an extension's API stage (WireMock's admin API) and the ``ControlStage``. Its refusals are logged but never journaled: the
 /// journal is about the app's traffic, and they are not.
 struct ControlPlaneGuardStage: ResponderStage {
     static let name = "Control-plane guard"

@@ -4,7 +4,7 @@
 /// leaves notes in the request for later stages, and the misses it finds it returns to the chain.
 /// Delays, the journal and the log are the ``AnswerFinisher``'s. A stage answers `.now` when it can
 /// without waiting, so replays and misses are answered on the connection's thread without a task.
-protocol ResponderStage: Sendable {
+package protocol ResponderStage: Sendable {
     /// The stage's name in docs/server.md's list of stages ("How a request flows through the server"),
     /// which a test checks against the chain's order.
     static var name: String { get }

@@ -8,9 +8,9 @@ import Tonearm
 /// each hop, about 4,000 instructions of a 47,000-instruction replay hit (docs/benchmarks-history.md,
 /// "One answer object"). One allocation per answered request costs far less. It never changes once
 /// built.
-final class StageAnswer: Sendable {
+package final class StageAnswer: Sendable {
     /// What the client is sent.
-    enum Content: Sendable {
+    package enum Content: Sendable {
         /// A response, as it is to be sent.
         case response(Response)
         /// A replayed track's or rule's response whose encoding the cassette keeps: written from those
@@ -33,30 +33,30 @@ final class StageAnswer: Sendable {
         indirect case webSocket(OutgoingResponse.Head, WebSocketPlan)
     }
 
-    let content: Content
+    package let content: Content
     /// What answered, for the journal.
-    let source: JournalEntry.Source
+    package let source: JournalEntry.Source
     /// The request as the journal keeps it (with the upstream URL it stands for); `nil` for calls that
     /// are not journaled (the control and admin APIs: the journal is about the app's traffic).
-    let journaled: Request?
+    package let journaled: Request?
     /// How long to wait before answering (a replayed track's or a mapping's delay).
-    let delay: Duration?
+    package let delay: Duration?
     /// A line for the server's log (a refusal, an upstream failure).
-    let logLine: String?
+    package let logLine: String?
     /// The reason phrase of the status line, when the answer has its own (a mapping's `statusMessage`).
-    let reasonPhrase: String?
+    package let reasonPhrase: String?
     /// How the body is written over time, when it is not written at once.
-    let pacing: AnswerPacing?
+    package let pacing: AnswerPacing?
     /// Whether the journal keeps the exchange's bodies whole (up to ``Journal/recordableBodyLimit``):
     /// an upstream's answer through a proxy mapping, which WireMock's recorder may turn into a mapping.
-    let keepsWholeBodies: Bool
+    package let keepsWholeBodies: Bool
     /// Where the answer's encoding is kept, when it is the same each time (a replayed track or rule).
-    let encoded: EncodedResponseCache.Slot?
+    package let encoded: EncodedResponseCache.Slot?
     /// Whether the body goes out chunked rather than with its length (``OutgoingResponse/Body/chunked(_:)``):
     /// a WireMock stub's answer that sets no `Content-Length`, as WireMock sends it.
-    let chunked: Bool
+    package let chunked: Bool
 
-    init(
+    package init(
         content: Content, source: JournalEntry.Source, journaled: Request? = nil, delay: Duration? = nil, logLine: String? = nil,
         reasonPhrase: String? = nil, pacing: AnswerPacing? = nil, keepsWholeBodies: Bool = false, encoded: EncodedResponseCache.Slot? = nil,
         chunked: Bool = false
@@ -75,7 +75,7 @@ final class StageAnswer: Sendable {
 
     /// The answer to an exchange cancelled in flight (a delay waited out, an upstream fetch): 503, what
     /// happened and how to allow more time; `journaled` as the cancelled answer would have been.
-    static func cancelled(journaled: Request?, shutdownTimeout: Duration) -> StageAnswer {
+    package static func cancelled(journaled: Request?, shutdownTimeout: Duration) -> StageAnswer {
         let message = "tonearm cancelled this exchange before it was answered: the server was stopping and its "
             + "shutdown timeout (\(shutdownTimeout)) passed, or the client closed the connection; "
             + "allow more with --shutdown-timeout SECONDS or ServerConfiguration.shutdownTimeout"
@@ -86,7 +86,7 @@ final class StageAnswer: Sendable {
 
     /// The miss answer: `miss` is the one journaled and reported first, `alsoMissed` where else the
     /// request was looked up.
-    static func miss(_ miss: StageMiss, alsoMissed: [StageMiss] = []) -> StageAnswer {
+    package static func miss(_ miss: StageMiss, alsoMissed: [StageMiss] = []) -> StageAnswer {
         StageAnswer(
             content: .miss(miss, alsoMissed: alsoMissed), source: JournalEntry.Source(kind: .miss, detail: miss.report.reason.description),
             journaled: miss.request)
@@ -94,7 +94,7 @@ final class StageAnswer: Sendable {
 }
 
 /// How an answer's body is written over time.
-enum AnswerPacing: Sendable {
+package enum AnswerPacing: Sendable {
     /// Evenly over a time, whatever the body's length once rendered and compressed (a mapping's
     /// `chunkedDribbleDelay`).
     case dribble(Dribble)
@@ -102,7 +102,7 @@ enum AnswerPacing: Sendable {
     case recorded(BodyPacing)
 
     /// The parts of a body of `count` bytes.
-    func parts(forBodyCount count: Int) -> BodyPacing {
+    package func parts(forBodyCount count: Int) -> BodyPacing {
         switch self {
         case .dribble(let dribble): BodyPacing.evenly(byteCount: count, pieces: dribble.pieces, over: dribble.total)
         case .recorded(let pacing): pacing

@@ -5,7 +5,7 @@ import Tonearm
 /// Stages tell the chain what they found, never each other: a miss is not left in the request for a
 /// later stage to know about, it is returned, and the ``ResponderChain`` turns the misses it collected
 /// into the one miss reply when no stage answers.
-enum StageResult: Sendable {
+package enum StageResult: Sendable {
     /// The stage answers: the chain stops here.
     case answered(Staged<StageAnswer>)
     /// The request was the stage's to look up, and nothing it holds answers it: the chain goes on,

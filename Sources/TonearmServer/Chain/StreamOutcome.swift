@@ -8,7 +8,7 @@ import Tonearm
 ///
 /// Either side may come first (a stream can end before its head is journaled); the value is delivered
 /// once, and a second end is ignored.
-final class StreamOutcome: Sendable {
+package final class StreamOutcome: Sendable {
     /// What the stream was.
     enum Value: Sendable {
         /// A relayed response's whole body as recorded, and how it arrived.

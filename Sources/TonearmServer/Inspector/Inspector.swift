@@ -31,7 +31,8 @@ final class Inspector: Sendable {
     let isEnabled: Bool
     let journal: Journal
     let cassettes: CassetteOperations
-    let wireMock: WireMockStubs
+    /// What another module adds to the request path (WireMock's mappings), shown beside the cassette.
+    let installedExtension: (any ServerExtension)?
     let upstreamClient: UpstreamClient
     let address: ServerAddress
     /// The exchange numbers of misses dismissed or fixed in the page, which the inbox no longer lists.
@@ -43,14 +44,14 @@ final class Inspector: Sendable {
     private let writability = Mutex<(file: String?, writable: Bool, whyNot: String?)?>(nil)
 
     init(
-        token: InspectorToken, isEnabled: Bool, journal: Journal, cassettes: CassetteOperations, wireMock: WireMockStubs,
+        token: InspectorToken, isEnabled: Bool, journal: Journal, cassettes: CassetteOperations, installedExtension: (any ServerExtension)?,
         upstreamClient: UpstreamClient, address: ServerAddress
     ) {
         self.token = token
         self.isEnabled = isEnabled
         self.journal = journal
         self.cassettes = cassettes
-        self.wireMock = wireMock
+        self.installedExtension = installedExtension
         self.upstreamClient = upstreamClient
         self.address = address
     }
@@ -123,7 +124,7 @@ final class Inspector: Sendable {
             return .now(Self.secured(Response(status: 204)))
         case ("POST", "api/scenarios/reset"):
             cassettes.current.engine.engine.resetScenarios()
-            wireMock.resetScenarios()
+            installedExtension?.resetScenarios()
             return .now(Self.secured(Response(status: 204)))
         case ("POST", "api/mode"):
             return .onThreadPool { self.switchMode(request.body) }
@@ -394,21 +395,8 @@ final class Inspector: Sendable {
         // Mapping hits as the journal tells them (a mapping's engine is rebuilt as mappings change).
         var mappingHits: [String: Int] = [:]
         for entry in journal.entries where entry.source.kind == .mapping { mappingHits[entry.source.detail, default: 0] += 1 }
-        let mappings = wireMock.all.map { mapping -> JSONValue in
-            let request = mapping.json[member: "request"]
-            let url = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].lazy.compactMap { request?[member: $0]?.stringValue }.first
-            return .object([
-                "id": .string(mapping.id),
-                "name": mapping.json[member: "name"]?.stringValue.map(JSONValue.string) ?? .null,
-                "method": request?[member: "method"]?.stringValue.map(JSONValue.string) ?? .null,
-                "url": url.map(JSONValue.string) ?? .null,
-                "hits": .integer(mappingHits[mapping.id] ?? 0),
-                "scenario": mapping.json[member: "scenarioName"]?.stringValue.map(JSONValue.string) ?? .null,
-                "requiredState": mapping.json[member: "requiredScenarioState"]?.stringValue.map(JSONValue.string) ?? .null,
-                "newState": mapping.json[member: "newScenarioState"]?.stringValue.map(JSONValue.string) ?? .null,
-            ])
-        }
-        let scenarios = (engine.scenarios + wireMock.engine.scenarios).map { scenario -> JSONValue in
+        let mappings = installedExtension?.inspectedAnswerers(hitsByDetail: mappingHits) ?? []
+        let scenarios = (engine.scenarios + (installedExtension?.scenarios ?? [])).map { scenario -> JSONValue in
             .object([
                 "name": .string(scenario.name),
                 "state": .string(scenario.state),
@@ -559,10 +547,10 @@ final class Inspector: Sendable {
             let status: JSONValue = if case .response(let response) = hit.track.outcome { .integer(response.status) } else { .null }
             answer = .object(["kind": .string(source.kind.rawValue), "detail": .string(source.detail), "status": status, "miss": .null])
         case .miss(let report):
-            if !wireMock.isEmpty, case .hit(let hit) = wireMock.engine.peek(request) {
+            if let peeked = installedExtension?.peek(request) {
                 answer = .object([
-                    "kind": .string("mapping"), "detail": .string(wireMock.mappingID(for: hit)),
-                    "status": hit.track.response.map { .integer($0.status) } ?? .null, "miss": .null,
+                    "kind": .string(peeked.source.kind.rawValue), "detail": .string(peeked.source.detail),
+                    "status": peeked.status.map { .integer($0) } ?? .null, "miss": .null,
                 ])
             } else {
                 let miss = ServerMiss(time: Date(), request: request, report: report, sequence: -1)

@@ -10,7 +10,7 @@ import Tonearm
 /// The writer asks the source for its next step only once the previous part is written (handed to the
 /// socket), so a client that stops reading stops the source: nothing piles up in memory for it. A
 /// reference, compared by identity: a stream is one producer, never copied.
-final class BodyStream: Sendable, Equatable {
+package final class BodyStream: Sendable, Equatable {
     /// What produces the parts.
     let source: any BodyStreamSource
     /// The whole body, when it is known in advance (what the journal shows, and its length the head's).
@@ -26,7 +26,7 @@ final class BodyStream: Sendable, Equatable {
         BodyStream(PacedBody(body: body, pacing: pacing), knownBody: body)
     }
 
-    static func == (lhs: BodyStream, rhs: BodyStream) -> Bool { lhs === rhs }
+    package static func == (lhs: BodyStream, rhs: BodyStream) -> Bool { lhs === rhs }
 }
 
 /// What produces a streamed body, one step at a time: its decisions are a value's (a feed's state

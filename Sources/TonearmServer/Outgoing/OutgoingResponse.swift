@@ -12,7 +12,7 @@ import Tonearm
 /// Small on purpose: the hot case (a replayed answer kept encoded, kept alive) is one reference and
 /// two tags, so the value and the request's framing travel through NIO's pipeline without a box
 /// (`NIOAny` holds 24 bytes inline); the other messages are `indirect`.
-struct OutgoingResponse: Sendable {
+package struct OutgoingResponse: Sendable {
     /// What goes on the wire before the ending.
     enum Message: Sendable {
         /// A head and a body, framed by the writer for the request they answer; `keep` is where their
@@ -26,7 +26,7 @@ struct OutgoingResponse: Sendable {
     }
 
     /// The status line and the header fields as the answer has them, before framing.
-    struct Head: Sendable, Equatable {
+    package struct Head: Sendable, Equatable {
         var status: Int
         /// The status line's reason phrase when the answer has its own (a WireMock `statusMessage`);
         /// otherwise the standard one for ``status``.

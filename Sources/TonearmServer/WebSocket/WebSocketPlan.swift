@@ -5,7 +5,7 @@ import TonearmCassettes
 /// relays to the upstream while recording one. Made by the cassette stage; the finisher
 /// gives it the journal (``reporting(to:)``); the connection runs it
 /// (``HTTPPipeline/upgradeToWebSocket(_:plan:)``). Compared by identity: each upgrade has its own.
-final class WebSocketPlan: Sendable, Equatable {
+package final class WebSocketPlan: Sendable, Equatable {
     /// Who speaks for the server on the socket.
     enum Play: Sendable {
         /// The recorded conversation, decided by ``WebSocketReplay``.
@@ -59,5 +59,5 @@ final class WebSocketPlan: Sendable, Equatable {
         onMiss(miss, missReport(miss))
     }
 
-    static func == (lhs: WebSocketPlan, rhs: WebSocketPlan) -> Bool { lhs === rhs }
+    package static func == (lhs: WebSocketPlan, rhs: WebSocketPlan) -> Bool { lhs === rhs }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// Issue 18, item 3: a pattern a linear-time matcher cannot run is refused over HTTP with a 4xx naming the

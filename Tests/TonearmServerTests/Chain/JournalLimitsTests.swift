@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmTestSupport
 @testable import TonearmServer
+import TonearmServerTestSupport
 
 /// The journal's memory: bounded in entries and in bytes, large bodies kept cut short and marked so,
 /// and nothing kept once it is cleared.

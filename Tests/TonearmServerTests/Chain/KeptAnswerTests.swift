@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 @testable import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// A replayed answer is encoded on its first use and written from those bytes after: what every later

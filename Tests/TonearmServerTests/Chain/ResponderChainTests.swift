@@ -6,6 +6,8 @@ import Tonearm
 import TonearmCassettes
 import TonearmReplay
 @testable import TonearmServer
+import TonearmServerTestSupport
+@testable import TonearmWireMock
 
 /// The request path's stages, each alone, and the order the server's chain tries them in.
 @Suite("Server: responder chain")
@@ -19,11 +21,11 @@ struct ResponderChainTests {
     }
 
     private static func request(
-        _ target: String, method: String = "GET", cassette: LoadedCassette, hosts: [String] = []
+        _ target: String, method: String = "GET", cassette: LoadedCassette, hosts: [String] = [], extensionPrefix: String? = nil
     ) -> ChainRequest {
         ChainRequest(
             ServerRequest(method: method, target: target, headers: [], body: []), cassette: cassette,
-            configuration: ServerConfiguration(hosts: hosts.compactMap { UpstreamHost($0) }, log: { _ in }))
+            configuration: ServerConfiguration(hosts: hosts.compactMap { UpstreamHost($0) }, log: { _ in }), extensionPrefix: extensionPrefix)
     }
 
     /// The answer when the stage answers at once, else `nil`.
@@ -45,11 +47,11 @@ struct ResponderChainTests {
         let stage = WireMockAdminStage(admin: WireMockAdmin(
             wireMock: try WireMockStubs(rootDirectory: nil), journal: Journal(limit: 10, maximumBytes: 1 << 20), address: ServerAddress()))
         let cassette = try Self.loaded()
-        let health = Self.request("/__admin/health", cassette: cassette)
+        let health = Self.request("/__admin/health", cassette: cassette, extensionPrefix: "/__admin")
         guard let answer = Self.now(stage.respond(to: health)) else { Issue.record("the stage did not answer at once"); return }
         #expect(answer.source.kind == .admin)
         #expect(answer.journaled == nil)
-        let other = Self.request("/__administrator", cassette: cassette)
+        let other = Self.request("/__administrator", cassette: cassette, extensionPrefix: "/__admin")
         #expect(Self.passes(stage.respond(to: other)))
     }
 
@@ -80,7 +82,7 @@ struct ResponderChainTests {
         func request(_ target: String, _ headers: [HeaderField]) -> ChainRequest {
             ChainRequest(
                 ServerRequest(method: "POST", target: target, headers: headers, body: Array("{}".utf8)), cassette: cassette,
-                configuration: ServerConfiguration(log: { _ in }))
+                configuration: ServerConfiguration(log: { _ in }), extensionPrefix: "/__admin")
         }
         let crossSite = [HeaderField("Host", "127.0.0.1:8080"), HeaderField("Origin", "https://evil.example"),
                          HeaderField("Content-Type", "text/plain")]
@@ -224,7 +226,9 @@ struct ResponderChainTests {
 
     @Test("The server's chain: guard, inspector, admin, control, tunnel, mappings, refusal, cassette; replays and mapping hits need no task")
     func order() async throws {
-        let server = try await TonearmServer.start(ServerConfiguration(log: { _ in }))
+        var configuration = ServerConfiguration(log: { _ in })
+        configuration.wireMock = .init()
+        let server = try await TonearmServer.start(configuration)
         try server.addStubs(Self.usersStub)
         let core = server.core
         // docs/server.md states the order once, in its list of stages: it must be the chain's.
@@ -244,7 +248,7 @@ struct ResponderChainTests {
         #expect(server.journal.map(\.source.kind) == [.stub])
 
         // A mapping for the same path answers ahead of the cassette, also at once.
-        try core.wireMock.add(WireMockMapping.decode(
+        try #require(core.wireMock).add(WireMockMapping.decode(
             Array(#"{"request": {"method": "GET", "urlPattern": ".*"}, "response": {"status": 200, "body": "mapping"}}"#.utf8),
             source: "test", reading: WireMockMappingReading()))
         guard case .now(let answer) = core.begin(ServerRequest(method: "GET", target: "/v1/users", headers: [], body: [])),

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// An embedded server's waits (a track's delay, the upstream deadline) keep time while the host process

@@ -6,6 +6,7 @@ import Testing
 import TonearmTestSupport
 import TonearmWorkloads
 @testable import TonearmServer
+import TonearmServerTestSupport
 
 /// Issue 19, part 2: a mapping may name a method NIO's parser does not know (`KILL`); the request must
 /// reach matching instead of a 400 from the parser, on a fresh or a reused connection.

@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 @Suite("Server: how a replayed response is written on the connection")

@@ -3,6 +3,8 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// Stopping keeps to `shutdownTimeout`: what finishes in time is answered and saved, what is still in
@@ -131,7 +133,9 @@ struct ShutdownDeadlineTests {
 
     @Test("A WireMock mapping's long fixed delay is cancelled at the shutdown deadline and answered 503")
     func stopDuringMappingDelay() async throws {
-        let server = try await TonearmServer.start(ServerConfiguration(limits: .init(shutdownTimeout: .milliseconds(500)), log: { _ in }))
+        var configuration = ServerConfiguration(limits: .init(shutdownTimeout: .milliseconds(500)), log: { _ in })
+        configuration.wireMock = .init()
+        let server = try await TonearmServer.start(configuration)
         let mapping = #"{"request":{"method":"GET","url":"/slow"},"response":{"status":200,"body":"slow","fixedDelayMilliseconds":60000}}"#
         let added = try await TestClient.send(
             server.baseURL.absoluteString + "/__admin/mappings", method: "POST", headers: [("Content-Type", "application/json")], body: mapping)

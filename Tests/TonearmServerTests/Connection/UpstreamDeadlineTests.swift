@@ -4,6 +4,7 @@ import Tonearm
 import TonearmCassettes
 import TonearmURLSession
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// `upstreamTimeout` bounds the whole upstream exchange: connecting, the head and every byte of the

@@ -20,10 +20,11 @@ struct ControlPlaneGuardTests {
         request("GET", "/__tonearm/health", headers)
     }
 
-    @Test("covers the control and admin APIs only: the one router says which requests are the control plane's")
+    @Test("covers the control API and an installed extension's (WireMock's admin API) only: the one router says which requests are the control plane's")
     func covers() {
         func covered(_ target: String) -> Bool {
-            RequestRoute.resolve(method: "GET", target: target, allowed: [], upstream: nil, replayOnly: true).isControlPlane
+            RequestRoute.resolve(method: "GET", target: target, allowed: [], upstream: nil, replayOnly: true, extensionPrefix: "/__admin")
+                .isControlPlane
         }
         #expect(covered("/__tonearm/stubs"))
         #expect(covered("/__tonearm"))
@@ -34,8 +35,11 @@ struct ControlPlaneGuardTests {
         #expect(!covered("/__adminx"))
         #expect(!covered("/api.example.com/__admin/mappings"))
         #expect(!covered("/v1/users"))
-        #expect(RequestRoute.resolve(method: "GET", target: "/__admin/mappings/?limit=2", allowed: [], upstream: nil, replayOnly: true)
-            == .admin(path: "mappings", query: "limit=2"))
+        #expect(RequestRoute.resolve(
+            method: "GET", target: "/__admin/mappings/?limit=2", allowed: [], upstream: nil, replayOnly: true, extensionPrefix: "/__admin")
+            == .extensionAPI(path: "mappings", query: "limit=2"))
+        // Without an extension, `/__admin` is a path like any other.
+        #expect(!RequestRoute.resolve(method: "GET", target: "/__admin/mappings", allowed: [], upstream: nil, replayOnly: true).isControlPlane)
     }
 
     @Test("the server's own loopback names with its port pass; a missing Host (HTTP/1.0 tools) passes")

@@ -3,6 +3,8 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 
 /// What a web page in the developer's browser, a rebound DNS name or a careless path could do to the

@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// Chromium, and a Python with Playwright to drive it: `TONEARM_BROWSER_PYTHON` and `TONEARM_CHROMIUM`,

@@ -5,6 +5,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// The inspector over HTTP, as the page uses it: a real server on 127.0.0.1 port 0 and a real client.

@@ -13,12 +13,9 @@ struct ResponseWriterTests {
     private static let text = [HeaderField("Content-Type", "text/plain")]
     private static let get11 = RequestFraming(version: .http1_1, method: .GET)
 
-    /// WireMock's `chunkedDribbleDelay` of `chunks` parts over `milliseconds`.
-    private static func dribble(chunks: Int, milliseconds: Int) throws -> Dribble {
-        try Dribble(wireMock: .object([
-            JSONMember(key: "numberOfChunks", value: .number(String(chunks))),
-            JSONMember(key: "totalDuration", value: .number(String(milliseconds))),
-        ]))
+    /// A body in `chunks` parts over `milliseconds` (as WireMock's `chunkedDribbleDelay` gives it).
+    private static func dribble(chunks: Int, milliseconds: Int) -> Dribble {
+        Dribble(pieces: chunks, total: .milliseconds(milliseconds))
     }
 
     /// A channel with the writer alone, active.
@@ -141,7 +138,7 @@ struct ResponseWriterTests {
     @Test("A dribbled body: the head at once, each part after its pause on the loop's clock, the write complete after the last")
     func dribbled() throws {
         let channel = try channel()
-        let dribble = try Self.dribble(chunks: 3, milliseconds: 300)
+        let dribble = Self.dribble(chunks: 3, milliseconds: 300)
         let response = OutgoingResponse(
             message: .parts(OutgoingResponse.Head(status: 200, fields: Self.text), Self.dribbled("abcdefg", dribble), keep: nil),
             ending: .keepAlive)
@@ -166,7 +163,7 @@ struct ResponseWriterTests {
 
     @Test("A dribbled body that closes closes after its last part; one whose connection closes meanwhile stops")
     func dribbledEndings() throws {
-        let dribble = try Self.dribble(chunks: 2, milliseconds: 100)
+        let dribble = Self.dribble(chunks: 2, milliseconds: 100)
         // A stream is one producer: each write gets its own.
         let response = {
             OutgoingResponse(message: .parts(OutgoingResponse.Head(status: 200), Self.dribbled("abcd", dribble), keep: nil), ending: .close)

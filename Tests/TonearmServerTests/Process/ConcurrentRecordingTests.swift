@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// An app often sends the same request from two places at once. In `missing` mode the server records it

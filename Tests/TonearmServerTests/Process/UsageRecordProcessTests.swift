@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmCassettes
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// Parallel `tonearm serve` workers (as pytest-xdist runs them) each leave a usage record; `tonearm

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Tonearm
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// A replayed stream as a browser's `EventSource` reads it: every message, in order, none sooner than

@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// docs/server.md, "Worked example: a streamed chat completion", step by step: a streamed chat completion

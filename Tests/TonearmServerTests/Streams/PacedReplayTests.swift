@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// A recorded stream replays as it came: each part no earlier than its offset (scaled as asked), or all

@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 @testable import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// Recording a stream through the server: a real Server-Sent Events upstream (Python's http.server,

@@ -4,6 +4,8 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
+import TonearmWireMock
 import TonearmTestSupport
 import TonearmURLSession
 

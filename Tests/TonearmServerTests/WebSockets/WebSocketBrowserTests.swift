@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// A replayed conversation as a browser's `WebSocket` meets it (Chromium driven by Playwright, as the

@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 @testable import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// Recording a WebSocket through the server: a real upstream (PyPI `websockets`, plain and TLS) relayed

@@ -3,6 +3,7 @@ import Testing
 import Tonearm
 import TonearmCassettes
 @testable import TonearmServer
+import TonearmServerTestSupport
 import TonearmTestSupport
 
 /// Replaying a recorded WebSocket conversation through the server, with a real client (PyPI
